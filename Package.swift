@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// libmfa.so links the Swift runtime statically and exports only the C API.
+let libraryLinkFlags = [
+    "-static-stdlib",
+    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/MFAExports/libmfa.map",
+]
+
+let package = Package(
+    name: "libmfa",
+    products: [
+        // The C library, libmfa.so: the @c exports declared in include/mfa.h.
+        .library(name: "mfa", type: .dynamic, targets: ["MFAExports"]),
+        // The Swift API, for Swift hosts.
+        .library(name: "MFA", targets: ["MFA"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium",
+                       providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle",
+                       providers: [.apt(["nettle-dev"])]),
+        .systemLibrary(name: "CMFATypes", path: "include"),
+        .target(name: "MFA", dependencies: ["CSodium", "CNettle"]),
+        .target(name: "MFAExports", dependencies: ["MFA", "CMFATypes"], exclude: ["libmfa.map"],
+                linkerSettings: [.unsafeFlags(libraryLinkFlags)]),
+        .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes"]),
+    ]
+)

@@ -1,0 +1,3 @@
+#include <nettle/hmac.h>
+#include <nettle/sha1.h>
+#include <nettle/sha2.h>

@@ -1,0 +1,126 @@
+/// The stable name of every failure libmfa reports.
+///
+/// The raw values are the C status codes of `include/mfa_types.h`
+/// (`MFA_ERR_*`); they never change meaning.
+public enum MFAErrorCode: Int32, Sendable, CaseIterable {
+    /// A missing value, a length or number out of range, invalid UTF-8, an overlong string.
+    case invalidArgument = -1
+    /// MFA, or the factor asked for, is disabled in the configuration.
+    case operationNotAllowed = -2
+    /// The user's email address is not verified.
+    case unverifiedEmail = -3
+    /// The first factor cannot carry a second factor.
+    case unsupportedFirstFactor = -4
+    /// The user must have authenticated recently.
+    case requiresRecentLogin = -5
+    /// The phone number is not strict E.164.
+    case invalidPhoneNumber = -6
+    /// The user already has this second factor.
+    case secondFactorExists = -7
+    /// The user has the maximum number of second factors.
+    case secondFactorLimitExceeded = -8
+    /// App verification needs a credential and none was given.
+    case missingAppCredential = -9
+    /// The app verifier rejected the credential.
+    case invalidAppCredential = -10
+    /// The one-time code is wrong or malformed.
+    case invalidVerificationCode = -11
+    /// The code, or the secret being enrolled, has expired.
+    case codeExpired = -12
+    /// A session, pending credential or verification id is missing, tampered, expired or used.
+    case invalidSession = -13
+    /// No enrolled factor has this id.
+    case mfaEnrollmentNotFound = -14
+    /// The first factor passed and a second factor is required.
+    case secondFactorRequired = -15
+    /// MFA is mandatory and the user has no factor.
+    case enrollmentRequired = -16
+    /// Too many failed attempts; the backoff has not expired.
+    case tooManyAttemptsTryLater = -17
+    /// A sending quota is used up.
+    case quotaExceeded = -18
+    /// The credential was issued before the user's tokens were revoked.
+    case userTokenExpired = -19
+    /// The token belongs to another tenant.
+    case tenantMismatch = -20
+    /// The store failed; nothing was half-written.
+    case storageError = -21
+    /// Text outside the RFC 4648 base32 alphabet, or a malformed length or padding.
+    case invalidBase32 = -22
+    /// Not a valid otpauth:// key URI.
+    case invalidURI = -23
+    /// The caller's output buffer is too small.
+    case bufferTooSmall = -24
+    /// An allocation failed.
+    case outOfMemory = -25
+    /// A cryptographic primitive failed.
+    case crypto = -26
+    /// A bug in libmfa.
+    case `internal` = -27
+
+    /// The stable upper-case name, as in the service: `"INVALID_SESSION"`.
+    public var name: String {
+        switch self {
+        case .invalidArgument: "INVALID_ARGUMENT"
+        case .operationNotAllowed: "OPERATION_NOT_ALLOWED"
+        case .unverifiedEmail: "UNVERIFIED_EMAIL"
+        case .unsupportedFirstFactor: "UNSUPPORTED_FIRST_FACTOR"
+        case .requiresRecentLogin: "REQUIRES_RECENT_LOGIN"
+        case .invalidPhoneNumber: "INVALID_PHONE_NUMBER"
+        case .secondFactorExists: "SECOND_FACTOR_EXISTS"
+        case .secondFactorLimitExceeded: "SECOND_FACTOR_LIMIT_EXCEEDED"
+        case .missingAppCredential: "MISSING_APP_CREDENTIAL"
+        case .invalidAppCredential: "INVALID_APP_CREDENTIAL"
+        case .invalidVerificationCode: "INVALID_VERIFICATION_CODE"
+        case .codeExpired: "CODE_EXPIRED"
+        case .invalidSession: "INVALID_SESSION"
+        case .mfaEnrollmentNotFound: "MFA_ENROLLMENT_NOT_FOUND"
+        case .secondFactorRequired: "SECOND_FACTOR_REQUIRED"
+        case .enrollmentRequired: "ENROLLMENT_REQUIRED"
+        case .tooManyAttemptsTryLater: "TOO_MANY_ATTEMPTS_TRY_LATER"
+        case .quotaExceeded: "QUOTA_EXCEEDED"
+        case .userTokenExpired: "USER_TOKEN_EXPIRED"
+        case .tenantMismatch: "TENANT_MISMATCH"
+        case .storageError: "STORAGE_ERROR"
+        case .invalidBase32: "INVALID_BASE32"
+        case .invalidURI: "INVALID_URI"
+        case .bufferTooSmall: "BUFFER_TOO_SMALL"
+        case .outOfMemory: "OUT_OF_MEMORY"
+        case .crypto: "CRYPTO_ERROR"
+        case .internal: "INTERNAL"
+        }
+    }
+
+    /// A short human description of the failure, without any detail of the input.
+    public var summary: String {
+        switch self {
+        case .invalidArgument: "invalid argument"
+        case .operationNotAllowed: "operation not allowed by the MFA configuration"
+        case .unverifiedEmail: "the user's email address must be verified first"
+        case .unsupportedFirstFactor: "this first factor does not support multi-factor authentication"
+        case .requiresRecentLogin: "the user must sign in again first"
+        case .invalidPhoneNumber: "the phone number is not in E.164 format"
+        case .secondFactorExists: "the user already has this second factor"
+        case .secondFactorLimitExceeded: "the user has the maximum number of second factors"
+        case .missingAppCredential: "an app verification credential is required"
+        case .invalidAppCredential: "the app verification credential was rejected"
+        case .invalidVerificationCode: "the verification code is invalid"
+        case .codeExpired: "the verification code has expired"
+        case .invalidSession: "the session is invalid, expired or already used"
+        case .mfaEnrollmentNotFound: "no enrolled second factor has this id"
+        case .secondFactorRequired: "a second factor is required to finish signing in"
+        case .enrollmentRequired: "the user must enroll a second factor"
+        case .tooManyAttemptsTryLater: "too many attempts, try again later"
+        case .quotaExceeded: "quota exceeded"
+        case .userTokenExpired: "the user's credential has expired, sign in again"
+        case .tenantMismatch: "the token belongs to another tenant"
+        case .storageError: "the store failed"
+        case .invalidBase32: "invalid base32 text"
+        case .invalidURI: "invalid otpauth key URI"
+        case .bufferTooSmall: "output buffer too small"
+        case .outOfMemory: "out of memory"
+        case .crypto: "cryptographic failure"
+        case .internal: "internal error"
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import CMFATypes
+import Glibc
+import MFA
+
+/// Fills `uri` with a TOTP key URI's defaults: MFA_OTP_TOTP, MFA_ALG_SHA1,
+/// 6 digits, 30 s, counter 0, every pointer NULL, and the current version.
+///
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `uri`).
+@c(mfa_key_uri_init)
+public func mfa_key_uri_init(_ uri: UnsafeMutablePointer<mfa_key_uri>?) -> Int32 {
+    CResults.status { () throws(MFAError) in
+        let uri = try CArguments.required(uri, "uri")
+        uri.pointee = mfa_key_uri(version: UInt32(MFA_KEY_URI_VERSION), type: MFA_OTP_TOTP,
+                                  issuer: nil, account: nil, secret: nil, secret_len: 0,
+                                  algorithm: MFA_ALG_SHA1, digits: 6, period: 30, counter: 0)
+    }
+}
+
+/// Builds an otpauth:// key URI from `uri`.
+///
+/// The issuer and account name are percent-encoded (spaces, colons, '@', '&'
+/// and non-ASCII are safe); the secret is written as unpadded base32. On
+/// MFA_OK, `*out` is a new string to free with mfa_free(). When `err` is not
+/// NULL it receives NULL or, on failure, a message to free with mfa_free().
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers, wrong version or
+/// type, empty or overlong or non-UTF-8 names, secret length, digits, period).
+/// Thread-safe.
+@c(mfa_key_uri_build)
+public func mfa_key_uri_build(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                              _ uri: UnsafePointer<mfa_key_uri>?,
+                              _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let out = try CArguments.required(out, "out")
+        out.pointee = nil
+        let fields = try CArguments.required(uri, "uri").pointee
+        guard fields.version == MFA_KEY_URI_VERSION else {
+            throw MFAError(.invalidArgument, "uri->version must be MFA_KEY_URI_VERSION")
+        }
+        guard let kind = KeyURI.Kind(rawValue: fields.type) else {
+            throw MFAError(.invalidArgument, "uri->type must be MFA_OTP_TOTP or MFA_OTP_HOTP")
+        }
+        let secret = try CArguments.bytes(fields.secret, UInt(fields.secret_len),
+                                          allowed: OTPLimits.keyBytes, "uri->secret")
+        let key = KeyURI(kind: kind, issuer: try CArguments.optionalString(fields.issuer, "uri->issuer"),
+                         account: try CArguments.string(fields.account, "uri->account"),
+                         secret: Array(secret), algorithm: try CArguments.algorithm(fields.algorithm),
+                         digits: Int(fields.digits), period: fields.period, counter: fields.counter)
+        out.pointee = try CResults.cString(key.uri())
+    }
+}
+
+/// Parses an otpauth:// key URI.
+///
+/// On MFA_OK, `*out` is a new mfa_key_uri whose strings and secret live in
+/// the same allocation; release it with mfa_key_uri_free(). A missing issuer
+/// is NULL. When `err` is not NULL it receives NULL or, on failure, a message
+/// to free with mfa_free() (it never contains the secret). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (NULL pointer, text overlong or not UTF-8) or
+/// MFA_ERR_INVALID_URI. Thread-safe.
+@c(mfa_key_uri_parse)
+public func mfa_key_uri_parse(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_key_uri>?>?,
+                              _ text: UnsafePointer<CChar>?,
+                              _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let out = try CArguments.required(out, "out")
+        out.pointee = nil
+        let parsed = try KeyURI(parsing: try CArguments.string(text, "text"))
+        out.pointee = try KeyURIBlock.make(parsed)
+    }
+}
+
+/// Frees an mfa_key_uri returned by mfa_key_uri_parse(). NULL is a no-op.
+@c(mfa_key_uri_free)
+public func mfa_key_uri_free(_ uri: UnsafeMutablePointer<mfa_key_uri>?) {
+    guard let uri else { return }
+    if let secret = uri.pointee.secret, uri.pointee.secret_len > 0 {
+        memset(UnsafeMutableRawPointer(mutating: secret), 0, uri.pointee.secret_len)
+    }
+    free(uri)
+}
+
+/// Lays out a parsed key URI as one allocation: the struct, then the issuer,
+/// the account and the secret.
+private enum KeyURIBlock {
+    static func make(_ key: KeyURI) throws(MFAError) -> UnsafeMutablePointer<mfa_key_uri> {
+        let head = MemoryLayout<mfa_key_uri>.stride
+        let issuerBytes = key.issuer.map { $0.utf8.count + 1 } ?? 0
+        let accountBytes = key.account.utf8.count + 1
+        let total = head + issuerBytes + accountBytes + key.secret.count
+        guard let memory = malloc(total) else { throw MFAError(.outOfMemory) }
+        var cursor = memory + head
+        func place(_ text: String) -> UnsafePointer<CChar> {
+            let start = cursor.bindMemory(to: CChar.self, capacity: text.utf8.count + 1)
+            for (index, byte) in text.utf8.enumerated() { start[index] = CChar(bitPattern: byte) }
+            start[text.utf8.count] = 0
+            cursor += text.utf8.count + 1
+            return UnsafePointer(start)
+        }
+        let issuer = key.issuer.map(place)
+        let account = place(key.account)
+        let secret = cursor.bindMemory(to: UInt8.self, capacity: key.secret.count)
+        secret.initialize(from: key.secret, count: key.secret.count)
+        let uri = memory.bindMemory(to: mfa_key_uri.self, capacity: 1)
+        uri.initialize(to: mfa_key_uri(version: UInt32(MFA_KEY_URI_VERSION), type: key.kind.rawValue,
+                                       issuer: issuer, account: account, secret: UnsafePointer(secret),
+                                       secret_len: key.secret.count, algorithm: key.algorithm.rawValue,
+                                       digits: Int32(key.digits), period: key.period, counter: key.counter))
+        return uri
+    }
+}

@@ -1,0 +1,40 @@
+import CMFATypes
+import MFA
+import Testing
+
+@Suite("Error codes")
+struct ErrorCodeTests {
+    @Test("Swift codes equal the C status codes of mfa_types.h")
+    func matchesHeader() {
+        let header: [(MFAErrorCode, mfa_status)] = [
+            (.invalidArgument, MFA_ERR_INVALID_ARGUMENT), (.operationNotAllowed, MFA_ERR_OPERATION_NOT_ALLOWED),
+            (.unverifiedEmail, MFA_ERR_UNVERIFIED_EMAIL), (.unsupportedFirstFactor, MFA_ERR_UNSUPPORTED_FIRST_FACTOR),
+            (.requiresRecentLogin, MFA_ERR_REQUIRES_RECENT_LOGIN), (.invalidPhoneNumber, MFA_ERR_INVALID_PHONE_NUMBER),
+            (.secondFactorExists, MFA_ERR_SECOND_FACTOR_EXISTS),
+            (.secondFactorLimitExceeded, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED),
+            (.missingAppCredential, MFA_ERR_MISSING_APP_CREDENTIAL),
+            (.invalidAppCredential, MFA_ERR_INVALID_APP_CREDENTIAL),
+            (.invalidVerificationCode, MFA_ERR_INVALID_VERIFICATION_CODE), (.codeExpired, MFA_ERR_CODE_EXPIRED),
+            (.invalidSession, MFA_ERR_INVALID_SESSION), (.mfaEnrollmentNotFound, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND),
+            (.secondFactorRequired, MFA_ERR_SECOND_FACTOR_REQUIRED), (.enrollmentRequired, MFA_ERR_ENROLLMENT_REQUIRED),
+            (.tooManyAttemptsTryLater, MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER), (.quotaExceeded, MFA_ERR_QUOTA_EXCEEDED),
+            (.userTokenExpired, MFA_ERR_USER_TOKEN_EXPIRED), (.tenantMismatch, MFA_ERR_TENANT_MISMATCH),
+            (.storageError, MFA_ERR_STORAGE_ERROR), (.invalidBase32, MFA_ERR_INVALID_BASE32),
+            (.invalidURI, MFA_ERR_INVALID_URI), (.bufferTooSmall, MFA_ERR_BUFFER_TOO_SMALL),
+            (.outOfMemory, MFA_ERR_OUT_OF_MEMORY), (.crypto, MFA_ERR_CRYPTO), (.internal, MFA_ERR_INTERNAL),
+        ]
+        #expect(header.count == MFAErrorCode.allCases.count)
+        for (code, status) in header {
+            #expect(code.rawValue == status.rawValue, "\(code.name)")
+        }
+        #expect(Set(MFAErrorCode.allCases.map(\.name)).count == MFAErrorCode.allCases.count)
+    }
+
+    @Test("algorithm constants agree")
+    func algorithms() {
+        #expect(OTPAlgorithm.sha1.rawValue == MFA_ALG_SHA1)
+        #expect(OTPAlgorithm.sha256.rawValue == MFA_ALG_SHA256)
+        #expect(OTPAlgorithm.sha512.rawValue == MFA_ALG_SHA512)
+        #expect(KeyURI.Kind.totp.rawValue == MFA_OTP_TOTP && KeyURI.Kind.hotp.rawValue == MFA_OTP_HOTP)
+    }
+}
