@@ -14,12 +14,14 @@ package enum OTPCore {
     /// Checks `code` against the counters `counter ... counter + lookAhead`,
     /// keying the HMAC once. Returns the counter that matched, or nil.
     package static func verifyHOTP(key: UnsafeRawBufferPointer, code: UnsafeRawBufferPointer,
-                           counter: UInt64, lookAhead: Int, digits: Int,
-                           algorithm: OTPAlgorithm) -> UInt64? {
-        guard let wanted = OTPCode.parse(code, digits: digits) else { return nil }
-        let candidates = (0...lookAhead).lazy.map { UInt64($0) }
-            .filter { counter <= UInt64.max - $0 }.map { counter + $0 }
-        return match(algorithm, key: key, wanted: wanted, digits: digits, candidates: candidates)
+                                   counter: UInt64, lookAhead: Int, digits: Int,
+                                   algorithm: OTPAlgorithm) -> UInt64? {
+        return Search.run(algorithm, key: key, code: code, digits: digits, first: counter) { add in
+            for ahead in 1...max(1, min(lookAhead, maxCandidates - 1))
+            where ahead <= lookAhead && counter <= UInt64.max - UInt64(ahead) {
+                add(counter + UInt64(ahead))
+            }
+        }
     }
 
     /// Checks `code` against the TOTP steps `step - window ... step + window`,
@@ -27,23 +29,64 @@ package enum OTPCore {
     /// steps after `after` (the last accepted step, for replay protection).
     /// Returns the step that matched, or nil.
     package static func verifyTOTP(key: UnsafeRawBufferPointer, code: UnsafeRawBufferPointer,
-                           step: Int64, window: Int, after: Int64?, digits: Int,
-                           algorithm: OTPAlgorithm) -> Int64? {
-        guard let wanted = OTPCode.parse(code, digits: digits) else { return nil }
+                                   step: Int64, window: Int, after: Int64?, digits: Int,
+                                   algorithm: OTPAlgorithm) -> Int64? {
+        guard step >= 0 else { return nil }
         let floor = after ?? -1
-        let candidates = TOTPStepOrder(center: step, window: window).lazy.filter { $0 > floor }
-            .map { UInt64($0) }
-        return match(algorithm, key: key, wanted: wanted, digits: digits, candidates: candidates)
-            .map { Int64($0) }
+        let window = min(max(window, 0), (maxCandidates - 1) / 2)
+        let first = step > floor ? UInt64(step) : nil
+        return Search.run(algorithm, key: key, code: code, digits: digits, first: first) { add in
+            for candidate in TOTPStepOrder(center: step, window: window).dropFirst() where candidate > floor {
+                add(UInt64(candidate))
+            }
+        }.map { Int64($0) }
     }
 
-    private static func match(_ algorithm: OTPAlgorithm, key: UnsafeRawBufferPointer,
-                              wanted: UInt32, digits: Int,
-                              candidates: some Sequence<UInt64>) -> UInt64? {
-        switch algorithm {
-        case .sha1: firstMatch(SHA1Mac.self, key: key, wanted: wanted, digits: digits, candidates)
-        case .sha256: firstMatch(SHA256Mac.self, key: key, wanted: wanted, digits: digits, candidates)
-        case .sha512: firstMatch(SHA512Mac.self, key: key, wanted: wanted, digits: digits, candidates)
+    /// The most counters one verification tries (±10 steps).
+    private static let maxCandidates = 21
+
+    /// One verification: the code wanted, the counter to try first (the right
+    /// code is usually the current step), and the others, collected and tried
+    /// as one batch only if the first fails, so that the MAC can overlap their
+    /// independent hash computations.
+    private enum Search {
+        static func run(_ algorithm: OTPAlgorithm, key: UnsafeRawBufferPointer, code: UnsafeRawBufferPointer,
+                        digits: Int, first: UInt64?, others: ((UInt64) -> Void) -> Void) -> UInt64? {
+            switch algorithm {
+            case .sha1: run(SHA1Mac.self, key, code, digits, first, others)
+            case .sha256: run(SHA256Mac.self, key, code, digits, first, others)
+            case .sha512: run(SHA512Mac.self, key, code, digits, first, others)
+            }
+        }
+
+        /// Keys the MAC before parsing the code, so that the hashing (the
+        /// critical path) starts as early as possible.
+        @inline(__always)
+        private static func run<M: OTPMac>(_: M.Type, _ key: UnsafeRawBufferPointer,
+                                           _ code: UnsafeRawBufferPointer, _ digits: Int, _ first: UInt64?,
+                                           _ others: ((UInt64) -> Void) -> Void) -> UInt64? {
+            var mac = M(key: key)
+            guard let wanted = OTPCode.parse(code, digits: digits) else { return nil }
+            let modulus = OTPCode.modulus(digits: digits)
+            if let first, OTPCode.equal(mac.truncated(counter: first) % modulus, wanted) { return first }
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxCandidates) { counters in
+                var count = 0
+                others { counter in
+                    if count < counters.count {
+                        counters[count] = counter
+                        count += 1
+                    }
+                }
+                guard count > 0 else { return nil }
+                return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { values in
+                    let batch = UnsafeBufferPointer(rebasing: counters[0..<count])
+                    mac.truncated(counters: batch, into: values)
+                    for index in 0..<count where OTPCode.equal(values[index] % modulus, wanted) {
+                        return batch[index]
+                    }
+                    return nil
+                }
+            }
         }
     }
 
@@ -52,19 +95,6 @@ package enum OTPCore {
                                          counter: UInt64, digits: Int) -> UInt32 {
         var mac = M(key: key)
         return mac.truncated(counter: counter) % OTPCode.modulus(digits: digits)
-    }
-
-    @inline(__always)
-    private static func firstMatch<M: OTPMac>(_: M.Type, key: UnsafeRawBufferPointer,
-                                              wanted: UInt32, digits: Int,
-                                              _ candidates: some Sequence<UInt64>) -> UInt64? {
-        var mac = M(key: key)
-        let modulus = OTPCode.modulus(digits: digits)
-        for counter in candidates
-        where OTPCode.equal(mac.truncated(counter: counter) % modulus, wanted) {
-            return counter
-        }
-        return nil
     }
 }
 

@@ -2,15 +2,25 @@ import CNettle
 
 /// An HMAC context keyed once, then used for any number of 8-byte counters.
 ///
-/// The contexts are nettle's plain C structs held inline: keying costs two
-/// compressions once, and each MAC afterwards costs two more, with no
-/// allocation. nettle's `hmac_*_digest` leaves the context keyed and ready for
-/// the next message, so nothing has to be copied between time steps.
+/// The contexts are held inline (no allocation): keying costs two
+/// compressions once, and each MAC afterwards costs two more. For SHA-256 and
+/// SHA-512 they are nettle's `hmac_*_ctx` structs, whose digest call leaves the
+/// context keyed for the next message; SHA-1, the hot path of every
+/// authenticator app, goes straight to the compression function
+/// (`SHA1Mac`).
 protocol OTPMac {
     /// Keys the context. `key` must not be empty.
     init(key: UnsafeRawBufferPointer)
     /// The RFC 4226 dynamically truncated 31-bit value of HMAC(key, counter).
     mutating func truncated(counter: UInt64) -> UInt32
+    /// `truncated(counter:)` of every counter, into `values` (at least as long).
+    mutating func truncated(counters: UnsafeBufferPointer<UInt64>, into values: UnsafeMutableBufferPointer<UInt32>)
+}
+
+extension OTPMac {
+    mutating func truncated(counters: UnsafeBufferPointer<UInt64>, into values: UnsafeMutableBufferPointer<UInt32>) {
+        for index in counters.indices { values[index] = truncated(counter: counters[index]) }
+    }
 }
 
 /// RFC 4226 §5.3 dynamic truncation of a digest of `length` bytes.
@@ -27,23 +37,6 @@ func dynamicTruncation(_ digest: UnsafeRawBufferPointer, length: Int) -> UInt32 
 @inline(__always)
 func withCounterBytes<R>(_ counter: UInt64, _ body: (UnsafePointer<UInt8>) -> R) -> R {
     withUnsafeBytes(of: counter.bigEndian) { body($0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
-}
-
-/// HMAC-SHA1 through nettle.
-struct SHA1Mac: OTPMac {
-    private var context = hmac_sha1_ctx()
-
-    init(key: UnsafeRawBufferPointer) {
-        nettle_hmac_sha1_set_key(&context, key.count, key.baseAddress?.assumingMemoryBound(to: UInt8.self))
-    }
-
-    mutating func truncated(counter: UInt64) -> UInt32 {
-        withCounterBytes(counter) { nettle_hmac_sha1_update(&context, 8, $0) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digest in
-            nettle_hmac_sha1_digest(&context, 20, digest.baseAddress)
-            return dynamicTruncation(UnsafeRawBufferPointer(digest), length: 20)
-        }
-    }
 }
 
 /// HMAC-SHA256 through nettle.
