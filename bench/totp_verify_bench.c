@@ -4,7 +4,7 @@
  * the current step, and a wrong code (every step is tried).
  *
  * Prints verifications per second for each and the ratio libmfa / liboath.
- * Built and run by bench/run_totp_bench.sh.
+ * Built and run by bench/totp_verify.sh.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <liboath/oath.h>

@@ -1,0 +1,47 @@
+# The C-side tests, run by CTest.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+set(MFA_VECTORS ${PROJECT_SOURCE_DIR}/Tests/vectors/otp_vectors.txt)
+set(MFA_STRICT_C -std=c99 -Wall -Wextra -pedantic -Werror)
+
+# The C API test program, built once with gcc and once with clang.
+foreach(compiler gcc clang)
+  find_program(MFA_${compiler} ${compiler} REQUIRED)
+  set(program ${PROJECT_BINARY_DIR}/c_api_test_${compiler})
+  add_custom_command(OUTPUT ${program}
+    COMMAND ${MFA_${compiler}} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include
+            ${PROJECT_SOURCE_DIR}/Tests/c/test_mfa.c -L$<TARGET_FILE_DIR:mfa> -lmfa
+            -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
+    DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_mfa.c
+            ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
+    COMMENT "Building the C API test with ${compiler}")
+  add_custom_target(c_api_test_${compiler}_build ALL DEPENDS ${program})
+  add_test(NAME c_api_${compiler} COMMAND ${program} ${MFA_VECTORS})
+endforeach()
+
+# The header on its own: C99 with gcc and clang, and C++ with both.
+foreach(compiler gcc clang)
+  add_test(NAME header_c99_${compiler}
+    COMMAND ${MFA_${compiler}} ${MFA_STRICT_C} -fsyntax-only -x c ${PROJECT_SOURCE_DIR}/include/mfa.h)
+endforeach()
+foreach(compiler g++ clang++)
+  find_program(MFA_CXX_${compiler} ${compiler} REQUIRED)
+  add_test(NAME header_cxx_${compiler}
+    COMMAND ${MFA_CXX_${compiler}} -std=c++11 -Wall -Wextra -pedantic -Werror -fsyntax-only -x c++
+            ${PROJECT_SOURCE_DIR}/include/mfa.h)
+endforeach()
+
+# include/mfa.h is what the generator makes of the current sources.
+add_test(NAME header_up_to_date
+  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/gen_header.py --check)
+
+# libmfa.so exports exactly what the header declares, and no Swift runtime is needed.
+add_test(NAME exports_match_header
+  COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_exports.sh $<TARGET_FILE:mfa> ${PROJECT_SOURCE_DIR}/include/mfa.h)
+
+# The C example runs.
+add_test(NAME example_totp_demo COMMAND totp_demo)
+set_tests_properties(example_totp_demo PROPERTIES PASS_REGULAR_EXPRESSION "verified: time step")
+
+# cmake --install, then find_package(mfa) and pkg-config from a separate project.
+add_test(NAME install_and_consume
+  COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what libmfa needs to build, test and benchmark, if it is missing:
+# Debian packages through apt-get, Python packages through pip. Run as root.
+# Safe to run again: it installs nothing when everything is there.
+set -euo pipefail
+
+DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev \
+libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools"
+PIPS="pytest pyotp"
+
+missing=""
+for deb in $DEBS; do
+    dpkg-query -W -f='${Status}' "$deb" 2>/dev/null | grep -q "install ok installed" || missing="$missing $deb"
+done
+if [ -n "$missing" ]; then
+    echo "setup: installing Debian packages:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing > /dev/null
+fi
+
+python3 -m pip --version > /dev/null 2>&1 || { echo "setup: python3 with pip is required" >&2; exit 1; }
+for pkg in $PIPS; do
+    python3 -c "import $pkg" 2> /dev/null || {
+        echo "setup: installing Python package $pkg"
+        python3 -m pip install -q --root-user-action=ignore "$pkg"
+    }
+done
+
+if ! command -v swift > /dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
+    echo "setup: Swift 6.3 is required (expected at /opt/swift)" >&2
+    exit 1
+fi
+echo "setup: everything libmfa needs is installed"
