@@ -64,9 +64,40 @@ int32_t mfa_base32_decode(uint8_t * MFA_NULLABLE * MFA_NULLABLE out, size_t * MF
 /// Thread-safe.
 int32_t mfa_base32_encode(char * MFA_NULLABLE * MFA_NULLABLE out, uint8_t const * MFA_NULLABLE data, size_t len, int32_t flags) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
+/// Closes a context and its store. NULL is a no-op. The context must not be
+/// in use by another thread, and must not be used again.
+void mfa_close(mfa_ctx * MFA_NULLABLE ctx) MFA_NOEXCEPT;
+
+/// The effective configuration of the project or a tenant, every field
+/// written out, as JSON in `*out` (free with mfa_free()).
+/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_config_get_json(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Stores the MFA configuration of the project (`tenant` NULL) or of a
+/// tenant, replacing the previous one, as JSON:
+/// {"state": "DISABLED|ENABLED|MANDATORY", "providers": {"totp": "ENABLED|DISABLED",
+/// "phone": ...}, "totp": {"adjacentIntervals": 0..10}, "testPhoneNumbers":
+/// {"+15555550100": "123456"}, "limits": {...}}. Every field is optional; a
+/// tenant's fields override the project's. Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
+/// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
+/// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_config_set_json(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE json, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
 /// A short human message for a status code ("the session is invalid, expired or already used").
 /// The string is static: do not free it. Unknown codes get "unknown status code".
 char const * MFA_NONNULL mfa_errstr(int32_t status) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a factor from mfa_totp_enroll(). NULL is a no-op.
+void mfa_factor_info_free(mfa_factor_info * MFA_NULLABLE info) MFA_NOEXCEPT;
+
+/// Frees a list from mfa_factors_list(). NULL is a no-op.
+void mfa_factor_list_free(mfa_factor_list * MFA_NULLABLE list) MFA_NOEXCEPT;
+
+/// The user's enrolled factors, oldest first, in `*out` (free with
+/// mfa_factor_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_factors_list(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_list * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Frees a string or buffer that libmfa allocated and handed to the caller
 /// (URIs, base32 text, decoded bytes, error messages). NULL is a no-op.
@@ -116,6 +147,32 @@ int32_t mfa_key_uri_init(mfa_key_uri * MFA_NULLABLE uri) MFA_NOEXCEPT MFA_WARN_U
 /// MFA_ERR_INVALID_URI. Thread-safe.
 int32_t mfa_key_uri_parse(mfa_key_uri * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE text, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
+/// Opens the MFA engine on a store (creating and migrating it as needed).
+/// On MFA_OK, `*out` is a context to release with mfa_close(). The options'
+/// strings and keys are copied; the callbacks and their contexts must stay
+/// valid until mfa_close(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
+/// pointers, wrong version, a key that is not MFA_MASTER_KEY_BYTES long,
+/// duplicate key ids) or MFA_ERR_STORAGE_ERROR (the store cannot be opened,
+/// or was written by a newer libmfa). `err` as everywhere (see mfa.h).
+int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Fills `options` with the defaults: no store, no key, the system clock and
+/// randomness, no audit callback, and the current version.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`).
+int32_t mfa_options_init(mfa_options * MFA_NULLABLE options) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Deletes pending TOTP secrets past their deadline and the records of used
+/// tokens that have expired. Returns MFA_OK or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_purge_expired(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Renders `text` (usually an otpauth:// URI) as a QR code.
+/// `format` is MFA_QR_PNG (scale 8, quiet zone 4), MFA_QR_SVG or MFA_QR_TEXT
+/// (UTF-8 half blocks, dark on light, NUL-terminated). On MFA_OK, `*out` holds
+/// `*out_len` new bytes (free with mfa_free()); the image contains the secret,
+/// treat it as one. Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers,
+/// empty or too-long text, unknown format).
+int32_t mfa_qr_encode(uint8_t * MFA_NULLABLE * MFA_NULLABLE out, size_t * MFA_NULLABLE out_len, char const * MFA_NULLABLE text, int32_t format) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
 /// Fills `out` with a fresh random OTP secret of `len` bytes from libsodium's CSPRNG.
 /// `len` must be MFA_SECRET_MIN_BYTES (16) to MFA_SECRET_MAX_BYTES (128);
 /// MFA_SECRET_DEFAULT_BYTES (20) is what RFC 4226 recommends.
@@ -123,9 +180,81 @@ int32_t mfa_key_uri_parse(mfa_key_uri * MFA_NULLABLE * MFA_NULLABLE out, char co
 /// Thread-safe.
 int32_t mfa_random_secret(uint8_t * MFA_NULLABLE out, size_t len) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
+/// Finishes a sign-in with a TOTP code (assertionForSignIn + resolveSignIn).
+/// `tenant` is the tenant the host serves the request for (NULL for the
+/// project). On MFA_OK, `*out` is the result (free with
+/// mfa_sign_in_result_free()) and the pending credential is used up; the
+/// code's time step can never be used again. Returns MFA_OK,
+/// MFA_ERR_INVALID_VERIFICATION_CODE (wrong, malformed or replayed code),
+/// MFA_ERR_INVALID_SESSION (tampered, expired, used, or another user's
+/// factor), MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff), MFA_ERR_INVALID_ARGUMENT or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_resolve_totp(mfa_ctx * MFA_NULLABLE ctx, mfa_sign_in_result * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, char const * MFA_NULLABLE otp, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a resolver. NULL is a no-op.
+void mfa_resolver_free(mfa_resolver * MFA_NULLABLE resolver) MFA_NOEXCEPT;
+
+/// Rebuilds a resolver from a pending credential a client sent back.
+/// On MFA_OK, `*out` is the resolver (free with mfa_resolver_free()).
+/// Returns MFA_OK, MFA_ERR_INVALID_SESSION (tampered or expired),
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_resolver_load(mfa_ctx * MFA_NULLABLE ctx, mfa_resolver * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Re-encrypts every stored secret that is not under the current master key;
+/// afterwards the previous keys are no longer needed. `*out_count` (if not
+/// NULL) receives the number of records re-encrypted. Returns MFA_OK,
+/// MFA_ERR_CRYPTO (a record's key was not given) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_rotate_keys(mfa_ctx * MFA_NULLABLE ctx, size_t * MFA_NULLABLE out_count, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Starts an enrollment: checks that the user may enroll and returns a
+/// MultiFactorSession token in `*out` (free with mfa_free()).
+/// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (MFA or every provider
+/// disabled), MFA_ERR_UNSUPPORTED_FIRST_FACTOR (phone, anonymous, custom,
+/// gc.apple.com), MFA_ERR_UNVERIFIED_EMAIL, MFA_ERR_REQUIRES_RECENT_LOGIN,
+/// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_session_new(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Reports a successful first factor for `user`.
+/// Returns MFA_OK with `*out` NULL when no second factor is needed (the user
+/// has none and MFA is not MANDATORY), or MFA_ERR_SECOND_FACTOR_REQUIRED with
+/// `*out` a resolver (hints and pending credential; free with
+/// mfa_resolver_free()). Other results: MFA_ERR_ENROLLMENT_REQUIRED
+/// (MANDATORY and no factor), MFA_ERR_UNSUPPORTED_FIRST_FACTOR,
+/// MFA_ERR_INVALID_ARGUMENT, MFA_ERR_STORAGE_ERROR.
+int32_t mfa_sign_in(mfa_ctx * MFA_NULLABLE ctx, mfa_resolver * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a sign-in result. NULL is a no-op.
+void mfa_sign_in_result_free(mfa_sign_in_result * MFA_NULLABLE result) MFA_NOEXCEPT;
+
 /// The stable name of a status code ("OK", "INVALID_SESSION", ...).
 /// The string is static: do not free it. Unknown codes get "UNKNOWN".
 char const * MFA_NONNULL mfa_status_name(int32_t status) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Step-up: sets `*out` to true if the user passed a second factor within the
+/// last `within_seconds` seconds, else false.
+/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL pointers, negative
+/// seconds) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_step_up_check(mfa_ctx * MFA_NULLABLE ctx, bool * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, int64_t within_seconds) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Whether a credential the host issued to a user at `issued_at` is still
+/// valid: enrolling and unenrolling a factor revoke earlier credentials.
+/// Returns MFA_OK, MFA_ERR_USER_TOKEN_EXPIRED (the user must sign in again),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_token_check(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, int64_t issued_at) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Finishes a TOTP enrollment (assertionForEnrollment + enroll) with the
+/// code the user's app shows.
+/// `session_info` comes from the secret; `display_name` may be NULL. On
+/// MFA_OK, `*out` is the new factor (free with mfa_factor_info_free()) and the
+/// user's earlier credentials are revoked (see mfa_token_check()). Returns
+/// MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE (wrong or malformed code: the
+/// user may retry), MFA_ERR_CODE_EXPIRED (past the secret's deadline),
+/// MFA_ERR_INVALID_SESSION (tampered, already used, or another user's),
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
+/// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_totp_enroll(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE session_info, char const * MFA_NULLABLE otp, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Computes the TOTP code (RFC 6238) for the time step that contains `unix_time`.
 /// `params` may be NULL for the defaults (SHA1, 6 digits, 30 s, T0 = 0).
@@ -135,10 +264,27 @@ char const * MFA_NONNULL mfa_status_name(int32_t status) MFA_NOEXCEPT MFA_WARN_U
 /// range, `unix_time` before T0) or MFA_ERR_BUFFER_TOO_SMALL. Thread-safe.
 int32_t mfa_totp_generate(char * MFA_NULLABLE out, size_t out_size, uint8_t const * MFA_NULLABLE key, size_t key_len, mfa_totp_params const * MFA_NULLABLE params, int64_t unix_time) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
+/// Generates a TOTP secret for the user of `session` (TOTPMultiFactorGenerator.generateSecret).
+/// The secret is kept, encrypted, until mfa_totp_enroll() finishes the
+/// enrollment or its deadline passes. On MFA_OK, `*out` is a new secret
+/// (free with mfa_totp_secret_free()). Returns MFA_OK, MFA_ERR_INVALID_SESSION
+/// (missing, tampered, expired or used session), MFA_ERR_OPERATION_NOT_ALLOWED
+/// (TOTP disabled), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_totp_generate_secret(mfa_ctx * MFA_NULLABLE ctx, mfa_totp_secret * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
 /// Fills `params` with the defaults: MFA_ALG_SHA1, 6 digits, 30 s, T0 = 0,
 /// and the current version.
 /// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `params`).
 int32_t mfa_totp_params_init(mfa_totp_params * MFA_NULLABLE params) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a secret from mfa_totp_generate_secret(), wiping the key text first. NULL is a no-op.
+void mfa_totp_secret_free(mfa_totp_secret * MFA_NULLABLE secret) MFA_NOEXCEPT;
+
+/// The otpauth:// URI of a secret (TOTPSecret.generateQRCodeURL), with the
+/// issuer and account name percent-encoded, in `*out` (free with mfa_free()).
+/// `issuer` may be NULL or "". Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT
+/// (NULL pointers, empty or overlong account, bad secret).
+int32_t mfa_totp_secret_uri(char * MFA_NULLABLE * MFA_NULLABLE out, mfa_totp_secret const * MFA_NULLABLE secret, char const * MFA_NULLABLE account, char const * MFA_NULLABLE issuer, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Checks a TOTP `code` at `unix_time`, accepting `window` (0 to
 /// MFA_WINDOW_MAX) adjacent time steps on each side.
@@ -151,6 +297,17 @@ int32_t mfa_totp_params_init(mfa_totp_params * MFA_NULLABLE params) MFA_NOEXCEPT
 /// a parameter out of range, time before T0, code not UTF-8 or overlong).
 /// Thread-safe.
 int32_t mfa_totp_verify(int64_t * MFA_NULLABLE out_step, uint8_t const * MFA_NULLABLE key, size_t key_len, mfa_totp_params const * MFA_NULLABLE params, int64_t unix_time, int32_t window, char const * MFA_NULLABLE code) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Removes the user's factor `enrollment_id` and revokes the user's earlier
+/// credentials. The user must have signed in recently.
+/// Returns MFA_OK, MFA_ERR_REQUIRES_RECENT_LOGIN, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_unenroll(mfa_ctx * MFA_NULLABLE ctx, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE enrollment_id, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Fills `user` with empty values (no uid, the project, no email, provider
+/// "password", auth_time 0) and the current version.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `user`).
+int32_t mfa_user_init(mfa_user * MFA_NULLABLE user) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// The version of the library that is loaded, as MAJOR * 10000 + MINOR * 100 + PATCH.
 /// Compare it with the header's MFA_VERSION_NUMBER to detect a mismatch.

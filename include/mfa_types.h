@@ -196,4 +196,214 @@ typedef struct mfa_key_uri {
     uint64_t counter;
 } mfa_key_uri;
 
+/* ------------------------------------------------------------------ */
+/* The engine: context, users, factors, sign-in                        */
+/* ------------------------------------------------------------------ */
+
+/**
+ * The MFA engine on one store. An opaque handle: only pointers returned by
+ * mfa_open() are valid; never allocate, copy or read one.
+ * Thread-safe: one context may be shared by every thread of a process.
+ */
+typedef struct mfa_ctx {
+    /** Not for use. */
+    unsigned char opaque_reserved_;
+} mfa_ctx;
+
+/** Audit event: a second factor was enrolled. */
+#define MFA_AUDIT_ENROLL 1
+/** Audit event: a second factor was removed. */
+#define MFA_AUDIT_UNENROLL 2
+/** Audit event: a sign-in finished with a second factor. */
+#define MFA_AUDIT_SIGN_IN_SUCCESS 3
+/** Audit event: a second-factor attempt failed. */
+#define MFA_AUDIT_SIGN_IN_FAILURE 4
+/** Audit event: failures put a factor or user into backoff. */
+#define MFA_AUDIT_BACKOFF 5
+/** Audit event: a project or tenant configuration changed. */
+#define MFA_AUDIT_CONFIG_CHANGE 6
+/** Audit event: an SMS code was sent. */
+#define MFA_AUDIT_SMS_SENT 7
+
+/**
+ * One audit event, passed to the host's mfa_audit_fn. Every string is
+ * borrowed for the duration of the call only; none is NULL; none holds a
+ * secret, a code or a token.
+ */
+typedef struct mfa_audit_event {
+    /** MFA_AUDIT_*. */
+    int32_t kind;
+    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT". */
+    const char *kind_name;
+    /** The tenant, "" for the project. */
+    const char *tenant;
+    /** The user, or "". */
+    const char *uid;
+    /** "totp", "phone" or "". */
+    const char *factor_id;
+    /** The factor's enrollment id, or "". */
+    const char *enrollment_id;
+    /** Unix time of the event. */
+    int64_t time;
+    /** The outcome's status name ("OK", "INVALID_VERIFICATION_CODE", ...) or other detail. */
+    const char *detail;
+} mfa_audit_event;
+
+/** Returns the current Unix time in seconds. */
+typedef int64_t (*mfa_clock_fn)(void *context);
+/** Fills `len` bytes at `out` with random bytes; returns 0, or non-zero on failure. */
+typedef int (*mfa_random_fn)(void *context, uint8_t *out, size_t len);
+/** Receives an audit event; it runs on the calling thread and must not call back into libmfa. */
+typedef void (*mfa_audit_fn)(void *context, const mfa_audit_event *event);
+
+/** Length of a master key in bytes. */
+#define MFA_MASTER_KEY_BYTES 32
+
+/** A master key and its id (1 to 64 printable ASCII characters). */
+typedef struct mfa_master_key {
+    /** The key id stored beside what the key encrypts. */
+    const char *id;
+    /** MFA_MASTER_KEY_BYTES secret bytes. */
+    const uint8_t *key;
+} mfa_master_key;
+
+/** Version of mfa_options understood by this header. */
+#define MFA_OPTIONS_VERSION 1
+
+/**
+ * How to open a context. Fill with mfa_options_init(), then set the store
+ * and the master key. The strings and keys are copied by mfa_open().
+ */
+typedef struct mfa_options {
+    /** Must be MFA_OPTIONS_VERSION. */
+    uint32_t version;
+    /** An SQLite file path, or ":memory:" for a private in-memory store. */
+    const char *store;
+    /** The key new secrets and tokens are protected with. */
+    mfa_master_key master_key;
+    /** Earlier keys, still needed to read records not yet rotated (may be NULL). */
+    const mfa_master_key *previous_keys;
+    /** Number of previous_keys. */
+    size_t previous_key_count;
+    /** The clock, or NULL for the system clock. */
+    mfa_clock_fn clock;
+    /** Passed to clock. */
+    void *clock_context;
+    /** The random source for secrets, ids and codes, or NULL for libsodium's. */
+    mfa_random_fn random;
+    /** Passed to random. */
+    void *random_context;
+    /** The audit callback, or NULL. */
+    mfa_audit_fn audit;
+    /** Passed to audit. */
+    void *audit_context;
+} mfa_options;
+
+/** Version of mfa_user understood by this header. */
+#define MFA_USER_VERSION 1
+
+/**
+ * A user as the host knows them after the first factor. Fill with
+ * mfa_user_init(). Strings are borrowed for the call.
+ */
+typedef struct mfa_user {
+    /** Must be MFA_USER_VERSION. */
+    uint32_t version;
+    /** The user's id, 1 to 128 bytes. */
+    const char *uid;
+    /** The tenant, or NULL for the project. */
+    const char *tenant;
+    /** The email address, or NULL. */
+    const char *email;
+    /** Non-zero if the email address is verified. */
+    int32_t email_verified;
+    /** First-factor provider id: "password", "emailLink", "google.com", ... or "phone", "anonymous", "custom", "gc.apple.com". */
+    const char *provider;
+    /** When the user passed the first factor (Unix seconds). */
+    int64_t auth_time;
+} mfa_user;
+
+/**
+ * One enrolled second factor. Strings are owned by the object that holds
+ * this struct.
+ */
+typedef struct mfa_factor_info {
+    /** The enrollment id (28 URL-safe characters). */
+    const char *uid;
+    /** "totp" or "phone". */
+    const char *factor_id;
+    /** The user's name for the factor, or NULL. */
+    const char *display_name;
+    /** Unix time of the enrollment. */
+    int64_t enrollment_time;
+    /** For phone factors the number (masked in hints, e.g. "+1******1234"), else NULL. */
+    const char *phone_number;
+} mfa_factor_info;
+
+/** A list of factors, in one allocation: free with mfa_factor_list_free(). */
+typedef struct mfa_factor_list {
+    /** Number of items. */
+    size_t count;
+    /** The factors, oldest first. */
+    const mfa_factor_info *items;
+} mfa_factor_list;
+
+/** A fresh TOTP secret waiting for enrollment: free with mfa_totp_secret_free(). */
+typedef struct mfa_totp_secret {
+    /** The secret in base32 (no padding), to show or put in a QR code. */
+    const char *shared_secret_key;
+    /** MFA_ALG_SHA1. */
+    int32_t algorithm;
+    /** Code length (6). */
+    int32_t digits;
+    /** Time step in seconds (30). */
+    int64_t period;
+    /** Unix time by which the enrollment must be finished. */
+    int64_t deadline;
+    /** Opaque token naming this pending enrollment; pass it to mfa_totp_enroll(). */
+    const char *session_info;
+} mfa_totp_secret;
+
+/**
+ * The answer to a first-factor sign-in of a user with second factors
+ * (MFA_ERR_SECOND_FACTOR_REQUIRED): free with mfa_resolver_free().
+ */
+typedef struct mfa_resolver {
+    /** The pending credential: opaque, expiring, single-use. Hand it to the client. */
+    const char *session;
+    /** The user signing in. */
+    const char *uid;
+    /** The tenant, or NULL. */
+    const char *tenant;
+    /** Number of hints. */
+    size_t hint_count;
+    /** The user's factors (phone numbers masked). */
+    const mfa_factor_info *hints;
+} mfa_resolver;
+
+/**
+ * A finished sign-in: free with mfa_sign_in_result_free(). factor_id and
+ * enrollment_id are the values of the claims sign_in_second_factor and
+ * second_factor_identifier.
+ */
+typedef struct mfa_sign_in_result {
+    /** The user. */
+    const char *uid;
+    /** The tenant, or NULL. */
+    const char *tenant;
+    /** The factor used: "totp" or "phone". */
+    const char *factor_id;
+    /** The enrollment id of the factor used. */
+    const char *enrollment_id;
+    /** Unix time of the sign-in. */
+    int64_t time;
+} mfa_sign_in_result;
+
+/** mfa_qr_encode() format: a PNG image. */
+#define MFA_QR_PNG 1
+/** mfa_qr_encode() format: an SVG document (UTF-8 text). */
+#define MFA_QR_SVG 2
+/** mfa_qr_encode() format: UTF-8 half-block text for a terminal. */
+#define MFA_QR_TEXT 3
+
 #endif /* MFA_TYPES_H */

@@ -65,7 +65,13 @@ public func mfa_key_uri_parse(_ out: UnsafeMutablePointer<UnsafeMutablePointer<m
         let out = try CArguments.required(out, "out")
         out.pointee = nil
         let parsed = try KeyURI(parsing: try CArguments.string(text, "text"))
-        out.pointee = try KeyURIBlock.make(parsed)
+        out.pointee = try CBlock.make { arena in
+            mfa_key_uri(version: UInt32(MFA_KEY_URI_VERSION), type: parsed.kind.rawValue,
+                        issuer: arena.string(parsed.issuer), account: arena.string(parsed.account),
+                        secret: arena.bytes(parsed.secret), secret_len: parsed.secret.count,
+                        algorithm: parsed.algorithm.rawValue, digits: Int32(parsed.digits), period: parsed.period,
+                        counter: parsed.counter)
+        }
     }
 }
 
@@ -77,34 +83,4 @@ public func mfa_key_uri_free(_ uri: UnsafeMutablePointer<mfa_key_uri>?) {
         memset(UnsafeMutableRawPointer(mutating: secret), 0, uri.pointee.secret_len)
     }
     free(uri)
-}
-
-/// Lays out a parsed key URI as one allocation: the struct, then the issuer,
-/// the account and the secret.
-private enum KeyURIBlock {
-    static func make(_ key: KeyURI) throws(MFAError) -> UnsafeMutablePointer<mfa_key_uri> {
-        let head = MemoryLayout<mfa_key_uri>.stride
-        let issuerBytes = key.issuer.map { $0.utf8.count + 1 } ?? 0
-        let accountBytes = key.account.utf8.count + 1
-        let total = head + issuerBytes + accountBytes + key.secret.count
-        guard let memory = malloc(total) else { throw MFAError(.outOfMemory) }
-        var cursor = memory + head
-        func place(_ text: String) -> UnsafePointer<CChar> {
-            let start = cursor.bindMemory(to: CChar.self, capacity: text.utf8.count + 1)
-            for (index, byte) in text.utf8.enumerated() { start[index] = CChar(bitPattern: byte) }
-            start[text.utf8.count] = 0
-            cursor += text.utf8.count + 1
-            return UnsafePointer(start)
-        }
-        let issuer = key.issuer.map(place)
-        let account = place(key.account)
-        let secret = cursor.bindMemory(to: UInt8.self, capacity: key.secret.count)
-        secret.initialize(from: key.secret, count: key.secret.count)
-        let uri = memory.bindMemory(to: mfa_key_uri.self, capacity: 1)
-        uri.initialize(to: mfa_key_uri(version: UInt32(MFA_KEY_URI_VERSION), type: key.kind.rawValue,
-                                       issuer: issuer, account: account, secret: UnsafePointer(secret),
-                                       secret_len: key.secret.count, algorithm: key.algorithm.rawValue,
-                                       digits: Int32(key.digits), period: key.period, counter: key.counter))
-        return uri
-    }
 }

@@ -12,6 +12,7 @@ enum StaticCStrings {
         uniqueKeysWithValues: [(Int32(0), make("success"))] + MFAErrorCode.allCases.map { ($0.rawValue, make($0.summary)) })
     nonisolated(unsafe) static let unknownName: UnsafePointer<CChar> = make("UNKNOWN")
     nonisolated(unsafe) static let unknownMessage: UnsafePointer<CChar> = make("unknown status code")
+    nonisolated(unsafe) static let password: UnsafePointer<CChar> = make("password")
 
     private static func make(_ text: String) -> UnsafePointer<CChar> {
         UnsafePointer(strdup(text)!)

@@ -1,0 +1,39 @@
+/// Lifetimes and attempt budgets. All durations are in seconds.
+public struct MFALimits: Sendable, Equatable {
+    /// How long an enrollment `MultiFactorSession` stays valid.
+    public var sessionLifetime: Int64 = 600
+    /// How long a sign-in pending credential (the resolver's session) stays valid.
+    public var pendingCredentialLifetime: Int64 = 300
+    /// How long a generated TOTP secret may wait for its enrollment to finish.
+    public var enrollmentDeadline: Int64 = 600
+    /// How recent the first-factor sign-in must be to enroll or unenroll.
+    public var recentLoginMaxAge: Int64 = 300
+    /// The most second factors one user may have.
+    public var maxFactors: Int64 = 5
+    /// Failed attempts (per factor and per user) allowed before backoff starts.
+    public var freeAttempts: Int64 = 5
+    /// The first backoff; each further failure doubles it.
+    public var backoffBase: Int64 = 1
+    /// The longest backoff.
+    public var backoffMax: Int64 = 900
+    /// Failures are forgotten this long after the last one, so a lock never lasts.
+    public var failureMemory: Int64 = 3600
+
+    /// The defaults.
+    public init() {}
+
+    /// Every limit with its JSON name and allowed range.
+    static var fields: [(name: String, path: WritableKeyPath<MFALimits, Int64>, range: ClosedRange<Int64>)] {
+        [
+            ("sessionLifetime", \.sessionLifetime, 10...86_400),
+            ("pendingCredentialLifetime", \.pendingCredentialLifetime, 10...86_400),
+            ("enrollmentDeadline", \.enrollmentDeadline, 10...86_400),
+            ("recentLoginMaxAge", \.recentLoginMaxAge, 1...86_400 * 30),
+            ("maxFactors", \.maxFactors, 1...10),
+            ("freeAttempts", \.freeAttempts, 1...100),
+            ("backoffBase", \.backoffBase, 1...3600),
+            ("backoffMax", \.backoffMax, 1...86_400),
+            ("failureMemory", \.failureMemory, 60...86_400 * 30),
+        ]
+    }
+}

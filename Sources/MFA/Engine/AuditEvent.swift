@@ -1,0 +1,49 @@
+/// Something that happened, reported to the host's audit callback as it happens.
+///
+/// Events carry ids and outcomes, never a secret, a code or a token.
+public struct AuditEvent: Sendable, Equatable {
+    /// What kind of event this is.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A second factor was enrolled.
+        case enroll = "ENROLL"
+        /// A second factor was removed.
+        case unenroll = "UNENROLL"
+        /// A sign-in finished with a second factor.
+        case signInSuccess = "SIGN_IN_SUCCESS"
+        /// A second-factor attempt failed (wrong code, expired, replayed).
+        case signInFailure = "SIGN_IN_FAILURE"
+        /// Failed attempts put a factor or a user into backoff.
+        case backoff = "BACKOFF"
+        /// A project or tenant configuration changed.
+        case configChange = "CONFIG_CHANGE"
+        /// An SMS code was sent.
+        case smsSent = "SMS_SENT"
+    }
+
+    /// The kind of event.
+    public let kind: Kind
+    /// The tenant, or "" for the project.
+    public let tenant: String
+    /// The user, or "" when the event is not about one user.
+    public let uid: String
+    /// "totp", "phone", or "" when no factor is involved.
+    public let factorID: String
+    /// The enrollment id of the factor, or "".
+    public let enrollmentID: String
+    /// When it happened (Unix seconds).
+    public let time: Int64
+    /// The outcome's stable name ("OK", "INVALID_VERIFICATION_CODE", ...) or other detail.
+    public let detail: String
+
+    /// Creates an event.
+    public init(kind: Kind, tenant: String, uid: String = "", factorID: String = "",
+                enrollmentID: String = "", time: Int64, detail: String = "OK") {
+        self.kind = kind
+        self.tenant = tenant
+        self.uid = uid
+        self.factorID = factorID
+        self.enrollmentID = enrollmentID
+        self.time = time
+        self.detail = detail
+    }
+}

@@ -1,0 +1,27 @@
+/// How to open an `MFAContext`.
+public struct MFAOptions: Sendable {
+    /// Where the state lives: an SQLite file path, or `":memory:"` for a
+    /// private in-memory store (tests).
+    public var store: String
+    /// The master keys.
+    public var keyring: MasterKeyring
+    /// The clock (the system clock by default).
+    public var clock: any MFAClock
+    /// The random source for secrets, ids and codes (libsodium by default).
+    public var random: any RandomSource
+    /// Called with every audit event, synchronously, after the change it
+    /// reports is stored. It must not call back into the context.
+    public var audit: (@Sendable (AuditEvent) -> Void)?
+
+    /// Options with the system clock and randomness and no audit callback.
+    /// - Parameters:
+    ///   - store: an SQLite path or `":memory:"`.
+    ///   - keyring: the master keys.
+    public init(store: String, keyring: MasterKeyring) {
+        self.store = store
+        self.keyring = keyring
+        clock = SystemClock()
+        random = SystemRandom()
+        audit = nil
+    }
+}

@@ -1,0 +1,61 @@
+/// A user as the host knows them after the first factor.
+///
+/// libmfa keeps no user accounts: the host reports who signed in, how, and
+/// when, and libmfa decides what the second factor requires.
+public struct MFAUser: Sendable, Equatable {
+    /// First-factor provider ids that cannot carry a second factor
+    /// (phone, anonymous, custom token, Apple Game Center), as in the service.
+    public static let unsupportedFirstFactors: Set<String> = ["phone", "anonymous", "custom", "gc.apple.com"]
+    /// The longest uid, tenant id or provider id accepted, in UTF-8 bytes.
+    public static let maxIdentifierBytes = 128
+
+    /// The user's id, 1 to 128 bytes.
+    public var uid: String
+    /// The tenant, or nil for the project itself.
+    public var tenant: String?
+    /// The email address, if any.
+    public var email: String?
+    /// Whether the host has verified the email address.
+    public var emailVerified: Bool
+    /// The first-factor provider id: `"password"`, `"emailLink"`, an OAuth
+    /// provider such as `"google.com"`, or one of `unsupportedFirstFactors`.
+    public var provider: String
+    /// When the user passed the first factor (Unix seconds).
+    public var authTime: Int64
+
+    /// Creates a user.
+    /// - Parameters:
+    ///   - uid: the user's id.
+    ///   - tenant: the tenant, or nil for the project.
+    ///   - email: the email address, if any.
+    ///   - emailVerified: whether it is verified.
+    ///   - provider: the first-factor provider id.
+    ///   - authTime: when the first factor was passed (Unix seconds).
+    public init(uid: String, tenant: String? = nil, email: String? = nil, emailVerified: Bool = false,
+                provider: String = "password", authTime: Int64) {
+        self.uid = uid
+        self.tenant = tenant
+        self.email = email
+        self.emailVerified = emailVerified
+        self.provider = provider
+        self.authTime = authTime
+    }
+
+    /// The tenant as stored: "" for the project.
+    var tenantKey: String { tenant ?? "" }
+
+    /// Throws `invalidArgument` for an empty or overlong uid, tenant or provider.
+    func validate() throws(MFAError) {
+        try Self.checkIdentifier(uid, "uid")
+        if let tenant { try Self.checkIdentifier(tenant, "tenant") }
+        try Self.checkIdentifier(provider, "provider")
+        if let email, email.utf8.count > 320 { throw MFAError(.invalidArgument, "email is too long") }
+    }
+
+    /// Throws `invalidArgument` unless `value` is 1 to 128 bytes.
+    static func checkIdentifier(_ value: String, _ name: String) throws(MFAError) {
+        guard !value.isEmpty, value.utf8.count <= maxIdentifierBytes else {
+            throw MFAError(.invalidArgument, "\(name) must be 1 to 128 bytes")
+        }
+    }
+}

@@ -1,0 +1,303 @@
+/// libmfa's state, as atomic operations over a SQL database.
+///
+/// Each method is one transaction, so every check-and-update (claim a TOTP
+/// step, consume a token or a pending enrollment, count a failure) holds
+/// across threads, processes and servers that share the database. The SQL is
+/// written once for both backends (`SQLDatabase`).
+package final class MFAStore: Sendable {
+    package let database: SQLDatabase
+
+    /// Wraps `database` and brings its schema up to date.
+    package init(database: SQLDatabase) throws(MFAError) {
+        self.database = database
+        try Schema.migrate(database)
+    }
+
+    // MARK: Configuration
+
+    /// The stored configuration document of `tenant` ("" for the project).
+    package func configDocument(tenant: String) throws(MFAError) -> String? {
+        try database.transaction { (db) throws(MFAError) in
+            try db.query("SELECT document FROM mfa_config WHERE tenant = ?", [.text(tenant)]).first?.first?.text
+        }
+    }
+
+    /// Replaces the configuration document of `tenant`.
+    package func setConfigDocument(_ document: String, tenant: String, now: Int64) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.execute("""
+                INSERT INTO mfa_config (tenant, document, updated_at) VALUES (?, ?, ?) \
+                ON CONFLICT (tenant) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at
+                """, [.text(tenant), .text(document), .int(now)])
+        }
+    }
+
+    // MARK: Factors and users
+
+    /// The factors of one user, oldest first.
+    package func factors(tenant: String, uid: String) throws(MFAError) -> [FactorRecord] {
+        try database.transaction { (db) throws(MFAError) in
+            var out: [FactorRecord] = []
+            for row in try db.query("""
+                SELECT \(FactorRecord.columns) FROM mfa_factors WHERE tenant = ? AND uid = ? \
+                ORDER BY enrolled_at, enrollment_id
+                """, [.text(tenant), .text(uid)]) {
+                out.append(try FactorRecord(row: row))
+            }
+            return out
+        }
+    }
+
+    /// One factor by enrollment id.
+    package func factor(enrollmentID: String) throws(MFAError) -> FactorRecord? {
+        try database.transaction { (db) throws(MFAError) in
+            try Self.factor(db, enrollmentID)
+        }
+    }
+
+    /// The user's record (defaults if the store has none).
+    package func user(tenant: String, uid: String) throws(MFAError) -> UserRecord {
+        try database.transaction { (db) throws(MFAError) in try Self.user(db, tenant, uid) }
+    }
+
+    /// Everything a sign-in attempt needs in one read: the factor, its user's
+    /// record, and whether the pending credential `tokenID` was used.
+    package func attempt(enrollmentID: String, tenant: String, uid: String, tokenID: [UInt8]) throws(MFAError)
+        -> (factor: FactorRecord?, user: UserRecord, consumed: Bool) {
+        try database.transaction { (db) throws(MFAError) in
+            (try Self.factor(db, enrollmentID), try Self.user(db, tenant, uid),
+             try !db.query("SELECT 1 FROM mfa_consumed WHERE token_id = ?", [.blob(tokenID)]).isEmpty)
+        }
+    }
+
+    // MARK: Enrollment
+
+    /// Stores a TOTP secret that waits for its enrollment to be finished.
+    package func insertPending(_ pending: PendingRecord) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.execute("""
+                INSERT INTO mfa_pending (pending_id, tenant, uid, key_id, sealed, deadline) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(pending.pendingID), .text(pending.tenant), .text(pending.uid), .text(pending.keyID),
+                      .blob(pending.sealed), .int(pending.deadline)])
+        }
+    }
+
+    /// A pending enrollment by id.
+    package func pending(id: String) throws(MFAError) -> PendingRecord? {
+        try database.transaction { (db) throws(MFAError) -> PendingRecord? in
+            guard let row = try db.query("""
+                SELECT pending_id, tenant, uid, key_id, sealed, deadline FROM mfa_pending WHERE pending_id = ?
+                """, [.text(id)]).first else { return nil }
+            guard let pendingID = row[0].text, let tenant = row[1].text, let uid = row[2].text,
+                  let keyID = row[3].text, let sealed = row[4].blob, let deadline = row[5].int else {
+                throw MFAError(.storageError, "a stored pending enrollment is malformed")
+            }
+            return PendingRecord(pendingID: pendingID, tenant: tenant, uid: uid, keyID: keyID, sealed: sealed,
+                                 deadline: deadline)
+        }
+    }
+
+    /// Finishes an enrollment atomically: consumes the session token and the
+    /// pending secret (if one is given), checks the factor limit, stores the
+    /// factor and revokes the user's earlier credentials.
+    /// - Throws: `invalidSession` if the session or the pending secret was
+    ///   already used; `secondFactorLimitExceeded` at the limit.
+    package func finishEnrollment(_ factor: FactorRecord, pendingID: String?, sessionTokenID: [UInt8],
+                                  sessionExpires: Int64, maxFactors: Int64, now: Int64) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try Self.consume(db, sessionTokenID, expires: sessionExpires)
+            if let pendingID {
+                guard try db.execute("DELETE FROM mfa_pending WHERE pending_id = ?", [.text(pendingID)]) == 1 else {
+                    throw MFAError(.invalidSession, "this enrollment was already finished")
+                }
+            }
+            let count = try db.query("SELECT COUNT(*) FROM mfa_factors WHERE tenant = ? AND uid = ?",
+                                     [.text(factor.tenant), .text(factor.uid)]).first?.first?.int ?? 0
+            guard count < maxFactors else {
+                throw MFAError(.secondFactorLimitExceeded, "a user may have at most \(maxFactors) second factors")
+            }
+            try db.execute("""
+                INSERT INTO mfa_factors (\(FactorRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(factor.enrollmentID), .text(factor.tenant), .text(factor.uid), .text(factor.factorID),
+                      factor.displayName.map(SQLValue.text) ?? .null, .int(factor.enrolledAt), .text(factor.keyID),
+                      .blob(factor.sealed), .int(Int64(factor.algorithm)), .int(Int64(factor.digits)),
+                      .int(factor.period), .int(factor.lastStep), .int(0)])
+            try Self.revokeTokens(db, factor.tenant, factor.uid, now)
+        }
+    }
+
+    /// Removes a factor and revokes the user's earlier credentials.
+    /// - Returns: false if the user has no factor with this id.
+    package func deleteFactor(tenant: String, uid: String, enrollmentID: String, now: Int64) throws(MFAError) -> Bool {
+        try database.transaction { (db) throws(MFAError) -> Bool in
+            let deleted = try db.execute("DELETE FROM mfa_factors WHERE enrollment_id = ? AND tenant = ? AND uid = ?",
+                                         [.text(enrollmentID), .text(tenant), .text(uid)])
+            if deleted == 1 { try Self.revokeTokens(db, tenant, uid, now) }
+            return deleted == 1
+        }
+    }
+
+    // MARK: Sign-in
+
+    /// Whether a single-use token has been consumed.
+    package func isConsumed(tokenID: [UInt8]) throws(MFAError) -> Bool {
+        try database.transaction { (db) throws(MFAError) in
+            try !db.query("SELECT 1 FROM mfa_consumed WHERE token_id = ?", [.blob(tokenID)]).isEmpty
+        }
+    }
+
+    /// Completes a TOTP sign-in atomically: claims `step` (only if it is later
+    /// than the last accepted one), consumes the pending credential, clears
+    /// the failure counters and records the second-factor time.
+    /// - Throws: `invalidVerificationCode` if the step was already claimed (a
+    ///   replay, or a racing process won); `invalidSession` if the pending
+    ///   credential was already consumed.
+    package func completeSignIn(enrollmentID: String, tenant: String, uid: String, step: Int64?,
+                                tokenID: [UInt8], tokenExpires: Int64, now: Int64) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            if let step {
+                let claimed = try db.execute("""
+                    UPDATE mfa_factors SET last_step = ?, failures = 0, locked_until = 0 \
+                    WHERE enrollment_id = ? AND last_step < ?
+                    """, [.int(step), .text(enrollmentID), .int(step)])
+                guard claimed == 1 else {
+                    throw MFAError(.invalidVerificationCode, "this code was already used")
+                }
+            } else {
+                try db.execute("UPDATE mfa_factors SET failures = 0, locked_until = 0 WHERE enrollment_id = ?",
+                               [.text(enrollmentID)])
+            }
+            try Self.consume(db, tokenID, expires: tokenExpires)
+            try db.execute("""
+                INSERT INTO mfa_users (tenant, uid, last_second_factor_at) VALUES (?, ?, ?) \
+                ON CONFLICT (tenant, uid) DO UPDATE SET last_second_factor_at = excluded.last_second_factor_at, \
+                failures = 0, locked_until = 0
+                """, [.text(tenant), .text(uid), .int(now)])
+        }
+    }
+
+    /// Counts a failed second-factor attempt against the factor and the user,
+    /// and starts or lengthens their backoff once the free attempts are used.
+    package func recordFailure(enrollmentID: String?, tenant: String, uid: String, now: Int64,
+                               limits: MFALimits) throws(MFAError) -> FailureOutcome {
+        try database.transaction { (db) throws(MFAError) -> FailureOutcome in
+            var outcome = FailureOutcome(lockedUntil: 0, startedBackoff: false)
+            if let enrollmentID {
+                let row = try db.query("SELECT failures, last_failure_at FROM mfa_factors WHERE enrollment_id = ?",
+                                       [.text(enrollmentID)]).first
+                if let row {
+                    let (failures, until) = Backoff.next(failures: row[0].int ?? 0, lastFailure: row[1].int ?? 0,
+                                                         now: now, limits: limits)
+                    try db.execute("""
+                        UPDATE mfa_factors SET failures = ?, last_failure_at = ?, locked_until = ? \
+                        WHERE enrollment_id = ?
+                        """, [.int(failures), .int(now), .int(until), .text(enrollmentID)])
+                    outcome.merge(until)
+                }
+            }
+            try db.execute("INSERT INTO mfa_users (tenant, uid) VALUES (?, ?) ON CONFLICT (tenant, uid) DO NOTHING",
+                           [.text(tenant), .text(uid)])
+            let row = try db.query("SELECT failures, last_failure_at FROM mfa_users WHERE tenant = ? AND uid = ?",
+                                   [.text(tenant), .text(uid)]).first
+            let (failures, until) = Backoff.next(failures: row?[0].int ?? 0, lastFailure: row?[1].int ?? 0,
+                                                 now: now, limits: limits)
+            try db.execute("""
+                UPDATE mfa_users SET failures = ?, last_failure_at = ?, locked_until = ? WHERE tenant = ? AND uid = ?
+                """, [.int(failures), .int(now), .int(until), .text(tenant), .text(uid)])
+            outcome.merge(until)
+            return outcome
+        }
+    }
+
+    // MARK: Housekeeping
+
+    /// Deletes consumed-token records and pending secrets past their deadline.
+    package func purgeExpired(now: Int64) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.execute("DELETE FROM mfa_consumed WHERE expires < ?", [.int(now)])
+            try db.execute("DELETE FROM mfa_pending WHERE deadline < ?", [.int(now)])
+        }
+    }
+
+    /// Sealed records (factors and pending secrets) not under `keyID`, at most `limit` of them.
+    package func sealedRecords(notUnder keyID: String, limit: Int) throws(MFAError)
+        -> [(table: SealedTable, id: String, keyID: String, sealed: [UInt8], tenant: String)] {
+        try database.transaction { (db) throws(MFAError) in
+            var out: [(table: SealedTable, id: String, keyID: String, sealed: [UInt8], tenant: String)] = []
+            for table in SealedTable.allCases {
+                for row in try db.query("""
+                    SELECT \(table.idColumn), key_id, sealed, tenant FROM \(table.rawValue) WHERE key_id <> ? LIMIT ?
+                    """, [.text(keyID), .int(Int64(limit))]) {
+                    guard let id = row[0].text, let key = row[1].text, let sealed = row[2].blob,
+                          let tenant = row[3].text else {
+                        throw MFAError(.storageError, "a sealed record is malformed")
+                    }
+                    out.append((table, id, key, sealed, tenant))
+                }
+            }
+            return out
+        }
+    }
+
+    /// Replaces sealed values, each only if it is still under the key it was read with.
+    package func reseal(_ updates: [(table: SealedTable, id: String, oldKeyID: String, keyID: String,
+                                     sealed: [UInt8])]) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            for update in updates {
+                try db.execute("""
+                    UPDATE \(update.table.rawValue) SET key_id = ?, sealed = ? WHERE \(update.table.idColumn) = ? \
+                    AND key_id = ?
+                    """, [.text(update.keyID), .blob(update.sealed), .text(update.id), .text(update.oldKeyID)])
+            }
+        }
+    }
+
+    // MARK: Shared steps
+
+    private static func factor(_ db: SQLConnection, _ enrollmentID: String) throws(MFAError) -> FactorRecord? {
+        guard let row = try db.query("SELECT \(FactorRecord.columns) FROM mfa_factors WHERE enrollment_id = ?",
+                                     [.text(enrollmentID)]).first else { return nil }
+        return try FactorRecord(row: row)
+    }
+
+    private static func user(_ db: SQLConnection, _ tenant: String, _ uid: String) throws(MFAError) -> UserRecord {
+        guard let row = try db.query("""
+            SELECT tokens_valid_after, last_second_factor_at, locked_until FROM mfa_users WHERE tenant = ? AND uid = ?
+            """, [.text(tenant), .text(uid)]).first else { return UserRecord() }
+        return UserRecord(tokensValidAfter: row[0].int ?? 0, lastSecondFactorAt: row[1].int ?? 0,
+                          lockedUntil: row[2].int ?? 0)
+    }
+
+    /// Records a single-use token as consumed; throws `invalidSession` if it already was.
+    private static func consume(_ db: SQLConnection, _ tokenID: [UInt8], expires: Int64) throws(MFAError) {
+        let inserted = try db.execute("""
+            INSERT INTO mfa_consumed (token_id, expires) VALUES (?, ?) ON CONFLICT (token_id) DO NOTHING
+            """, [.blob(tokenID), .int(expires)])
+        guard inserted == 1 else { throw MFAError(.invalidSession, "this session was already used") }
+    }
+
+    private static func revokeTokens(_ db: SQLConnection, _ tenant: String, _ uid: String,
+                                     _ now: Int64) throws(MFAError) {
+        try db.execute("""
+            INSERT INTO mfa_users (tenant, uid, tokens_valid_after) VALUES (?, ?, ?) \
+            ON CONFLICT (tenant, uid) DO UPDATE SET tokens_valid_after = CASE \
+            WHEN excluded.tokens_valid_after > mfa_users.tokens_valid_after THEN excluded.tokens_valid_after \
+            ELSE mfa_users.tokens_valid_after END
+            """, [.text(tenant), .text(uid), .int(now)])
+    }
+}
+
+/// The tables that hold sealed (encrypted) values.
+package enum SealedTable: String, Sendable, CaseIterable {
+    case factors = "mfa_factors"
+    case pending = "mfa_pending"
+
+    var idColumn: String { self == .factors ? "enrollment_id" : "pending_id" }
+}
+
+extension FailureOutcome {
+    mutating func merge(_ until: Int64) {
+        if until > lockedUntil { lockedUntil = until }
+        if until > 0 { startedBackoff = true }
+    }
+}

@@ -1,0 +1,36 @@
+/// The SQL dialects libmfa's stores speak.
+package enum SQLDialect: Sendable {
+    /// SQLite 3.35 or later.
+    case sqlite
+    /// PostgreSQL 12 or later.
+    case postgres
+}
+
+/// One connection, used only inside `SQLDatabase.transaction`.
+///
+/// Statements use `?` placeholders in both dialects; each backend prepares a
+/// statement once per connection and reuses it.
+package protocol SQLConnection: AnyObject {
+    /// Runs a statement that returns no rows.
+    /// - Returns: the number of rows it inserted, updated or deleted.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int
+    /// Runs a query.
+    func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow]
+}
+
+/// A database that runs closures as transactions.
+///
+/// `transaction` commits if `body` returns and rolls back if it throws, so a
+/// check-and-update written inside one is atomic across threads, processes
+/// and machines. A failure of the database itself is `storageError`, and the
+/// next call starts afresh (reconnecting if it has to).
+package protocol SQLDatabase: Sendable {
+    /// Which SQL the database speaks.
+    var dialect: SQLDialect { get }
+    /// Runs `body` in one transaction that takes the write lock up front.
+    @discardableResult
+    func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
+    /// Closes every connection; later calls fail with `storageError`.
+    func close()
+}

@@ -1,0 +1,144 @@
+import CSQLite
+
+/// The embedded store: one SQLite connection, in WAL mode, shared by the
+/// threads of a context through a mutex. Other processes open their own
+/// connection to the same file; SQLite's locks order their transactions.
+///
+/// Durability: `synchronous=NORMAL` in WAL mode survives a crash or kill of
+/// the process at any point; only a power loss can drop the last commits.
+package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
+    package let dialect = SQLDialect.sqlite
+    private let lock = Lock()
+    /// Only touched with `lock` held.
+    private var connection: SQLiteConnection?
+
+    /// Opens (creating if needed) the database at `path`, or a private
+    /// in-memory database for `":memory:"`.
+    package init(path: String) throws(MFAError) {
+        connection = try SQLiteConnection(path: path)
+    }
+
+    @discardableResult
+    package func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try lock.withLock { () throws(MFAError) -> R in
+            guard let connection else { throw MFAError(.storageError, "the store is closed") }
+            return try connection.transaction(body)
+        }
+    }
+
+    package func close() {
+        lock.withLock { connection = nil }
+    }
+}
+
+/// One SQLite connection with its prepared statements.
+final class SQLiteConnection: SQLConnection {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(path: String) throws(MFAError) {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, handle != nil else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            handle = nil
+            throw MFAError(.storageError, "sqlite: \(message)")
+        }
+        sqlite3_busy_timeout(handle, 10_000)
+        sqlite3_extended_result_codes(handle, 1)
+        if path != ":memory:" {
+            _ = try query("PRAGMA journal_mode=WAL", [])
+            try execute("PRAGMA synchronous=NORMAL", [])
+        }
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close(handle)
+    }
+
+    func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try execute("BEGIN IMMEDIATE", [])
+        do {
+            let result = try body(self)
+            try execute("COMMIT", [])
+            return result
+        } catch {
+            _ = try? execute("ROLLBACK", [])
+            throw error
+        }
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int {
+        let statement = try prepared(sql, parameters)
+        defer { sqlite3_reset(statement) }
+        var status = sqlite3_step(statement)
+        while status == SQLITE_ROW { status = sqlite3_step(statement) }
+        guard status == SQLITE_DONE else { throw failure(status) }
+        return Int(sqlite3_changes(handle))
+    }
+
+    func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow] {
+        let statement = try prepared(sql, parameters)
+        defer { sqlite3_reset(statement) }
+        var rows: [SQLRow] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw failure(status) }
+            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+    }
+
+    private func prepared(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> OpaquePointer {
+        guard let handle else { throw MFAError(.storageError, "the store is closed") }
+        let statement: OpaquePointer
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            var fresh: OpaquePointer?
+            let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &fresh, nil)
+            guard status == SQLITE_OK, let fresh else { throw failure(status) }
+            statements[sql] = fresh
+            statement = fresh
+        }
+        sqlite3_clear_bindings(statement)
+        for (index, value) in parameters.enumerated() {
+            let position = Int32(index + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, position)
+            case .int(let number): status = sqlite3_bind_int64(statement, position, number)
+            case .text(let text): status = sqlite3_bind_text(statement, position, text, -1, Self.transient)
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                      Int32($0.count), Self.transient)
+                }
+            }
+            guard status == SQLITE_OK else { throw failure(status) }
+        }
+        return statement
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let base = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+        case SQLITE_NULL: return .null
+        default: return .int(Int64(sqlite3_column_double(statement, index)))
+        }
+    }
+
+    private func failure(_ status: Int32) -> MFAError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
+        return MFAError(.storageError, "sqlite (\(status)): \(message)")
+    }
+}

@@ -1,0 +1,81 @@
+/// An enrolled factor as stored. `sealed` is the TOTP secret (or phone
+/// number) encrypted under the master key `keyID`.
+package struct FactorRecord: Sendable, Equatable {
+    package var enrollmentID: String
+    package var tenant: String
+    package var uid: String
+    package var factorID: String
+    package var displayName: String?
+    package var enrolledAt: Int64
+    package var keyID: String
+    package var sealed: [UInt8]
+    package var algorithm: Int32
+    package var digits: Int
+    package var period: Int64
+    /// The last TOTP step accepted (-1 for none): codes at or before it are refused.
+    package var lastStep: Int64
+    package var lockedUntil: Int64
+
+    static let columns = """
+        enrollment_id, tenant, uid, factor_id, display_name, enrolled_at, key_id, sealed, algorithm, \
+        digits, period, last_step, locked_until
+        """
+
+    init(row: SQLRow) throws(MFAError) {
+        guard row.count == 13, let id = row[0].text, let tenant = row[1].text, let uid = row[2].text,
+              let factorID = row[3].text, let enrolledAt = row[5].int, let keyID = row[6].text,
+              let sealed = row[7].blob, let algorithm = row[8].int, let digits = row[9].int,
+              let period = row[10].int, let lastStep = row[11].int, let lockedUntil = row[12].int else {
+            throw MFAError(.storageError, "a stored factor is malformed")
+        }
+        self.init(enrollmentID: id, tenant: tenant, uid: uid, factorID: factorID, displayName: row[4].text,
+                  enrolledAt: enrolledAt, keyID: keyID, sealed: sealed, algorithm: Int32(algorithm),
+                  digits: Int(digits), period: period, lastStep: lastStep, lockedUntil: lockedUntil)
+    }
+
+    package init(enrollmentID: String, tenant: String, uid: String, factorID: String, displayName: String?,
+                 enrolledAt: Int64, keyID: String, sealed: [UInt8], algorithm: Int32, digits: Int,
+                 period: Int64, lastStep: Int64, lockedUntil: Int64 = 0) {
+        self.enrollmentID = enrollmentID
+        self.tenant = tenant
+        self.uid = uid
+        self.factorID = factorID
+        self.displayName = displayName
+        self.enrolledAt = enrolledAt
+        self.keyID = keyID
+        self.sealed = sealed
+        self.algorithm = algorithm
+        self.digits = digits
+        self.period = period
+        self.lastStep = lastStep
+        self.lockedUntil = lockedUntil
+    }
+}
+
+/// A TOTP secret waiting for its enrollment to be finished.
+package struct PendingRecord: Sendable, Equatable {
+    package var pendingID: String
+    package var tenant: String
+    package var uid: String
+    package var keyID: String
+    package var sealed: [UInt8]
+    package var deadline: Int64
+}
+
+/// What the store keeps about a user beyond the factors.
+package struct UserRecord: Sendable, Equatable {
+    /// Credentials issued before this time are revoked.
+    package var tokensValidAfter: Int64 = 0
+    /// When the user last passed a second factor.
+    package var lastSecondFactorAt: Int64 = 0
+    /// Until when the user's second-factor attempts are refused.
+    package var lockedUntil: Int64 = 0
+}
+
+/// The outcome of a backoff-counted failure.
+package struct FailureOutcome: Sendable, Equatable {
+    /// Until when attempts are refused now (0 when not locked).
+    package var lockedUntil: Int64
+    /// Whether this failure started (or lengthened) a backoff.
+    package var startedBackoff: Bool
+}

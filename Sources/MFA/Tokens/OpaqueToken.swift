@@ -1,0 +1,100 @@
+/// What an opaque token is for; a token opened for another purpose is invalid.
+package enum TokenPurpose: UInt8, Sendable {
+    /// A `MultiFactorSession` for enrollment.
+    case enrollmentSession = 1
+    /// A TOTP secret's `sessionInfo`, naming the pending enrollment.
+    case totpEnrollment = 2
+    /// A sign-in pending credential (the resolver's session).
+    case signIn = 3
+    /// A phone verification id.
+    case phoneVerification = 4
+}
+
+/// What an opaque token says, readable only by libmfa.
+package struct TokenClaims: Sendable, Equatable {
+    /// The purpose the token was minted for.
+    package var purpose: TokenPurpose
+    /// 16 random bytes: the token's identity for single-use bookkeeping.
+    package var id: [UInt8]
+    /// The tenant ("" for the project).
+    package var tenant: String
+    /// The user.
+    package var uid: String
+    /// Unix time after which the token is expired.
+    package var expires: Int64
+    /// A record the token points at (a pending enrollment, a verification), or "".
+    package var reference: String
+
+    package init(purpose: TokenPurpose, id: [UInt8], tenant: String, uid: String, expires: Int64,
+                 reference: String = "") {
+        self.purpose = purpose
+        self.id = id
+        self.tenant = tenant
+        self.uid = uid
+        self.expires = expires
+        self.reference = reference
+    }
+}
+
+/// Opaque tokens: the claims, sealed with XChaCha20-Poly1305 under a key
+/// derived from the master key, as unpadded URL-safe base64 after a `v1.`
+/// prefix. Clients learn nothing from a token, cannot change it without
+/// detection, and any server sharing the master key can open it.
+package enum OpaqueToken {
+    /// The longest token text accepted.
+    package static let maxLength = 4096
+    private static let prefix = "v1."
+    private static let associated = Array("libmfa token v1".utf8)
+
+    /// Seals `claims` under the keyring's current key.
+    package static func seal(_ claims: TokenClaims, keyring: MasterKeyring) throws(MFAError) -> String {
+        var plain: [UInt8] = [claims.purpose.rawValue]
+        withUnsafeBytes(of: claims.expires.bigEndian) { plain.append(contentsOf: $0) }
+        plain.append(contentsOf: claims.id)
+        for text in [claims.tenant, claims.uid, claims.reference] {
+            let bytes = Array(text.utf8)
+            guard bytes.count <= 1024 else { throw MFAError(.invalidArgument, "token field too long") }
+            plain.append(UInt8(bytes.count >> 8))
+            plain.append(UInt8(bytes.count & 0xff))
+            plain.append(contentsOf: bytes)
+        }
+        return prefix + Base64URL.encode(try SecretBox.seal(plain, key: keyring.current.tokensKey,
+                                                             associated: associated))
+    }
+
+    /// Opens a token and checks its purpose; expiry is left to the caller
+    /// (`claims.expires`), which knows which error an expired token means.
+    /// - Throws: `invalidSession` for anything that is not an intact token of this purpose.
+    package static func open(_ text: String, purpose: TokenPurpose,
+                             keyring: MasterKeyring) throws(MFAError) -> TokenClaims {
+        let invalid = MFAError(.invalidSession, "the session is missing, malformed or tampered with")
+        guard text.utf8.count <= maxLength, text.hasPrefix(prefix),
+              let sealed = Base64URL.decode(String(text.dropFirst(prefix.count))) else { throw invalid }
+        for key in keyring.all {
+            guard let plain = SecretBox.open(sealed, key: key.tokensKey, associated: associated) else { continue }
+            guard let claims = decode(plain), claims.purpose == purpose else { throw invalid }
+            return claims
+        }
+        throw invalid
+    }
+
+    private static func decode(_ plain: [UInt8]) -> TokenClaims? {
+        guard plain.count >= 1 + 8 + 16, let purpose = TokenPurpose(rawValue: plain[0]) else { return nil }
+        let expires = plain[1..<9].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let id = Array(plain[9..<25])
+        var index = 25
+        var texts: [String] = []
+        for _ in 0..<3 {
+            guard plain.count - index >= 2 else { return nil }
+            let count = Int(plain[index]) << 8 | Int(plain[index + 1])
+            index += 2
+            guard plain.count - index >= count,
+                  let text = String(validating: plain[index..<index + count], as: UTF8.self) else { return nil }
+            texts.append(text)
+            index += count
+        }
+        guard index == plain.count else { return nil }
+        return TokenClaims(purpose: purpose, id: id, tenant: texts[0], uid: texts[1], expires: expires,
+                           reference: texts[2])
+    }
+}

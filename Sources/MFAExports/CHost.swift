@@ -1,0 +1,87 @@
+import CMFATypes
+import MFA
+
+/// A host's C clock callback as an `MFAClock`.
+struct CClock: MFAClock, @unchecked Sendable {
+    let function: mfa_clock_fn
+    let context: UnsafeMutableRawPointer?
+
+    func now() -> Int64 { function(context) }
+}
+
+/// A host's C random callback as a `RandomSource`.
+struct CRandom: RandomSource, @unchecked Sendable {
+    let function: mfa_random_fn
+    let context: UnsafeMutableRawPointer?
+
+    func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(MFAError) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        guard function(context, base.assumingMemoryBound(to: UInt8.self), buffer.count) == 0 else {
+            throw MFAError(.crypto, "the host's random source failed")
+        }
+    }
+}
+
+/// A host's C audit callback.
+struct CAudit: @unchecked Sendable {
+    let function: mfa_audit_fn
+    let context: UnsafeMutableRawPointer?
+
+    static let kinds: [AuditEvent.Kind: Int32] = [
+        .enroll: MFA_AUDIT_ENROLL, .unenroll: MFA_AUDIT_UNENROLL, .signInSuccess: MFA_AUDIT_SIGN_IN_SUCCESS,
+        .signInFailure: MFA_AUDIT_SIGN_IN_FAILURE, .backoff: MFA_AUDIT_BACKOFF,
+        .configChange: MFA_AUDIT_CONFIG_CHANGE, .smsSent: MFA_AUDIT_SMS_SENT,
+    ]
+
+    func deliver(_ event: AuditEvent) {
+        event.kind.rawValue.withCString { kind in
+            event.tenant.withCString { tenant in
+                event.uid.withCString { uid in
+                    event.factorID.withCString { factor in
+                        event.enrollmentID.withCString { enrollment in
+                            event.detail.withCString { detail in
+                                var record = mfa_audit_event(
+                                    kind: Self.kinds[event.kind] ?? 0, kind_name: kind, tenant: tenant, uid: uid,
+                                    factor_id: factor, enrollment_id: enrollment, time: event.time, detail: detail)
+                                function(context, &record)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Converts a C `mfa_user` into an `MFAUser`.
+enum CUser {
+    static func read(_ user: UnsafePointer<mfa_user>?) throws(MFAError) -> MFAUser {
+        let fields = try CArguments.required(user, "user").pointee
+        guard fields.version == MFA_USER_VERSION else {
+            throw MFAError(.invalidArgument, "user->version must be MFA_USER_VERSION")
+        }
+        return MFAUser(uid: try CArguments.string(fields.uid, "user->uid"),
+                       tenant: try CArguments.optionalString(fields.tenant, "user->tenant"),
+                       email: try CArguments.optionalString(fields.email, "user->email"),
+                       emailVerified: fields.email_verified != 0,
+                       provider: try CArguments.string(fields.provider, "user->provider"),
+                       authTime: fields.auth_time)
+    }
+}
+
+/// The Swift object behind an `mfa_ctx *`.
+enum CContext {
+    static func handle(_ context: MFAContext) -> UnsafeMutablePointer<mfa_ctx> {
+        UnsafeMutablePointer(OpaquePointer(Unmanaged.passRetained(context).toOpaque()))
+    }
+
+    /// The context of a handle; `invalidArgument` for NULL.
+    static func get(_ handle: UnsafeMutablePointer<mfa_ctx>?) throws(MFAError) -> MFAContext {
+        let handle = try CArguments.required(handle, "ctx")
+        return Unmanaged<MFAContext>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+
+    static func release(_ handle: UnsafeMutablePointer<mfa_ctx>) {
+        Unmanaged<MFAContext>.fromOpaque(UnsafeRawPointer(handle)).release()
+    }
+}

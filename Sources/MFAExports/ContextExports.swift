@@ -1,0 +1,129 @@
+import CMFATypes
+import MFA
+
+/// Fills `options` with the defaults: no store, no key, the system clock and
+/// randomness, no audit callback, and the current version.
+///
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`).
+@c(mfa_options_init)
+public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?) -> Int32 {
+    CResults.status { () throws(MFAError) in
+        let options = try CArguments.required(options, "options")
+        options.pointee = mfa_options(version: UInt32(MFA_OPTIONS_VERSION), store: nil,
+                                      master_key: mfa_master_key(id: nil, key: nil), previous_keys: nil,
+                                      previous_key_count: 0, clock: nil, clock_context: nil, random: nil,
+                                      random_context: nil, audit: nil, audit_context: nil)
+    }
+}
+
+/// Opens the MFA engine on a store (creating and migrating it as needed).
+///
+/// On MFA_OK, `*out` is a context to release with mfa_close(). The options'
+/// strings and keys are copied; the callbacks and their contexts must stay
+/// valid until mfa_close(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
+/// pointers, wrong version, a key that is not MFA_MASTER_KEY_BYTES long,
+/// duplicate key ids) or MFA_ERR_STORAGE_ERROR (the store cannot be opened,
+/// or was written by a newer libmfa). `err` as everywhere (see mfa.h).
+@c(mfa_open)
+public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>?,
+                     _ options: UnsafePointer<mfa_options>?,
+                     _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let out = try CArguments.required(out, "out")
+        out.pointee = nil
+        let fields = try CArguments.required(options, "options").pointee
+        guard fields.version == MFA_OPTIONS_VERSION else {
+            throw MFAError(.invalidArgument, "options->version must be MFA_OPTIONS_VERSION")
+        }
+        guard fields.previous_key_count <= 64 else { throw MFAError(.invalidArgument, "too many previous keys") }
+        var previous: [MasterKey] = []
+        if fields.previous_key_count > 0 {
+            let keys = try CArguments.required(fields.previous_keys, "options->previous_keys")
+            for index in 0..<fields.previous_key_count { previous.append(try masterKey(keys[index])) }
+        }
+        var swiftOptions = MFAOptions(store: try CArguments.string(fields.store, "options->store"),
+                                      keyring: try MasterKeyring(current: masterKey(fields.master_key),
+                                                                 previous: previous))
+        if let clock = fields.clock { swiftOptions.clock = CClock(function: clock, context: fields.clock_context) }
+        if let random = fields.random {
+            swiftOptions.random = CRandom(function: random, context: fields.random_context)
+        }
+        if let audit = fields.audit {
+            let sink = CAudit(function: audit, context: fields.audit_context)
+            swiftOptions.audit = { sink.deliver($0) }
+        }
+        out.pointee = CContext.handle(try MFAContext(options: swiftOptions))
+    }
+}
+
+private func masterKey(_ key: mfa_master_key) throws(MFAError) -> MasterKey {
+    let id = try CArguments.string(key.id, "master key id")
+    let bytes = try CArguments.bytes(key.key, UInt(MFA_MASTER_KEY_BYTES), allowed: 32...32, "master key")
+    return try MasterKey(id: id, bytes: Array(bytes))
+}
+
+/// Closes a context and its store. NULL is a no-op. The context must not be
+/// in use by another thread, and must not be used again.
+@c(mfa_close)
+public func mfa_close(_ ctx: UnsafeMutablePointer<mfa_ctx>?) {
+    guard let ctx else { return }
+    (try? CContext.get(ctx))?.close()
+    CContext.release(ctx)
+}
+
+/// Stores the MFA configuration of the project (`tenant` NULL) or of a
+/// tenant, replacing the previous one, as JSON:
+/// {"state": "DISABLED|ENABLED|MANDATORY", "providers": {"totp": "ENABLED|DISABLED",
+/// "phone": ...}, "totp": {"adjacentIntervals": 0..10}, "testPhoneNumbers":
+/// {"+15555550100": "123456"}, "limits": {...}}. Every field is optional; a
+/// tenant's fields override the project's. Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
+/// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
+/// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
+@c(mfa_config_set_json)
+public func mfa_config_set_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ tenant: UnsafePointer<CChar>?,
+                                _ json: UnsafePointer<CChar>?,
+                                _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        try context.setConfig(json: try CArguments.string(json, "json"),
+                              tenant: try CArguments.optionalString(tenant, "tenant"))
+    }
+}
+
+/// The effective configuration of the project or a tenant, every field
+/// written out, as JSON in `*out` (free with mfa_free()).
+/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+@c(mfa_config_get_json)
+public func mfa_config_get_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
+                                _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                _ tenant: UnsafePointer<CChar>?,
+                                _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        let out = try CArguments.required(out, "out")
+        out.pointee = nil
+        out.pointee = try CResults.cString(context.configJSON(tenant: CArguments.optionalString(tenant, "tenant")))
+    }
+}
+
+/// Re-encrypts every stored secret that is not under the current master key;
+/// afterwards the previous keys are no longer needed. `*out_count` (if not
+/// NULL) receives the number of records re-encrypted. Returns MFA_OK,
+/// MFA_ERR_CRYPTO (a record's key was not given) or MFA_ERR_STORAGE_ERROR.
+@c(mfa_rotate_keys)
+public func mfa_rotate_keys(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ out_count: UnsafeMutablePointer<UInt>?,
+                            _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let count = try CContext.get(ctx).rotateKeys()
+        out_count?.pointee = UInt(count)
+    }
+}
+
+/// Deletes pending TOTP secrets past their deadline and the records of used
+/// tokens that have expired. Returns MFA_OK or MFA_ERR_STORAGE_ERROR.
+@c(mfa_purge_expired)
+public func mfa_purge_expired(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
+                              _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in try CContext.get(ctx).purgeExpired() }
+}
