@@ -86,7 +86,7 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .invalidURI: "INVALID_URI"
         case .bufferTooSmall: "BUFFER_TOO_SMALL"
         case .outOfMemory: "OUT_OF_MEMORY"
-        case .crypto: "CRYPTO_ERROR"
+        case .crypto: "CRYPTO"
         case .internal: "INTERNAL"
         }
     }
