@@ -272,6 +272,21 @@ int32_t mfa_totp_generate(char * MFA_NULLABLE out, size_t out_size, uint8_t cons
 /// (TOTP disabled), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_totp_generate_secret(mfa_ctx * MFA_NULLABLE ctx, mfa_totp_secret * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
+/// Imports a TOTP factor the user already has elsewhere (an app provisioned
+/// by another server), without a code: an administrative call, authorised by
+/// the host. Only `user->uid` and `user->tenant` are used.
+/// `secret` is 10 to 128 raw bytes; `params` may be NULL for SHA1, 6 digits,
+/// 30 s (T0 must be 0); `display_name` may be NULL. On MFA_OK, `*out` is the
+/// new factor (free with mfa_factor_info_free()). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_totp_import(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, uint8_t const * MFA_NULLABLE secret, size_t secret_len, mfa_totp_params const * MFA_NULLABLE params, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Imports a TOTP factor from an otpauth://totp/ URI (see mfa_totp_import()).
+/// Returns MFA_OK, MFA_ERR_INVALID_URI, MFA_ERR_INVALID_ARGUMENT (an HOTP URI,
+/// secret length), MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_totp_import_uri(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE uri, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
 /// Fills `params` with the defaults: MFA_ALG_SHA1, 6 digits, 30 s, T0 = 0,
 /// and the current version.
 /// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `params`).

@@ -1,8 +1,8 @@
 import CMFATypes
 import MFA
 
-/// Reads a TOTP parameter block from C; NULL means the defaults.
-private func totpParameters(_ params: UnsafePointer<mfa_totp_params>?) throws(MFAError)
+/// Reads a TOTP parameter block from C; NULL means the defaults (SHA1, 6 digits, 30 s, T0 = 0).
+func totpParameters(_ params: UnsafePointer<mfa_totp_params>?) throws(MFAError)
     -> (algorithm: OTPAlgorithm, digits: Int, period: Int64, t0: Int64) {
     guard let params = params?.pointee else { return (.sha1, 6, 30, 0) }
     guard params.version == MFA_TOTP_PARAMS_VERSION else {

@@ -7,8 +7,9 @@ extension MFAContext {
     public func signIn(_ user: MFAUser) throws(MFAError) -> SignInOutcome {
         try user.validate()
         let now = clock.now()
-        let factors = try store.factors(tenant: user.tenantKey, uid: user.uid)
-        let config = try config(tenant: user.tenant)
+        let snapshot = try store.signInSnapshot(tenant: user.tenantKey, uid: user.uid)
+        let factors = snapshot.factors
+        let config = try config(from: snapshot.documents)
         guard !factors.isEmpty else {
             guard config.state != .mandatory else {
                 throw MFAError(.enrollmentRequired, "this project requires a second factor: enroll one")
@@ -65,7 +66,7 @@ extension MFAContext {
         guard attempt.user.lockedUntil <= now, factor.lockedUntil <= now else {
             throw MFAError(.tooManyAttemptsTryLater, "too many failed attempts; try again later")
         }
-        let config = try config(tenant: tenant)
+        let config = try config(from: attempt.documents)
         let step = try matchTOTP(factor, code: totp.oneTimePassword, now: now, window: config.adjacentIntervals)
         guard let step else {
             try recordFailure(factor, claims: claims, now: now, limits: config.limits)

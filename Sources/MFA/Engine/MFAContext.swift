@@ -9,6 +9,7 @@ public final class MFAContext: Sendable {
     let clock: any MFAClock
     let random: any RandomSource
     let auditSink: (@Sendable (AuditEvent) -> Void)?
+    let configCache = ConfigCache()
 
     /// Opens a context.
     /// - Throws: `invalidArgument` for a bad store location; `storageError`
@@ -65,11 +66,21 @@ public final class MFAContext: Sendable {
     /// The effective configuration of the project or of a tenant (the
     /// tenant's fields over the project's over the defaults).
     public func config(tenant: String? = nil) throws(MFAError) -> MFAConfig {
-        var layers = [try projectDocument()]
-        if let tenant, let text = try store.configDocument(tenant: tenant) {
-            layers.append(try JSONParser.parse(text))
-        }
-        return try MFAConfigDocument.resolve(layers)
+        if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
+        return try config(from: store.configDocuments(tenant: tenant ?? ""))
+    }
+
+    /// The configuration the stored documents give, parsed once per distinct
+    /// pair of documents (another process may change them at any time, so
+    /// the documents themselves are read with every operation).
+    func config(from documents: ConfigDocuments) throws(MFAError) -> MFAConfig {
+        if let cached = configCache.lookup(documents) { return cached }
+        var layers: [JSONValue] = [.object([])]
+        if let project = documents.project { layers.append(try JSONParser.parse(project)) }
+        if let tenant = documents.tenant { layers.append(try JSONParser.parse(tenant)) }
+        let config = try MFAConfigDocument.resolve(layers)
+        configCache.store(config, for: documents)
+        return config
     }
 
     /// The effective configuration as JSON, every field written out.
@@ -78,7 +89,7 @@ public final class MFAContext: Sendable {
     }
 
     private func projectDocument() throws(MFAError) -> JSONValue {
-        guard let text = try store.configDocument(tenant: "") else { return .object([]) }
+        guard let text = try store.configDocuments(tenant: "").project else { return .object([]) }
         return try JSONParser.parse(text)
     }
 

@@ -15,13 +15,6 @@ package final class MFAStore: Sendable {
 
     // MARK: Configuration
 
-    /// The stored configuration document of `tenant` ("" for the project).
-    package func configDocument(tenant: String) throws(MFAError) -> String? {
-        try database.transaction { (db) throws(MFAError) in
-            try db.query("SELECT document FROM mfa_config WHERE tenant = ?", [.text(tenant)]).first?.first?.text
-        }
-    }
-
     /// Replaces the configuration document of `tenant`.
     package func setConfigDocument(_ document: String, tenant: String, now: Int64) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
@@ -36,38 +29,45 @@ package final class MFAStore: Sendable {
 
     /// The factors of one user, oldest first.
     package func factors(tenant: String, uid: String) throws(MFAError) -> [FactorRecord] {
-        try database.transaction { (db) throws(MFAError) in
-            var out: [FactorRecord] = []
-            for row in try db.query("""
-                SELECT \(FactorRecord.columns) FROM mfa_factors WHERE tenant = ? AND uid = ? \
-                ORDER BY enrolled_at, enrollment_id
-                """, [.text(tenant), .text(uid)]) {
-                out.append(try FactorRecord(row: row))
-            }
-            return out
-        }
+        try database.read { (db) throws(MFAError) in try Self.factors(db, tenant, uid) }
     }
 
     /// One factor by enrollment id.
     package func factor(enrollmentID: String) throws(MFAError) -> FactorRecord? {
-        try database.transaction { (db) throws(MFAError) in
+        try database.read { (db) throws(MFAError) in
             try Self.factor(db, enrollmentID)
         }
     }
 
     /// The user's record (defaults if the store has none).
     package func user(tenant: String, uid: String) throws(MFAError) -> UserRecord {
-        try database.transaction { (db) throws(MFAError) in try Self.user(db, tenant, uid) }
+        try database.read { (db) throws(MFAError) in try Self.user(db, tenant, uid) }
     }
 
     /// Everything a sign-in attempt needs in one read: the factor, its user's
-    /// record, and whether the pending credential `tokenID` was used.
+    /// record, whether the pending credential `tokenID` was used, and the
+    /// configuration documents.
     package func attempt(enrollmentID: String, tenant: String, uid: String, tokenID: [UInt8]) throws(MFAError)
-        -> (factor: FactorRecord?, user: UserRecord, consumed: Bool) {
-        try database.transaction { (db) throws(MFAError) in
+        -> (factor: FactorRecord?, user: UserRecord, consumed: Bool, documents: ConfigDocuments) {
+        try database.read { (db) throws(MFAError) in
             (try Self.factor(db, enrollmentID), try Self.user(db, tenant, uid),
-             try !db.query("SELECT 1 FROM mfa_consumed WHERE token_id = ?", [.blob(tokenID)]).isEmpty)
+             try !db.query("SELECT 1 FROM mfa_consumed WHERE token_id = ?", [.blob(tokenID)]).isEmpty,
+             try Self.documents(db, tenant))
         }
+    }
+
+    /// Everything a first-factor sign-in needs in one read: the user's
+    /// factors and the configuration documents.
+    package func signInSnapshot(tenant: String, uid: String) throws(MFAError)
+        -> (factors: [FactorRecord], documents: ConfigDocuments) {
+        try database.read { (db) throws(MFAError) in
+            (try Self.factors(db, tenant, uid), try Self.documents(db, tenant))
+        }
+    }
+
+    /// The configuration documents of the project and of `tenant`.
+    package func configDocuments(tenant: String) throws(MFAError) -> ConfigDocuments {
+        try database.read { (db) throws(MFAError) in try Self.documents(db, tenant) }
     }
 
     // MARK: Enrollment
@@ -84,7 +84,7 @@ package final class MFAStore: Sendable {
 
     /// A pending enrollment by id.
     package func pending(id: String) throws(MFAError) -> PendingRecord? {
-        try database.transaction { (db) throws(MFAError) -> PendingRecord? in
+        try database.read { (db) throws(MFAError) -> PendingRecord? in
             guard let row = try db.query("""
                 SELECT pending_id, tenant, uid, key_id, sealed, deadline FROM mfa_pending WHERE pending_id = ?
                 """, [.text(id)]).first else { return nil }
@@ -111,18 +111,16 @@ package final class MFAStore: Sendable {
                     throw MFAError(.invalidSession, "this enrollment was already finished")
                 }
             }
-            let count = try db.query("SELECT COUNT(*) FROM mfa_factors WHERE tenant = ? AND uid = ?",
-                                     [.text(factor.tenant), .text(factor.uid)]).first?.first?.int ?? 0
-            guard count < maxFactors else {
-                throw MFAError(.secondFactorLimitExceeded, "a user may have at most \(maxFactors) second factors")
-            }
-            try db.execute("""
-                INSERT INTO mfa_factors (\(FactorRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(factor.enrollmentID), .text(factor.tenant), .text(factor.uid), .text(factor.factorID),
-                      factor.displayName.map(SQLValue.text) ?? .null, .int(factor.enrolledAt), .text(factor.keyID),
-                      .blob(factor.sealed), .int(Int64(factor.algorithm)), .int(Int64(factor.digits)),
-                      .int(factor.period), .int(factor.lastStep), .int(0)])
+            try Self.insert(db, factor, maxFactors: maxFactors)
             try Self.revokeTokens(db, factor.tenant, factor.uid, now)
+        }
+    }
+
+    /// Stores an imported factor, within the user's factor limit.
+    /// - Throws: `secondFactorLimitExceeded` at the limit.
+    package func insertFactor(_ factor: FactorRecord, maxFactors: Int64) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try Self.insert(db, factor, maxFactors: maxFactors)
         }
     }
 
@@ -141,7 +139,7 @@ package final class MFAStore: Sendable {
 
     /// Whether a single-use token has been consumed.
     package func isConsumed(tokenID: [UInt8]) throws(MFAError) -> Bool {
-        try database.transaction { (db) throws(MFAError) in
+        try database.read { (db) throws(MFAError) in
             try !db.query("SELECT 1 FROM mfa_consumed WHERE token_id = ?", [.blob(tokenID)]).isEmpty
         }
     }
@@ -222,7 +220,7 @@ package final class MFAStore: Sendable {
     /// Sealed records (factors and pending secrets) not under `keyID`, at most `limit` of them.
     package func sealedRecords(notUnder keyID: String, limit: Int) throws(MFAError)
         -> [(table: SealedTable, id: String, keyID: String, sealed: [UInt8], tenant: String)] {
-        try database.transaction { (db) throws(MFAError) in
+        try database.read { (db) throws(MFAError) in
             var out: [(table: SealedTable, id: String, keyID: String, sealed: [UInt8], tenant: String)] = []
             for table in SealedTable.allCases {
                 for row in try db.query("""
@@ -254,6 +252,27 @@ package final class MFAStore: Sendable {
 
     // MARK: Shared steps
 
+    private static func factors(_ db: SQLConnection, _ tenant: String, _ uid: String) throws(MFAError)
+        -> [FactorRecord] {
+        var out: [FactorRecord] = []
+        for row in try db.query("""
+            SELECT \(FactorRecord.columns) FROM mfa_factors WHERE tenant = ? AND uid = ? \
+            ORDER BY enrolled_at, enrollment_id
+            """, [.text(tenant), .text(uid)]) {
+            out.append(try FactorRecord(row: row))
+        }
+        return out
+    }
+
+    private static func documents(_ db: SQLConnection, _ tenant: String) throws(MFAError) -> ConfigDocuments {
+        var documents = ConfigDocuments()
+        for row in try db.query("SELECT tenant, document FROM mfa_config WHERE tenant = '' OR tenant = ?",
+                                [.text(tenant)]) {
+            if row[0].text == "" { documents.project = row[1].text } else { documents.tenant = row[1].text }
+        }
+        return documents
+    }
+
     private static func factor(_ db: SQLConnection, _ enrollmentID: String) throws(MFAError) -> FactorRecord? {
         guard let row = try db.query("SELECT \(FactorRecord.columns) FROM mfa_factors WHERE enrollment_id = ?",
                                      [.text(enrollmentID)]).first else { return nil }
@@ -266,6 +285,21 @@ package final class MFAStore: Sendable {
             """, [.text(tenant), .text(uid)]).first else { return UserRecord() }
         return UserRecord(tokensValidAfter: row[0].int ?? 0, lastSecondFactorAt: row[1].int ?? 0,
                           lockedUntil: row[2].int ?? 0)
+    }
+
+    /// Inserts a factor unless the user already has `maxFactors`.
+    private static func insert(_ db: SQLConnection, _ factor: FactorRecord, maxFactors: Int64) throws(MFAError) {
+        let count = try db.query("SELECT COUNT(*) FROM mfa_factors WHERE tenant = ? AND uid = ?",
+                                 [.text(factor.tenant), .text(factor.uid)]).first?.first?.int ?? 0
+        guard count < maxFactors else {
+            throw MFAError(.secondFactorLimitExceeded, "a user may have at most \(maxFactors) second factors")
+        }
+        try db.execute("""
+            INSERT INTO mfa_factors (\(FactorRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(factor.enrollmentID), .text(factor.tenant), .text(factor.uid), .text(factor.factorID),
+                  factor.displayName.map(SQLValue.text) ?? .null, .int(factor.enrolledAt), .text(factor.keyID),
+                  .blob(factor.sealed), .int(Int64(factor.algorithm)), .int(Int64(factor.digits)),
+                  .int(factor.period), .int(factor.lastStep), .int(0)])
     }
 
     /// Records a single-use token as consumed; throws `invalidSession` if it already was.

@@ -31,6 +31,9 @@ package protocol SQLDatabase: Sendable {
     /// Runs `body` in one transaction that takes the write lock up front.
     @discardableResult
     func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
+    /// Runs `body`, which only reads, in one transaction: it sees one
+    /// consistent snapshot and takes no write lock.
+    func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
     /// Closes every connection; later calls fail with `storageError`.
     func close()
 }

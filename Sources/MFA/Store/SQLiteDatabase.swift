@@ -22,7 +22,14 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     package func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         try lock.withLock { () throws(MFAError) -> R in
             guard let connection else { throw MFAError(.storageError, "the store is closed") }
-            return try connection.transaction(body)
+            return try connection.transaction(begin: "BEGIN IMMEDIATE", body)
+        }
+    }
+
+    package func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try lock.withLock { () throws(MFAError) -> R in
+            guard let connection else { throw MFAError(.storageError, "the store is closed") }
+            return try connection.transaction(begin: "BEGIN DEFERRED", body)
         }
     }
 
@@ -59,8 +66,8 @@ final class SQLiteConnection: SQLConnection {
         sqlite3_close(handle)
     }
 
-    func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
-        try execute("BEGIN IMMEDIATE", [])
+    func transaction<R>(begin: String, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try execute(begin, [])
         do {
             let result = try body(self)
             try execute("COMMIT", [])

@@ -8,18 +8,19 @@ package enum Schema {
     /// The version this libmfa writes.
     package static var currentVersion: Int64 { Int64(migrations.count) }
 
-    /// Migration N (1-based) is `migrations[N - 1]`; `BLOB` is the byte type.
+    /// Migration N (1-based) is `migrations[N - 1]`, in SQLite's words:
+    /// PostgreSQL reads `BYTEA` for `BLOB` and ignores `WITHOUT ROWID`.
     private static let migrations: [[String]] = [
         [
             """
             CREATE TABLE mfa_config (tenant TEXT PRIMARY KEY, document TEXT NOT NULL, \
-            updated_at BIGINT NOT NULL)
+            updated_at BIGINT NOT NULL) WITHOUT ROWID
             """,
             """
             CREATE TABLE mfa_users (tenant TEXT NOT NULL, uid TEXT NOT NULL, \
             tokens_valid_after BIGINT NOT NULL DEFAULT 0, last_second_factor_at BIGINT NOT NULL DEFAULT 0, \
             failures BIGINT NOT NULL DEFAULT 0, last_failure_at BIGINT NOT NULL DEFAULT 0, \
-            locked_until BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (tenant, uid))
+            locked_until BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (tenant, uid)) WITHOUT ROWID
             """,
             """
             CREATE TABLE mfa_factors (enrollment_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, \
@@ -27,15 +28,15 @@ package enum Schema {
             key_id TEXT NOT NULL, sealed BLOB NOT NULL, algorithm INTEGER NOT NULL, digits INTEGER NOT NULL, \
             period BIGINT NOT NULL, last_step BIGINT NOT NULL DEFAULT -1, \
             failures BIGINT NOT NULL DEFAULT 0, last_failure_at BIGINT NOT NULL DEFAULT 0, \
-            locked_until BIGINT NOT NULL DEFAULT 0)
+            locked_until BIGINT NOT NULL DEFAULT 0) WITHOUT ROWID
             """,
             "CREATE INDEX mfa_factors_user ON mfa_factors (tenant, uid)",
             """
             CREATE TABLE mfa_pending (pending_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, uid TEXT NOT NULL, \
-            key_id TEXT NOT NULL, sealed BLOB NOT NULL, deadline BIGINT NOT NULL)
+            key_id TEXT NOT NULL, sealed BLOB NOT NULL, deadline BIGINT NOT NULL) WITHOUT ROWID
             """,
             "CREATE INDEX mfa_pending_deadline ON mfa_pending (deadline)",
-            "CREATE TABLE mfa_consumed (token_id BLOB PRIMARY KEY, expires BIGINT NOT NULL)",
+            "CREATE TABLE mfa_consumed (token_id BLOB PRIMARY KEY, expires BIGINT NOT NULL) WITHOUT ROWID",
             "CREATE INDEX mfa_consumed_expires ON mfa_consumed (expires)",
         ],
     ]
@@ -73,7 +74,7 @@ package enum Schema {
     private static func dialected(_ statement: String, _ dialect: SQLDialect) -> String {
         switch dialect {
         case .sqlite: statement
-        case .postgres: statement.replacing("BLOB", with: "BYTEA")
+        case .postgres: statement.replacing("BLOB", with: "BYTEA").replacing(" WITHOUT ROWID", with: "")
         }
     }
 }

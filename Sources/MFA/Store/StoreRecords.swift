@@ -72,6 +72,14 @@ package struct UserRecord: Sendable, Equatable {
     package var lockedUntil: Int64 = 0
 }
 
+/// The stored configuration documents that apply to one tenant.
+package struct ConfigDocuments: Sendable, Equatable, Hashable {
+    /// The project's document, if one was stored.
+    package var project: String?
+    /// The tenant's document, if one was stored (nil for the project itself).
+    package var tenant: String?
+}
+
 /// The outcome of a backoff-counted failure.
 package struct FailureOutcome: Sendable, Equatable {
     /// Until when attempts are refused now (0 when not locked).
