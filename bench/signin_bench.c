@@ -64,8 +64,8 @@ static double bench_libmfa(long users, long signins, const char *dir) {
     char *err = NULL;
     int status;
     unsigned char key[MFA_MASTER_KEY_BYTES];
-    mfa_random_secret(key, sizeof key);
-    mfa_options_init(&options);
+    if ((status = mfa_random_secret(key, sizeof key)) != MFA_OK) die("key", status, NULL);
+    if ((status = mfa_options_init(&options)) != MFA_OK) die("options", status, NULL);
     options.store = path;
     options.master_key.id = "bench";
     options.master_key.key = key;
@@ -83,7 +83,7 @@ static double bench_libmfa(long users, long signins, const char *dir) {
         mfa_factor_info *info = NULL;
         user_name(u, uid);
         user_secret(u, secret);
-        mfa_user_init(&user);
+        if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
         if ((status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, "app", &err)) != MFA_OK)
             die("import", status, err);
@@ -102,12 +102,13 @@ static double bench_libmfa(long users, long signins, const char *dir) {
         mfa_sign_in_result *result = NULL;
         user_name(u, uid);
         user_secret(u, secret);
-        mfa_user_init(&user);
+        if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
         user.auth_time = bench_now;
         status = mfa_sign_in(ctx, &resolver, &user, NULL);
         if (status != MFA_ERR_SECOND_FACTOR_REQUIRED || resolver->hint_count != 1) die("sign in", status, NULL);
-        mfa_totp_generate(code, sizeof code, secret, 20, NULL, bench_now);
+        if ((status = mfa_totp_generate(code, sizeof code, secret, 20, NULL, bench_now)) != MFA_OK)
+            die("code", status, NULL);
         status = mfa_resolve_totp(ctx, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err);
         if (status != MFA_OK) die("resolve", status, err);
         mfa_sign_in_result_free(result);
@@ -143,7 +144,8 @@ static double bench_liboath(long users, long signins, const char *dir) {
         time_t last = 0;
         user_name(u, uid);
         user_secret(u, secret);
-        mfa_totp_generate(code, sizeof code, secret, 20, NULL, (int64_t)time(NULL));
+        if (mfa_totp_generate(code, sizeof code, secret, 20, NULL, (int64_t)time(NULL)) != MFA_OK)
+            die("code", 0, NULL);
         int rc = oath_authenticate_usersfile(path, uid, code, 5, NULL, &last);
         if (rc != OATH_OK) {
             fprintf(stderr, "liboath: %s\n", oath_strerror(rc));

@@ -1,0 +1,161 @@
+/*
+ * The libmfa demo: the Firebase MFA model, end to end, on the embedded
+ * SQLite store, through the C API.
+ *
+ *   1. enable TOTP for the project;
+ *   2. sign alice in with her password (no second factor yet);
+ *   3. enroll an authenticator app, showing the QR code in the terminal;
+ *   4. sign in again: the second factor is required, the hints are shown,
+ *      and a code computed like the app computes it resolves the sign-in;
+ *   5. unenroll, and show that her earlier credential is revoked.
+ *
+ * The demo's clock starts at the real time and is moved forward by hand,
+ * so that it never has to wait 30 s for the next TOTP step.
+ *
+ * usage: mfa_demo [store.sqlite]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mfa.h"
+
+static int64_t demo_time;
+
+static int64_t demo_clock(void *context) {
+    (void)context;
+    return demo_time;
+}
+
+static void on_audit(void *context, const mfa_audit_event *event) {
+    (void)context;
+    printf("   [audit] %-15s uid=%s factor=%s %s\n", event->kind_name, event->uid, event->factor_id, event->detail);
+}
+
+static void check(const char *step, int status, char *err) {
+    if (status == MFA_OK) return;
+    fprintf(stderr, "%s failed: %s: %s\n", step, mfa_status_name(status), err ? err : mfa_errstr(status));
+    mfa_free(err);
+    exit(1);
+}
+
+/* The code an authenticator app shows now for a base32 key. */
+static void app_code(const char *base32_key, char code[MFA_CODE_BUFFER_SIZE]) {
+    uint8_t *key = NULL;
+    size_t key_len = 0;
+    check("decode key", mfa_base32_decode(&key, &key_len, base32_key), NULL);
+    check("app code", mfa_totp_generate(code, MFA_CODE_BUFFER_SIZE, key, key_len, NULL, demo_time), NULL);
+    mfa_free(key);
+}
+
+int main(int argc, char **argv) {
+    const char *store = argc > 1 ? argv[1] : "mfa-demo.sqlite";
+    uint8_t master_key[MFA_MASTER_KEY_BYTES];
+    mfa_options options;
+    mfa_ctx *ctx = NULL;
+    mfa_user alice;
+    char *err = NULL;
+
+    demo_time = (int64_t)time(NULL);
+    check("master key", mfa_random_secret(master_key, sizeof master_key), NULL);
+    check("options", mfa_options_init(&options), NULL);
+    options.store = store;
+    options.master_key.id = "demo-key-1";
+    options.master_key.key = master_key;
+    options.clock = demo_clock;
+    options.audit = on_audit;
+    remove(store);
+    check("open", mfa_open(&ctx, &options, &err), err);
+    printf("libmfa %s, store %s\n\n", mfa_version_string(), store);
+
+    printf("1. Enable TOTP second factors for the project\n");
+    check("config", mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},"
+                                                   "\"totp\":{\"adjacentIntervals\":5}}", &err), err);
+
+    printf("\n2. alice signs in with her password\n");
+    check("user", mfa_user_init(&alice), NULL);
+    alice.uid = "alice";
+    alice.email = "alice@example.com";
+    alice.email_verified = 1;
+    alice.provider = "password";
+    alice.auth_time = demo_time;
+    mfa_resolver *resolver = NULL;
+    check("sign in", mfa_sign_in(ctx, &resolver, &alice, &err), err);
+    int64_t credential_issued = demo_time;
+    printf("   no second factor yet: signed in (the host issues a credential at %lld)\n",
+           (long long)credential_issued);
+
+    printf("\n3. alice enrolls an authenticator app\n");
+    demo_time += 5;
+    alice.auth_time = demo_time;
+    char *session = NULL;
+    mfa_totp_secret *secret = NULL;
+    char *uri = NULL;
+    uint8_t *qr = NULL;
+    size_t qr_len = 0;
+    check("session", mfa_session_new(ctx, &session, &alice, &err), err);
+    check("secret", mfa_totp_generate_secret(ctx, &secret, session, &err), err);
+    check("uri", mfa_totp_secret_uri(&uri, secret, "alice@example.com", "ACME Co", &err), err);
+    check("qr", mfa_qr_encode(&qr, &qr_len, uri, MFA_QR_TEXT), NULL);
+    printf("   key %s (%s, %d digits, %llds); scan this with the app:\n\n%s\n   %s\n",
+           secret->shared_secret_key, secret->algorithm == MFA_ALG_SHA1 ? "SHA1" : "?", secret->digits,
+           (long long)secret->period, (char *)qr, uri);
+    char code[MFA_CODE_BUFFER_SIZE];
+    app_code(secret->shared_secret_key, code);
+    printf("   the app shows %s; alice types it in\n", code);
+    mfa_factor_info *factor = NULL;
+    check("enroll", mfa_totp_enroll(ctx, &factor, &alice, secret->session_info, code, "Work phone", &err), err);
+    printf("   enrolled \"%s\" (%s), enrollment id %s\n", factor->display_name, factor->factor_id, factor->uid);
+    int status = mfa_token_check(ctx, NULL, "alice", credential_issued);
+    printf("   her earlier credential: %s (enrolling revokes older credentials)\n", mfa_status_name(status));
+    if (status != MFA_ERR_USER_TOKEN_EXPIRED) return 1;
+
+    printf("\n4. 30 seconds later alice signs in again\n");
+    demo_time += 30;
+    alice.auth_time = demo_time;
+    status = mfa_sign_in(ctx, &resolver, &alice, &err);
+    printf("   first factor accepted: %s\n", mfa_status_name(status));
+    if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) return 1;
+    mfa_free(err);
+    err = NULL;
+    for (size_t i = 0; i < resolver->hint_count; i++)
+        printf("   hint %zu: %s \"%s\" enrolled at %lld, id %s\n", i, resolver->hints[i].factor_id,
+               resolver->hints[i].display_name, (long long)resolver->hints[i].enrollment_time, resolver->hints[i].uid);
+    app_code(secret->shared_secret_key, code);
+    printf("   the app shows %s\n", code);
+    mfa_sign_in_result *result = NULL;
+    check("resolve", mfa_resolve_totp(ctx, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err), err);
+    printf("   signed in: uid=%s claims sign_in_second_factor=%s second_factor_identifier=%s\n", result->uid,
+           result->factor_id, result->enrollment_id);
+    int64_t second_credential = demo_time;
+    mfa_sign_in_result_free(result);
+    result = NULL;
+    mfa_resolver *again = NULL;
+    check("sign in", mfa_sign_in(ctx, &again, &alice, NULL) == MFA_ERR_SECOND_FACTOR_REQUIRED ? MFA_OK : 1, NULL);
+    status = mfa_resolve_totp(ctx, &result, again->session, NULL, again->hints[0].uid, code, NULL);
+    printf("   the same code a second time: %s (each code works once)\n", mfa_status_name(status));
+    if (status != MFA_ERR_INVALID_VERIFICATION_CODE) return 1;
+
+    printf("\n5. alice removes the app\n");
+    demo_time += 60;
+    check("unenroll", mfa_unenroll(ctx, &alice, factor->uid, &err), err);
+    status = mfa_token_check(ctx, NULL, "alice", second_credential);
+    printf("   her credential from step 4: %s: she must sign in again\n", mfa_status_name(status));
+    if (status != MFA_ERR_USER_TOKEN_EXPIRED) return 1;
+    mfa_resolver_free(resolver);
+    check("sign in", mfa_sign_in(ctx, &resolver, &alice, &err), err);
+    printf("   signing in now needs no second factor: OK\n");
+
+    mfa_sign_in_result_free(result);
+    mfa_resolver_free(again);
+    mfa_factor_info_free(factor);
+    mfa_free(qr);
+    mfa_free(uri);
+    mfa_free(session);
+    mfa_totp_secret_free(secret);
+    mfa_close(ctx);
+    remove(store);
+    printf("\ndone\n");
+    return 0;
+}
