@@ -96,7 +96,9 @@ typedef enum mfa_status {
     /** A cryptographic primitive failed (libsodium could not start, decryption failed). */
     MFA_ERR_CRYPTO = -26,
     /** A bug in libmfa: please report it. */
-    MFA_ERR_INTERNAL = -27
+    MFA_ERR_INTERNAL = -27,
+    /** The SMS sender failed, or none is configured; no attempt or quota was used. */
+    MFA_ERR_SMS_SEND_FAILED = -28
 } mfa_status;
 
 /* ------------------------------------------------------------------ */

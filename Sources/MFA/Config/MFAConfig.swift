@@ -14,6 +14,8 @@ public struct MFAConfig: Sendable, Equatable {
     public var totp: ProviderState = .disabled
     /// How many adjacent 30 s steps either side of now a TOTP code may come from, 0 to 10.
     public var adjacentIntervals: Int = 5
+    /// Whether SMS requests must pass the host's app verifier.
+    public var appVerification: AppVerificationPolicy = .required
     /// Test phone numbers and their fixed six-digit codes: never sent an SMS, never limited.
     public var testPhoneNumbers: [(number: String, code: String)] = []
     /// Lifetimes and attempt budgets.
@@ -40,6 +42,7 @@ public struct MFAConfig: Sendable, Equatable {
     public static func == (lhs: MFAConfig, rhs: MFAConfig) -> Bool {
         lhs.state == rhs.state && lhs.phone == rhs.phone && lhs.totp == rhs.totp
             && lhs.adjacentIntervals == rhs.adjacentIntervals && lhs.limits == rhs.limits
+            && lhs.appVerification == rhs.appVerification
             && lhs.testPhoneNumbers.elementsEqual(rhs.testPhoneNumbers) { $0 == $1 }
     }
 }

@@ -5,6 +5,7 @@
 ///   "state": "ENABLED",
 ///   "providers": {"totp": "ENABLED", "phone": "DISABLED"},
 ///   "totp": {"adjacentIntervals": 5},
+///   "phone": {"appVerification": "REQUIRED"},
 ///   "testPhoneNumbers": {"+15555550100": "123456"},
 ///   "limits": {"pendingCredentialLifetime": 300, "freeAttempts": 5}
 /// }
@@ -42,13 +43,15 @@ public enum MFAConfigDocument {
             ("providers", .object([("totp", .string(config.totp.rawValue)),
                                    ("phone", .string(config.phone.rawValue))])),
             ("totp", .object([("adjacentIntervals", .int(Int64(config.adjacentIntervals)))])),
+            ("phone", .object([("appVerification", .string(config.appVerification.rawValue))])),
             ("testPhoneNumbers", .object(config.testPhoneNumbers.map { ($0.number, .string($0.code)) })),
             ("limits", .object(MFALimits.fields.map { ($0.name, .int(config.limits[keyPath: $0.path])) })),
         ])
     }
 
     private static func apply(_ document: JSONValue, to config: inout MFAConfig) throws(MFAError) {
-        try expectObject(document, "configuration", keys: ["state", "providers", "totp", "testPhoneNumbers", "limits"])
+        try expectObject(document, "configuration",
+                         keys: ["state", "providers", "totp", "phone", "testPhoneNumbers", "limits"])
         if let state = document["state"] {
             config.state = try enumValue(state, "state", MFAState.self)
         }
@@ -63,6 +66,12 @@ public enum MFAConfigDocument {
             try expectObject(totp, "totp", keys: ["adjacentIntervals"])
             if let intervals = totp["adjacentIntervals"] {
                 config.adjacentIntervals = Int(try integer(intervals, "totp.adjacentIntervals", 0...10))
+            }
+        }
+        if let phone = document["phone"] {
+            try expectObject(phone, "phone", keys: ["appVerification"])
+            if let policy = phone["appVerification"] {
+                config.appVerification = try enumValue(policy, "phone.appVerification", AppVerificationPolicy.self)
             }
         }
         if let numbers = document["testPhoneNumbers"] {

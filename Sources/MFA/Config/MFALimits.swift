@@ -18,6 +18,24 @@ public struct MFALimits: Sendable, Equatable {
     public var backoffMax: Int64 = 900
     /// Failures are forgotten this long after the last one, so a lock never lasts.
     public var failureMemory: Int64 = 3600
+    /// How long an SMS code stays valid.
+    public var smsCodeLifetime: Int64 = 300
+    /// Wrong codes allowed per verification id; after them the id is dead.
+    public var smsMaxAttempts: Int64 = 5
+    /// The shortest time between two SMS to one number.
+    public var smsResendCooldown: Int64 = 30
+    /// SMS per number per hour.
+    public var smsPerNumberHour: Int64 = 5
+    /// SMS per number per day.
+    public var smsPerNumberDay: Int64 = 10
+    /// SMS per user per hour.
+    public var smsPerUserHour: Int64 = 10
+    /// SMS per user per day.
+    public var smsPerUserDay: Int64 = 20
+    /// SMS per tenant (or the project) per hour.
+    public var smsPerTenantHour: Int64 = 1000
+    /// SMS per tenant (or the project) per day.
+    public var smsPerTenantDay: Int64 = 10000
 
     /// The defaults.
     public init() {}
@@ -34,6 +52,15 @@ public struct MFALimits: Sendable, Equatable {
             ("backoffBase", \.backoffBase, 1...3600),
             ("backoffMax", \.backoffMax, 1...86_400),
             ("failureMemory", \.failureMemory, 60...86_400 * 30),
+            ("smsCodeLifetime", \.smsCodeLifetime, 30...3600),
+            ("smsMaxAttempts", \.smsMaxAttempts, 1...10),
+            ("smsResendCooldown", \.smsResendCooldown, 0...3600),
+            ("smsPerNumberHour", \.smsPerNumberHour, 1...1_000_000),
+            ("smsPerNumberDay", \.smsPerNumberDay, 1...1_000_000),
+            ("smsPerUserHour", \.smsPerUserHour, 1...1_000_000),
+            ("smsPerUserDay", \.smsPerUserDay, 1...1_000_000),
+            ("smsPerTenantHour", \.smsPerTenantHour, 1...100_000_000),
+            ("smsPerTenantDay", \.smsPerTenantDay, 1...100_000_000),
         ]
     }
 }

@@ -70,6 +70,9 @@ extension MFAContext {
     func enroll(user: MFAUser, assertion: MultiFactorAssertion, displayName: String?) throws(MFAError) -> MultiFactorInfo {
         try user.validate()
         let name = try Self.checkedDisplayName(displayName)
+        if let phone = assertion as? PhoneMultiFactorAssertion {
+            return try enrollPhone(user: user, credential: phone.credential, displayName: name)
+        }
         guard let totp = assertion as? TOTPMultiFactorAssertion else {
             throw MFAError(.invalidArgument, "unsupported assertion")
         }
@@ -110,7 +113,7 @@ extension MFAContext {
                                   keyID: sealed.keyID, sealed: sealed.sealed, algorithm: OTPAlgorithm.sha1.rawValue,
                                   digits: OTPLimits.defaultDigits, period: OTPLimits.defaultPeriod, lastStep: step)
         let keepUntil = now + max(config.limits.sessionLifetime, config.limits.enrollmentDeadline)
-        try store.finishEnrollment(record, pendingID: pending.pendingID, sessionTokenID: claims.id,
+        try store.finishEnrollment(record, claim: .pendingSecret(id: pending.pendingID), sessionTokenID: claims.id,
                                    sessionExpires: keepUntil, maxFactors: config.limits.maxFactors, now: now)
         audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: TOTPMultiFactorID,
                          enrollmentID: enrollmentID, time: now))
@@ -134,8 +137,13 @@ extension MFAContext {
 
     /// The public description of a stored factor.
     func factorInfo(_ record: FactorRecord, masked: Bool) throws(MFAError) -> MultiFactorInfo {
-        MultiFactorInfo(uid: record.enrollmentID, factorID: record.factorID, displayName: record.displayName,
-                        enrollmentDate: record.enrolledAt)
+        var number: String?
+        if record.factorID == PhoneMultiFactorID {
+            let full = try phoneNumber(of: record)
+            number = masked ? PhoneNumber.masked(full) : full
+        }
+        return MultiFactorInfo(uid: record.enrollmentID, factorID: record.factorID, displayName: record.displayName,
+                               enrollmentDate: record.enrolledAt, phoneNumber: number)
     }
 
     /// Throws `tenantMismatch` or `invalidSession` unless the token belongs to `user`.

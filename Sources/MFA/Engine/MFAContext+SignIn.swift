@@ -43,17 +43,58 @@ extension MFAContext {
     /// - Parameters:
     ///   - pendingCredential: the resolver's session.
     ///   - tenant: the tenant the host serves this request for (nil for the project).
-    ///   - assertion: the second factor.
-    /// - Throws: `invalidVerificationCode`, `invalidSession`, `tenantMismatch`,
-    ///   `mfaEnrollmentNotFound`, `tooManyAttemptsTryLater`, `invalidArgument`, `storageError`.
+    ///   - assertion: the second factor (TOTP or phone).
+    /// - Throws: `invalidVerificationCode`, `codeExpired` (SMS), `invalidSession`,
+    ///   `tenantMismatch`, `mfaEnrollmentNotFound`, `tooManyAttemptsTryLater`,
+    ///   `invalidArgument`, `storageError`.
     public func resolveSignIn(pendingCredential: String, tenant: String?,
                               assertion: MultiFactorAssertion) throws(MFAError) -> SignInResult {
-        guard let totp = assertion as? TOTPMultiFactorAssertion, case .signIn(let enrollmentID) = totp.target else {
-            throw MFAError(.invalidArgument, "an enrollment assertion cannot resolve a sign-in")
-        }
-        try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let now = clock.now()
-        let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
+        switch assertion {
+        case let totp as TOTPMultiFactorAssertion:
+            guard case .signIn(let enrollmentID) = totp.target else {
+                throw MFAError(.invalidArgument, "an enrollment assertion cannot resolve a sign-in")
+            }
+            try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
+            let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
+            let (factor, config) = try attempt(enrollmentID: enrollmentID, claims: claims, now: now)
+            guard factor.factorID == TOTPMultiFactorID else {
+                throw MFAError(.invalidArgument, "a TOTP assertion cannot resolve a phone factor")
+            }
+            guard let step = try matchTOTP(factor, code: totp.oneTimePassword, now: now,
+                                           window: config.adjacentIntervals) else {
+                try recordFailure(factor, claims: claims, now: now, limits: config.limits)
+                throw MFAError(.invalidVerificationCode, "the code is wrong or was already used")
+            }
+            return try complete(factor, claims: claims, claim: .totpStep(step), tenant: tenant, now: now)
+        case let phone as PhoneMultiFactorAssertion:
+            let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
+            let verification = try OpaqueToken.open(phone.credential.verificationID, purpose: .phoneVerification,
+                                                    keyring: keyring)
+            guard verification.tenant == claims.tenant, verification.uid == claims.uid,
+                  let record = try store.smsVerification(id: verification.reference),
+                  record.boundToken == claims.id, let enrollmentID = record.enrollmentID else {
+                throw MFAError(.invalidSession, "the verification id does not belong to this sign-in")
+            }
+            let (factor, config) = try attempt(enrollmentID: enrollmentID, claims: claims, now: now)
+            _ = try checkSMSCode(claims: verification, code: phone.credential.verificationCode, purpose: .signIn,
+                                 limits: config.limits, now: now) { () throws(MFAError) in
+                try recordFailure(factor, claims: claims, now: now, limits: config.limits)
+            }
+            return try complete(factor, claims: claims,
+                                claim: .smsCode(verificationID: record.verificationID,
+                                                maxAttempts: config.limits.smsMaxAttempts, now: now),
+                                tenant: tenant, now: now)
+        default:
+            throw MFAError(.invalidArgument, "unsupported assertion")
+        }
+    }
+
+    /// Loads a sign-in attempt on `enrollmentID` and refuses it unless the
+    /// factor exists, belongs to the credential's user, the credential is
+    /// unused and no backoff is running.
+    func attempt(enrollmentID: String, claims: TokenClaims, now: Int64) throws(MFAError)
+        -> (factor: FactorRecord, config: MFAConfig) {
         let attempt = try store.attempt(enrollmentID: enrollmentID, tenant: claims.tenant, uid: claims.uid,
                                         tokenID: claims.id)
         guard let factor = attempt.factor else {
@@ -66,15 +107,15 @@ extension MFAContext {
         guard attempt.user.lockedUntil <= now, factor.lockedUntil <= now else {
             throw MFAError(.tooManyAttemptsTryLater, "too many failed attempts; try again later")
         }
-        let config = try config(from: attempt.documents)
-        let step = try matchTOTP(factor, code: totp.oneTimePassword, now: now, window: config.adjacentIntervals)
-        guard let step else {
-            try recordFailure(factor, claims: claims, now: now, limits: config.limits)
-            throw MFAError(.invalidVerificationCode, "the code is wrong or was already used")
-        }
+        return (factor, try config(from: attempt.documents))
+    }
+
+    /// Stores a successful sign-in (claim, credential consumed) and reports it.
+    private func complete(_ factor: FactorRecord, claims: TokenClaims, claim: FactorClaim, tenant: String?,
+                          now: Int64) throws(MFAError) -> SignInResult {
         do {
             try store.completeSignIn(enrollmentID: factor.enrollmentID, tenant: claims.tenant, uid: claims.uid,
-                                     step: step, tokenID: claims.id, tokenExpires: claims.expires, now: now)
+                                     claim: claim, tokenID: claims.id, tokenExpires: claims.expires, now: now)
         } catch {
             audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
                              enrollmentID: factor.enrollmentID, time: now, detail: error.code.name))
@@ -99,9 +140,6 @@ extension MFAContext {
 
     /// The step `code` matches for a TOTP factor, later than its last accepted step.
     private func matchTOTP(_ factor: FactorRecord, code: String, now: Int64, window: Int) throws(MFAError) -> Int64? {
-        guard factor.factorID == TOTPMultiFactorID else {
-            throw MFAError(.invalidArgument, "a TOTP assertion cannot resolve a phone factor")
-        }
         let secret = try FactorSealer.open(factor.sealed, keyID: factor.keyID, id: factor.enrollmentID,
                                            tenant: factor.tenant, keyring: keyring)
         let algorithm = OTPAlgorithm(rawValue: factor.algorithm) ?? .sha1
@@ -110,7 +148,7 @@ extension MFAContext {
     }
 
     /// Counts a failure and reports it (and any backoff it starts) to the audit callback.
-    private func recordFailure(_ factor: FactorRecord, claims: TokenClaims, now: Int64,
+    func recordFailure(_ factor: FactorRecord, claims: TokenClaims, now: Int64,
                                limits: MFALimits) throws(MFAError) {
         let outcome = try store.recordFailure(enrollmentID: factor.enrollmentID, tenant: claims.tenant,
                                               uid: claims.uid, now: now, limits: limits)

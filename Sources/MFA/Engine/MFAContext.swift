@@ -10,6 +10,8 @@ public final class MFAContext: Sendable {
     let random: any RandomSource
     let auditSink: (@Sendable (AuditEvent) -> Void)?
     let configCache = ConfigCache()
+    let smsSender: (any SMSSender)?
+    let appVerifier: (any AppVerifier)?
 
     /// Opens a context.
     /// - Throws: `invalidArgument` for a bad store location; `storageError`
@@ -24,6 +26,8 @@ public final class MFAContext: Sendable {
         clock = options.clock
         random = options.random
         auditSink = options.audit
+        smsSender = options.smsSender
+        appVerifier = options.appVerifier
     }
 
     /// Closes the store; every later call fails with `storageError`.

@@ -12,6 +12,11 @@ public struct MFAOptions: Sendable {
     /// Called with every audit event, synchronously, after the change it
     /// reports is stored. It must not call back into the context.
     public var audit: (@Sendable (AuditEvent) -> Void)?
+    /// Sends SMS codes; nil means none is configured (sending fails with `smsSendFailed`).
+    public var smsSender: (any SMSSender)?
+    /// Checks the app credential of SMS requests; required unless the
+    /// configuration sets `phone.appVerification` to DISABLED.
+    public var appVerifier: (any AppVerifier)?
 
     /// Options with the system clock and randomness and no audit callback.
     /// - Parameters:
@@ -23,5 +28,7 @@ public struct MFAOptions: Sendable {
         clock = SystemClock()
         random = SystemRandom()
         audit = nil
+        smsSender = nil
+        appVerifier = nil
     }
 }

@@ -57,6 +57,8 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case crypto = -26
     /// A bug in libmfa.
     case `internal` = -27
+    /// The SMS sender failed (or none is configured); no attempt was used.
+    case smsSendFailed = -28
 
     /// The stable upper-case name, as in the service: `"INVALID_SESSION"`.
     public var name: String {
@@ -88,6 +90,7 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .outOfMemory: "OUT_OF_MEMORY"
         case .crypto: "CRYPTO"
         case .internal: "INTERNAL"
+        case .smsSendFailed: "SMS_SEND_FAILED"
         }
     }
 
@@ -121,6 +124,7 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .outOfMemory: "out of memory"
         case .crypto: "cryptographic failure"
         case .internal: "internal error"
+        case .smsSendFailed: "the SMS could not be sent"
         }
     }
 }

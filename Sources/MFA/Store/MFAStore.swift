@@ -97,20 +97,16 @@ package final class MFAStore: Sendable {
         }
     }
 
-    /// Finishes an enrollment atomically: consumes the session token and the
-    /// pending secret (if one is given), checks the factor limit, stores the
-    /// factor and revokes the user's earlier credentials.
-    /// - Throws: `invalidSession` if the session or the pending secret was
-    ///   already used; `secondFactorLimitExceeded` at the limit.
-    package func finishEnrollment(_ factor: FactorRecord, pendingID: String?, sessionTokenID: [UInt8],
+    /// Finishes an enrollment atomically: consumes the session token and what
+    /// proved the factor (a pending TOTP secret or an SMS code), checks the
+    /// factor limit, stores the factor and revokes the user's earlier credentials.
+    /// - Throws: `invalidSession` if the session or the proof was already
+    ///   used; `secondFactorLimitExceeded` at the limit.
+    package func finishEnrollment(_ factor: FactorRecord, claim: FactorClaim, sessionTokenID: [UInt8],
                                   sessionExpires: Int64, maxFactors: Int64, now: Int64) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
             try Self.consume(db, sessionTokenID, expires: sessionExpires)
-            if let pendingID {
-                guard try db.execute("DELETE FROM mfa_pending WHERE pending_id = ?", [.text(pendingID)]) == 1 else {
-                    throw MFAError(.invalidSession, "this enrollment was already finished")
-                }
-            }
+            try Self.claim(db, claim, enrollmentID: factor.enrollmentID)
             try Self.insert(db, factor, maxFactors: maxFactors)
             try Self.revokeTokens(db, factor.tenant, factor.uid, now)
         }
@@ -144,27 +140,18 @@ package final class MFAStore: Sendable {
         }
     }
 
-    /// Completes a TOTP sign-in atomically: claims `step` (only if it is later
-    /// than the last accepted one), consumes the pending credential, clears
-    /// the failure counters and records the second-factor time.
+    /// Completes a sign-in atomically: claims the TOTP step (only if it is
+    /// later than the last accepted one) or the SMS code, consumes the pending
+    /// credential, clears the failure counters and records the second-factor time.
     /// - Throws: `invalidVerificationCode` if the step was already claimed (a
     ///   replay, or a racing process won); `invalidSession` if the pending
-    ///   credential was already consumed.
-    package func completeSignIn(enrollmentID: String, tenant: String, uid: String, step: Int64?,
+    ///   credential or the SMS code was already used.
+    package func completeSignIn(enrollmentID: String, tenant: String, uid: String, claim: FactorClaim,
                                 tokenID: [UInt8], tokenExpires: Int64, now: Int64) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
-            if let step {
-                let claimed = try db.execute("""
-                    UPDATE mfa_factors SET last_step = ?, failures = 0, locked_until = 0 \
-                    WHERE enrollment_id = ? AND last_step < ?
-                    """, [.int(step), .text(enrollmentID), .int(step)])
-                guard claimed == 1 else {
-                    throw MFAError(.invalidVerificationCode, "this code was already used")
-                }
-            } else {
-                try db.execute("UPDATE mfa_factors SET failures = 0, locked_until = 0 WHERE enrollment_id = ?",
-                               [.text(enrollmentID)])
-            }
+            try Self.claim(db, claim, enrollmentID: enrollmentID)
+            try db.execute("UPDATE mfa_factors SET failures = 0, locked_until = 0 WHERE enrollment_id = ?",
+                           [.text(enrollmentID)])
             try Self.consume(db, tokenID, expires: tokenExpires)
             try db.execute("""
                 INSERT INTO mfa_users (tenant, uid, last_second_factor_at) VALUES (?, ?, ?) \
@@ -209,11 +196,82 @@ package final class MFAStore: Sendable {
 
     // MARK: Housekeeping
 
-    /// Deletes consumed-token records and pending secrets past their deadline.
+    /// Deletes consumed-token records, pending secrets and SMS codes past
+    /// their deadline, and SMS send records older than a day.
     package func purgeExpired(now: Int64) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
             try db.execute("DELETE FROM mfa_consumed WHERE expires < ?", [.int(now)])
             try db.execute("DELETE FROM mfa_pending WHERE deadline < ?", [.int(now)])
+            try db.execute("DELETE FROM mfa_sms_verifications WHERE expires < ?", [.int(now)])
+            try db.execute("DELETE FROM mfa_sms_sends WHERE sent_at < ?", [.int(now - 86_400)])
+        }
+    }
+
+    // MARK: SMS
+
+    /// Reserves an SMS atomically: checks the resend cooldown of the number
+    /// and every quota, then records the send and the code's verification.
+    /// Test numbers pass no quotas and no cooldown scope.
+    /// - Throws: `tooManyAttemptsTryLater` (cooldown), `quotaExceeded`.
+    package func reserveSMS(_ verification: SMSVerificationRecord, cooldownScope: String?, cooldown: Int64,
+                            quotas: [SMSQuota], now: Int64) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            if let cooldownScope, cooldown > 0 {
+                let recent = try db.query("SELECT 1 FROM mfa_sms_sends WHERE scope = ? AND sent_at > ? LIMIT 1",
+                                          [.text(cooldownScope), .int(now - cooldown)])
+                guard recent.isEmpty else {
+                    throw MFAError(.tooManyAttemptsTryLater, "a code was just sent to this number; wait before resending")
+                }
+            }
+            for quota in quotas {
+                let counts = try db.query("""
+                    SELECT COUNT(*), COALESCE(SUM(CASE WHEN sent_at > ? THEN 1 ELSE 0 END), 0) \
+                    FROM mfa_sms_sends WHERE scope = ? AND sent_at > ?
+                    """, [.int(now - 3600), .text(quota.scope), .int(now - 86_400)]).first
+                let day = counts?[0].int ?? 0
+                let hour = counts?[1].int ?? 0
+                guard hour < quota.perHour, day < quota.perDay else {
+                    throw MFAError(.quotaExceeded, "the SMS quota is used up; try again later")
+                }
+            }
+            for quota in quotas {
+                try db.execute("INSERT INTO mfa_sms_sends (scope, sent_at, verification_id) VALUES (?, ?, ?)",
+                               [.text(quota.scope), .int(now), .text(verification.verificationID)])
+            }
+            try db.execute("""
+                INSERT INTO mfa_sms_verifications (\(SMSVerificationRecord.columns)) \
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, verification.values)
+        }
+    }
+
+    /// Undoes a reservation whose SMS could not be sent: the send counts and
+    /// the verification go, so the failure costs the user nothing.
+    package func cancelSMS(verificationID: String) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.execute("DELETE FROM mfa_sms_sends WHERE verification_id = ?", [.text(verificationID)])
+            try db.execute("DELETE FROM mfa_sms_verifications WHERE verification_id = ?", [.text(verificationID)])
+        }
+    }
+
+    /// An SMS verification by id.
+    package func smsVerification(id: String) throws(MFAError) -> SMSVerificationRecord? {
+        try database.read { (db) throws(MFAError) -> SMSVerificationRecord? in
+            guard let row = try db.query("""
+                SELECT \(SMSVerificationRecord.columns) FROM mfa_sms_verifications WHERE verification_id = ?
+                """, [.text(id)]).first else { return nil }
+            return try SMSVerificationRecord(row: row)
+        }
+    }
+
+    /// Counts a wrong code against a verification.
+    /// - Returns: the wrong tries so far.
+    package func countWrongSMSCode(verificationID: String) throws(MFAError) -> Int64 {
+        try database.transaction { (db) throws(MFAError) -> Int64 in
+            try db.execute("UPDATE mfa_sms_verifications SET attempts = attempts + 1 WHERE verification_id = ?",
+                           [.text(verificationID)])
+            return try db.query("SELECT attempts FROM mfa_sms_verifications WHERE verification_id = ?",
+                                [.text(verificationID)]).first?.first?.int ?? Int64.max
         }
     }
 
@@ -285,6 +343,26 @@ package final class MFAStore: Sendable {
             """, [.text(tenant), .text(uid)]).first else { return UserRecord() }
         return UserRecord(tokensValidAfter: row[0].int ?? 0, lastSecondFactorAt: row[1].int ?? 0,
                           lockedUntil: row[2].int ?? 0)
+    }
+
+    /// Uses up what proved a factor; throws if it was already used.
+    private static func claim(_ db: SQLConnection, _ claim: FactorClaim, enrollmentID: String) throws(MFAError) {
+        switch claim {
+        case .pendingSecret(let id):
+            guard try db.execute("DELETE FROM mfa_pending WHERE pending_id = ?", [.text(id)]) == 1 else {
+                throw MFAError(.invalidSession, "this enrollment was already finished")
+            }
+        case .totpStep(let step):
+            let claimed = try db.execute("UPDATE mfa_factors SET last_step = ? WHERE enrollment_id = ? AND last_step < ?",
+                                         [.int(step), .text(enrollmentID), .int(step)])
+            guard claimed == 1 else { throw MFAError(.invalidVerificationCode, "this code was already used") }
+        case .smsCode(let id, let maxAttempts, let now):
+            let claimed = try db.execute("""
+                UPDATE mfa_sms_verifications SET used = 1 \
+                WHERE verification_id = ? AND used = 0 AND attempts < ? AND expires >= ?
+                """, [.text(id), .int(maxAttempts), .int(now)])
+            guard claimed == 1 else { throw MFAError(.invalidSession, "this code was already used") }
+        }
     }
 
     /// Inserts a factor unless the user already has `maxFactors`.

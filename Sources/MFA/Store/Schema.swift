@@ -39,6 +39,18 @@ package enum Schema {
             "CREATE TABLE mfa_consumed (token_id BLOB PRIMARY KEY, expires BIGINT NOT NULL) WITHOUT ROWID",
             "CREATE INDEX mfa_consumed_expires ON mfa_consumed (expires)",
         ],
+        [
+            """
+            CREATE TABLE mfa_sms_verifications (verification_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, \
+            uid TEXT NOT NULL, purpose INTEGER NOT NULL, enrollment_id TEXT, bound_token BLOB NOT NULL, \
+            key_id TEXT NOT NULL, sealed BLOB NOT NULL, code_hash BLOB NOT NULL, expires BIGINT NOT NULL, \
+            attempts BIGINT NOT NULL DEFAULT 0, used INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID
+            """,
+            "CREATE INDEX mfa_sms_verifications_expires ON mfa_sms_verifications (expires)",
+            "CREATE TABLE mfa_sms_sends (scope TEXT NOT NULL, sent_at BIGINT NOT NULL, verification_id TEXT NOT NULL)",
+            "CREATE INDEX mfa_sms_sends_scope ON mfa_sms_sends (scope, sent_at)",
+            "CREATE INDEX mfa_sms_sends_verification ON mfa_sms_sends (verification_id)",
+        ],
     ]
 
     /// Brings the database up to `currentVersion`.

@@ -87,3 +87,85 @@ package struct FailureOutcome: Sendable, Equatable {
     /// Whether this failure started (or lengthened) a backoff.
     package var startedBackoff: Bool
 }
+
+/// An SMS code waiting to be used: for enrolling a number, or for signing in
+/// with an enrolled phone factor.
+package struct SMSVerificationRecord: Sendable, Equatable {
+    /// Why the code was sent.
+    package enum Purpose: Int64, Sendable {
+        case enrollment = 1
+        case signIn = 2
+    }
+
+    package var verificationID: String
+    package var tenant: String
+    package var uid: String
+    package var purpose: Purpose
+    /// The phone factor signed in with (sign-in only).
+    package var enrollmentID: String?
+    /// The token the code belongs to: the enrollment session or the pending credential.
+    package var boundToken: [UInt8]
+    package var keyID: String
+    /// The phone number, sealed.
+    package var sealed: [UInt8]
+    /// A keyed hash of the code; the code itself is never stored.
+    package var codeHash: [UInt8]
+    package var expires: Int64
+    package var attempts: Int64 = 0
+    package var used = false
+
+    static let columns = """
+        verification_id, tenant, uid, purpose, enrollment_id, bound_token, key_id, sealed, code_hash, expires, \
+        attempts, used
+        """
+
+    package init(verificationID: String, tenant: String, uid: String, purpose: Purpose, enrollmentID: String?,
+                 boundToken: [UInt8], keyID: String, sealed: [UInt8], codeHash: [UInt8], expires: Int64) {
+        self.verificationID = verificationID
+        self.tenant = tenant
+        self.uid = uid
+        self.purpose = purpose
+        self.enrollmentID = enrollmentID
+        self.boundToken = boundToken
+        self.keyID = keyID
+        self.sealed = sealed
+        self.codeHash = codeHash
+        self.expires = expires
+    }
+
+    init(row: SQLRow) throws(MFAError) {
+        guard row.count == 12, let id = row[0].text, let tenant = row[1].text, let uid = row[2].text,
+              let purpose = row[3].int.flatMap(Purpose.init(rawValue:)), let bound = row[5].blob,
+              let keyID = row[6].text, let sealed = row[7].blob, let hash = row[8].blob, let expires = row[9].int,
+              let attempts = row[10].int, let used = row[11].int else {
+            throw MFAError(.storageError, "a stored SMS verification is malformed")
+        }
+        self.init(verificationID: id, tenant: tenant, uid: uid, purpose: purpose, enrollmentID: row[4].text,
+                  boundToken: bound, keyID: keyID, sealed: sealed, codeHash: hash, expires: expires)
+        self.attempts = attempts
+        self.used = used != 0
+    }
+
+    var values: [SQLValue] {
+        [.text(verificationID), .text(tenant), .text(uid), .int(purpose.rawValue),
+         enrollmentID.map(SQLValue.text) ?? .null, .blob(boundToken), .text(keyID), .blob(sealed), .blob(codeHash),
+         .int(expires), .int(attempts), .int(used ? 1 : 0)]
+    }
+}
+
+/// One SMS budget: at most `perHour` and `perDay` sends in `scope`.
+package struct SMSQuota: Sendable, Equatable {
+    package var scope: String
+    package var perHour: Int64
+    package var perDay: Int64
+}
+
+/// What an enrollment or sign-in uses up, in the same transaction that stores its result.
+package enum FactorClaim: Sendable, Equatable {
+    /// A TOTP secret waiting for enrollment.
+    case pendingSecret(id: String)
+    /// A TOTP time step (it must be later than the factor's last one).
+    case totpStep(Int64)
+    /// An SMS code: the verification is marked used, if it still can be.
+    case smsCode(verificationID: String, maxAttempts: Int64, now: Int64)
+}
