@@ -18,6 +18,29 @@ foreach(compiler gcc clang)
   add_test(NAME c_api_${compiler} COMMAND ${program} ${MFA_VECTORS})
 endforeach()
 
+# The engine through the C ABI, each program built once with gcc and once with clang:
+#   engine        every step of SPEC flows 1, 2, 4, 5, 6 and their errors (injected clock)
+#   engine_race   processes racing on one SQLite file (same code, same enrollment, backoff)
+#   engine_crash  SIGKILL at random moments: integrity_check, no committed enrollment lost
+set(MFA_ENGINE_LIBS_engine "")
+set(MFA_ENGINE_LIBS_engine_race "")
+set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
+foreach(name engine engine_race engine_crash)
+  foreach(compiler gcc clang)
+    set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})
+    add_custom_command(OUTPUT ${program}
+      COMMAND ${MFA_${compiler}} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include ${SQLITE_CFLAGS}
+              ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c -L$<TARGET_FILE_DIR:mfa> -lmfa
+              ${MFA_ENGINE_LIBS_${name}} -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
+      DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c
+              ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
+      COMMENT "Building the ${name} test with ${compiler}")
+    add_custom_target(${name}_test_${compiler}_build ALL DEPENDS ${program})
+    add_test(NAME ${name}_${compiler} COMMAND ${program})
+    set_tests_properties(${name}_${compiler} PROPERTIES TIMEOUT 120)
+  endforeach()
+endforeach()
+
 # The header on its own: C99 with gcc and clang, and C++ with both.
 foreach(compiler gcc clang)
   add_test(NAME header_c99_${compiler}

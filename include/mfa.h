@@ -161,6 +161,40 @@ int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * 
 /// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`).
 int32_t mfa_options_init(mfa_options * MFA_NULLABLE options) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
+/// Finishes a phone enrollment with the SMS code (credential +
+/// PhoneMultiFactorGenerator.assertion + enroll). `display_name` may be NULL.
+/// On MFA_OK, `*out` is the new factor (free with mfa_factor_info_free());
+/// earlier credentials are revoked. Returns MFA_OK,
+/// MFA_ERR_INVALID_VERIFICATION_CODE (wrong code; after 5 the verification
+/// id is dead), MFA_ERR_CODE_EXPIRED, MFA_ERR_INVALID_SESSION (used, dead,
+/// tampered or another user's), MFA_ERR_TENANT_MISMATCH,
+/// MFA_ERR_SECOND_FACTOR_EXISTS, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
+/// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_phone_enroll(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE verification_id, char const * MFA_NULLABLE code, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Sends an SMS code to a number being enrolled
+/// (PhoneAuthProvider.verifyPhoneNumber with a MultiFactorSession).
+/// `phone_number` must be strict E.164 ("+" then 7 to 15 digits, no spaces).
+/// `app_credential` is the reCAPTCHA- or APNs-style token the client sent; it
+/// goes to the app verifier of mfa_options. On MFA_OK, `*out` is the opaque
+/// verification id (free with mfa_free()). Returns MFA_OK,
+/// MFA_ERR_INVALID_PHONE_NUMBER, MFA_ERR_MISSING_APP_CREDENTIAL,
+/// MFA_ERR_INVALID_APP_CREDENTIAL, MFA_ERR_SECOND_FACTOR_EXISTS,
+/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (resend cooldown), MFA_ERR_QUOTA_EXCEEDED,
+/// MFA_ERR_SMS_SEND_FAILED (nothing counted), MFA_ERR_INVALID_SESSION,
+/// MFA_ERR_OPERATION_NOT_ALLOWED (phone disabled, or no app verifier while
+/// the configuration requires one), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_phone_start_enrollment(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char const * MFA_NULLABLE phone_number, char const * MFA_NULLABLE app_credential, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Sends an SMS code for signing in with the enrolled phone factor
+/// `enrollment_id` (a hint of the resolver); the full number never leaves
+/// libmfa. `tenant` is the tenant of the request (NULL for the project).
+/// On MFA_OK, `*out` is the verification id (free with mfa_free()). Returns
+/// the statuses of mfa_phone_start_enrollment(), plus
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_TENANT_MISMATCH and
+/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff after failed sign-ins).
+int32_t mfa_phone_start_sign_in(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, char const * MFA_NULLABLE app_credential, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
 /// Deletes pending TOTP secrets past their deadline and the records of used
 /// tokens that have expired. Returns MFA_OK or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_purge_expired(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
@@ -179,6 +213,16 @@ int32_t mfa_qr_encode(uint8_t * MFA_NULLABLE * MFA_NULLABLE out, size_t * MFA_NU
 /// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `out`, bad length) or MFA_ERR_CRYPTO.
 /// Thread-safe.
 int32_t mfa_random_secret(uint8_t * MFA_NULLABLE out, size_t len) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Finishes a sign-in with the SMS code sent by mfa_phone_start_sign_in().
+/// On MFA_OK, `*out` is the result (free with mfa_sign_in_result_free()); the
+/// code and the pending credential are used up. Returns MFA_OK,
+/// MFA_ERR_INVALID_VERIFICATION_CODE, MFA_ERR_CODE_EXPIRED,
+/// MFA_ERR_INVALID_SESSION (used or dead code, tampered or foreign
+/// verification id or pending credential), MFA_ERR_TENANT_MISMATCH,
+/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER, MFA_ERR_INVALID_ARGUMENT or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_resolve_phone(mfa_ctx * MFA_NULLABLE ctx, mfa_sign_in_result * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE verification_id, char const * MFA_NULLABLE code, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Finishes a sign-in with a TOTP code (assertionForSignIn + resolveSignIn).
 /// `tenant` is the tenant the host serves the request for (NULL for the

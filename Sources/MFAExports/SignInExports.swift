@@ -95,11 +95,16 @@ public func mfa_resolve_totp(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
         let result = try context.resolveSignIn(
             pendingCredential: try CArguments.string(pending_credential, "pending_credential"),
             tenant: try CArguments.optionalString(tenant, "tenant"), assertion: assertion)
-        out.pointee = try CBlock.make { arena in
-            mfa_sign_in_result(uid: arena.string(result.uid), tenant: arena.string(result.tenant),
-                               factor_id: arena.string(result.factorID),
-                               enrollment_id: arena.string(result.enrollmentID), time: result.time)
-        }
+        out.pointee = try cSignInResult(result)
+    }
+}
+
+/// Lays out a sign-in result.
+func cSignInResult(_ result: SignInResult) throws(MFAError) -> UnsafeMutablePointer<mfa_sign_in_result> {
+    try CBlock.make { arena in
+        mfa_sign_in_result(uid: arena.string(result.uid), tenant: arena.string(result.tenant),
+                           factor_id: arena.string(result.factorID),
+                           enrollment_id: arena.string(result.enrollmentID), time: result.time)
     }
 }
 

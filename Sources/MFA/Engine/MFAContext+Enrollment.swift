@@ -21,7 +21,7 @@ extension MFAContext {
         guard user.emailVerified, user.email != nil else {
             throw MFAError(.unverifiedEmail, "the user needs a verified email address to enroll")
         }
-        guard now - user.authTime <= config.limits.recentLoginMaxAge else {
+        guard Self.isRecent(user.authTime, now: now, maxAge: config.limits.recentLoginMaxAge) else {
             throw MFAError(.requiresRecentLogin, "the user signed in too long ago; sign in again to enroll")
         }
         let count = try store.factors(tenant: user.tenantKey, uid: user.uid).count
@@ -30,7 +30,7 @@ extension MFAContext {
                            "a user may have at most \(config.limits.maxFactors) second factors")
         }
         let claims = TokenClaims(purpose: .enrollmentSession, id: try newTokenID(), tenant: user.tenantKey,
-                                 uid: user.uid, expires: now + config.limits.sessionLifetime)
+                                 uid: user.uid, expires: now.plus(config.limits.sessionLifetime))
         return try OpaqueToken.seal(claims, keyring: keyring)
     }
 
@@ -55,7 +55,7 @@ extension MFAContext {
         try store.purgeExpired(now: now)
         let secret = try random.bytes(OTPLimits.defaultSecretBytes)
         let pendingID = try random.identifier(bytes: 21)
-        let deadline = now + config.limits.enrollmentDeadline
+        let deadline = now.plus(config.limits.enrollmentDeadline)
         let sealed = try FactorSealer.seal(secret, id: pendingID, tenant: claims.tenant, keyring: keyring)
         try store.insertPending(PendingRecord(pendingID: pendingID, tenant: claims.tenant, uid: claims.uid,
                                               keyID: sealed.keyID, sealed: sealed.sealed, deadline: deadline))
@@ -112,7 +112,7 @@ extension MFAContext {
                                   factorID: TOTPMultiFactorID, displayName: displayName, enrolledAt: now,
                                   keyID: sealed.keyID, sealed: sealed.sealed, algorithm: OTPAlgorithm.sha1.rawValue,
                                   digits: OTPLimits.defaultDigits, period: OTPLimits.defaultPeriod, lastStep: step)
-        let keepUntil = now + max(config.limits.sessionLifetime, config.limits.enrollmentDeadline)
+        let keepUntil = now.plus(max(config.limits.sessionLifetime, config.limits.enrollmentDeadline))
         try store.finishEnrollment(record, claim: .pendingSecret(id: pending.pendingID), sessionTokenID: claims.id,
                                    sessionExpires: keepUntil, maxFactors: config.limits.maxFactors, now: now)
         audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: TOTPMultiFactorID,
@@ -126,7 +126,7 @@ extension MFAContext {
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let now = clock.now()
         let config = try config(tenant: user.tenant)
-        guard now - user.authTime <= config.limits.recentLoginMaxAge else {
+        guard Self.isRecent(user.authTime, now: now, maxAge: config.limits.recentLoginMaxAge) else {
             throw MFAError(.requiresRecentLogin, "the user signed in too long ago; sign in again to unenroll")
         }
         guard try store.deleteFactor(tenant: user.tenantKey, uid: user.uid, enrollmentID: enrollmentID, now: now) else {
@@ -144,6 +144,14 @@ extension MFAContext {
         }
         return MultiFactorInfo(uid: record.enrollmentID, factorID: record.factorID, displayName: record.displayName,
                                enrollmentDate: record.enrolledAt, phoneNumber: number)
+    }
+
+    /// Whether a first-factor sign-in at `authTime` is recent enough: at most
+    /// `maxAge` seconds ago, and not more than 5 minutes in the future (clock
+    /// skew between the host's servers).
+    static func isRecent(_ authTime: Int64, now: Int64, maxAge: Int64) -> Bool {
+        let age = now.minus(authTime)
+        return age <= maxAge && age >= -300
     }
 
     /// Throws `tenantMismatch` or `invalidSession` unless the token belongs to `user`.

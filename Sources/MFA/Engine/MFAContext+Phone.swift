@@ -18,7 +18,7 @@ extension MFAContext {
                                           boundToken: session.id, tenant: session.tenant, uid: session.uid,
                                           config: config, now: now)
         return try OpaqueToken.seal(TokenClaims(purpose: .phoneVerification, id: session.id, tenant: session.tenant,
-                                                uid: session.uid, expires: now + config.limits.smsCodeLifetime,
+                                                uid: session.uid, expires: now.plus(config.limits.smsCodeLifetime),
                                                 reference: verificationID), keyring: keyring)
     }
 
@@ -28,7 +28,8 @@ extension MFAContext {
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let now = clock.now()
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
-        let (factor, config) = try attempt(enrollmentID: enrollmentID, claims: claims, now: now)
+        let (factor, config) = try admit(store.attempt(enrollmentID: enrollmentID, tenant: claims.tenant,
+                                                       uid: claims.uid, tokenID: claims.id), claims: claims, now: now)
         guard factor.factorID == PhoneMultiFactorID else {
             throw MFAError(.invalidArgument, "this factor is not a phone number")
         }
@@ -39,7 +40,7 @@ extension MFAContext {
                                           config: config, now: now)
         return try OpaqueToken.seal(TokenClaims(purpose: .phoneVerification, id: try newTokenID(),
                                                 tenant: claims.tenant, uid: claims.uid,
-                                                expires: now + config.limits.smsCodeLifetime,
+                                                expires: now.plus(config.limits.smsCodeLifetime),
                                                 reference: verificationID), keyring: keyring)
     }
 
@@ -53,8 +54,8 @@ extension MFAContext {
         guard config.allows(PhoneMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "phone second factors are disabled")
         }
-        let record = try checkSMSCode(claims: claims, code: credential.verificationCode, purpose: .enrollment,
-                                      limits: config.limits, now: now) {}
+        let record = try checkEnrollmentCode(claims: claims, code: credential.verificationCode,
+                                             limits: config.limits, now: now)
         let number = String(decoding: try FactorSealer.open(record.sealed, keyID: record.keyID,
                                                             id: record.verificationID, tenant: record.tenant,
                                                             keyring: keyring), as: UTF8.self)
@@ -71,20 +72,33 @@ extension MFAContext {
                                   lastStep: -1)
         try store.finishEnrollment(factor, claim: .smsCode(verificationID: record.verificationID,
                                                             maxAttempts: config.limits.smsMaxAttempts, now: now),
-                                   sessionTokenID: claims.id, sessionExpires: now + config.limits.sessionLifetime,
+                                   sessionTokenID: claims.id, sessionExpires: now.plus(config.limits.sessionLifetime),
                                    maxFactors: config.limits.maxFactors, now: now)
         audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: PhoneMultiFactorID,
                          enrollmentID: enrollmentID, time: now))
         return try factorInfo(factor, masked: false)
     }
 
-    /// Checks an SMS code against its verification: unused, not dead, not
-    /// expired, and right. A wrong code is counted against the verification
-    /// (and `onWrong` runs) before `invalidVerificationCode` is thrown.
-    func checkSMSCode(claims: TokenClaims, code: String, purpose: SMSVerificationRecord.Purpose, limits: MFALimits,
-                      now: Int64, onWrong: () throws(MFAError) -> Void) throws(MFAError) -> SMSVerificationRecord {
-        guard let record = try store.smsVerification(id: claims.reference), record.tenant == claims.tenant,
-              record.uid == claims.uid, record.purpose == purpose else {
+    /// Checks an enrollment's SMS code; a wrong one is counted against its verification.
+    private func checkEnrollmentCode(claims: TokenClaims, code: String, limits: MFALimits,
+                                     now: Int64) throws(MFAError) -> SMSVerificationRecord {
+        guard let record = try store.smsVerification(id: claims.reference), record.purpose == .enrollment else {
+            throw MFAError(.invalidSession, "the verification id is unknown or expired")
+        }
+        try checkSMSState(record, claims: claims, limits: limits, now: now)
+        guard try smsCodeMatches(record, code: code) else {
+            let attempts = try store.countWrongSMSCode(verificationID: record.verificationID)
+            throw MFAError(.invalidVerificationCode, attempts >= limits.smsMaxAttempts
+                ? "the code is wrong; this verification is now closed" : "the code is wrong")
+        }
+        return record
+    }
+
+    /// Throws unless the verification still accepts a code: it belongs to the
+    /// token's user, is unused, has wrong tries left and has not expired.
+    func checkSMSState(_ record: SMSVerificationRecord, claims: TokenClaims, limits: MFALimits,
+                       now: Int64) throws(MFAError) {
+        guard record.tenant == claims.tenant, record.uid == claims.uid else {
             throw MFAError(.invalidSession, "the verification id is unknown or expired")
         }
         guard !record.used else { throw MFAError(.invalidSession, "this code was already used") }
@@ -94,17 +108,15 @@ extension MFAContext {
         guard record.expires >= now, claims.expires >= now else {
             throw MFAError(.codeExpired, "the code has expired; request a new one")
         }
+    }
+
+    /// Whether `code` is the verification's code (keyed hashes compared in constant time).
+    func smsCodeMatches(_ record: SMSVerificationRecord, code: String) throws(MFAError) -> Bool {
         guard let key = keyring.key(id: record.keyID) else {
             throw MFAError(.crypto, "the code was hashed under a master key that was not given")
         }
-        guard KeyedHash.equal(Self.codeHash(code, verificationID: record.verificationID, key: key.codesKey),
-                              record.codeHash) else {
-            let attempts = try store.countWrongSMSCode(verificationID: record.verificationID)
-            try onWrong()
-            throw MFAError(.invalidVerificationCode, attempts >= limits.smsMaxAttempts
-                ? "the code is wrong; this verification is now closed" : "the code is wrong")
-        }
-        return record
+        return KeyedHash.equal(Self.codeHash(code, verificationID: record.verificationID, key: key.codesKey),
+                               record.codeHash)
     }
 
     /// Makes, stores (as a keyed hash) and sends a code, within the limits.
@@ -121,7 +133,7 @@ extension MFAContext {
             verificationID: verificationID, tenant: tenant, uid: uid, purpose: purpose, enrollmentID: enrollmentID,
             boundToken: boundToken, keyID: sealed.keyID, sealed: sealed.sealed,
             codeHash: Self.codeHash(code, verificationID: verificationID, key: keyring.current.codesKey),
-            expires: now + config.limits.smsCodeLifetime)
+            expires: now.plus(config.limits.smsCodeLifetime))
         guard testCode == nil else {
             try store.reserveSMS(record, cooldownScope: nil, cooldown: 0, quotas: [], now: now)
             return verificationID

@@ -22,7 +22,7 @@ extension MFAContext {
                            "users with second factors cannot sign in with \(user.provider) as first factor")
         }
         let claims = TokenClaims(purpose: .signIn, id: try newTokenID(), tenant: user.tenantKey, uid: user.uid,
-                                 expires: now + config.limits.pendingCredentialLifetime)
+                                 expires: now.plus(config.limits.pendingCredentialLifetime))
         return .secondFactorRequired(MultiFactorResolver(
             hints: try factors.map { (record) throws(MFAError) in try factorInfo(record, masked: true) },
             session: try OpaqueToken.seal(claims, keyring: keyring), tenant: user.tenant, uid: user.uid,
@@ -40,6 +40,10 @@ extension MFAContext {
     }
 
     /// Finishes a sign-in: `MultiFactorResolver.resolveSignIn(with:)`.
+    ///
+    /// The whole attempt (backoff check, code comparison, and either the
+    /// failure count or the step claim and credential consumption) is one
+    /// store transaction: racing attempts are strictly ordered.
     /// - Parameters:
     ///   - pendingCredential: the resolver's session.
     ///   - tenant: the tenant the host serves this request for (nil for the project).
@@ -50,81 +54,90 @@ extension MFAContext {
     public func resolveSignIn(pendingCredential: String, tenant: String?,
                               assertion: MultiFactorAssertion) throws(MFAError) -> SignInResult {
         let now = clock.now()
+        let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
+        var request = AttemptRequest(enrollmentID: nil, smsVerificationID: nil, tenant: claims.tenant,
+                                     uid: claims.uid, tokenID: claims.id, tokenExpires: claims.expires, now: now)
+        var seen: FactorRecord?
+        let decide: (AttemptView) throws(MFAError) -> AttemptDecision
         switch assertion {
         case let totp as TOTPMultiFactorAssertion:
             guard case .signIn(let enrollmentID) = totp.target else {
                 throw MFAError(.invalidArgument, "an enrollment assertion cannot resolve a sign-in")
             }
             try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
-            let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
-            let (factor, config) = try attempt(enrollmentID: enrollmentID, claims: claims, now: now)
-            guard factor.factorID == TOTPMultiFactorID else {
-                throw MFAError(.invalidArgument, "a TOTP assertion cannot resolve a phone factor")
+            request.enrollmentID = enrollmentID
+            decide = { (view) throws(MFAError) -> AttemptDecision in
+                let (factor, config) = try self.admit(view, claims: claims, now: now)
+                seen = factor
+                guard factor.factorID == TOTPMultiFactorID else {
+                    throw MFAError(.invalidArgument, "a TOTP assertion cannot resolve a phone factor")
+                }
+                guard let step = try self.matchTOTP(factor, code: totp.oneTimePassword, now: now,
+                                                    window: config.adjacentIntervals) else {
+                    return .wrong(config.limits)
+                }
+                return .accept(.totpStep(step))
             }
-            guard let step = try matchTOTP(factor, code: totp.oneTimePassword, now: now,
-                                           window: config.adjacentIntervals) else {
-                try recordFailure(factor, claims: claims, now: now, limits: config.limits)
-                throw MFAError(.invalidVerificationCode, "the code is wrong or was already used")
-            }
-            return try complete(factor, claims: claims, claim: .totpStep(step), tenant: tenant, now: now)
         case let phone as PhoneMultiFactorAssertion:
-            let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
             let verification = try OpaqueToken.open(phone.credential.verificationID, purpose: .phoneVerification,
                                                     keyring: keyring)
-            guard verification.tenant == claims.tenant, verification.uid == claims.uid,
-                  let record = try store.smsVerification(id: verification.reference),
-                  record.boundToken == claims.id, let enrollmentID = record.enrollmentID else {
+            guard verification.tenant == claims.tenant, verification.uid == claims.uid else {
                 throw MFAError(.invalidSession, "the verification id does not belong to this sign-in")
             }
-            let (factor, config) = try attempt(enrollmentID: enrollmentID, claims: claims, now: now)
-            _ = try checkSMSCode(claims: verification, code: phone.credential.verificationCode, purpose: .signIn,
-                                 limits: config.limits, now: now) { () throws(MFAError) in
-                try recordFailure(factor, claims: claims, now: now, limits: config.limits)
+            request.smsVerificationID = verification.reference
+            decide = { (view) throws(MFAError) -> AttemptDecision in
+                guard let record = view.sms, record.boundToken == claims.id, record.purpose == .signIn else {
+                    throw MFAError(.invalidSession, "the verification id does not belong to this sign-in")
+                }
+                let (factor, config) = try self.admit(view, claims: claims, now: now)
+                seen = factor
+                try self.checkSMSState(record, claims: verification, limits: config.limits, now: now)
+                guard try self.smsCodeMatches(record, code: phone.credential.verificationCode) else {
+                    return .wrong(config.limits)
+                }
+                return .accept(.smsCode(verificationID: record.verificationID,
+                                        maxAttempts: config.limits.smsMaxAttempts, now: now))
             }
-            return try complete(factor, claims: claims,
-                                claim: .smsCode(verificationID: record.verificationID,
-                                                maxAttempts: config.limits.smsMaxAttempts, now: now),
-                                tenant: tenant, now: now)
         default:
             throw MFAError(.invalidArgument, "unsupported assertion")
         }
-    }
-
-    /// Loads a sign-in attempt on `enrollmentID` and refuses it unless the
-    /// factor exists, belongs to the credential's user, the credential is
-    /// unused and no backoff is running.
-    func attempt(enrollmentID: String, claims: TokenClaims, now: Int64) throws(MFAError)
-        -> (factor: FactorRecord, config: MFAConfig) {
-        let attempt = try store.attempt(enrollmentID: enrollmentID, tenant: claims.tenant, uid: claims.uid,
-                                        tokenID: claims.id)
-        guard let factor = attempt.factor else {
-            throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
-        }
-        guard factor.tenant == claims.tenant, factor.uid == claims.uid else {
-            throw MFAError(.invalidSession, "the pending credential belongs to another user")
-        }
-        guard !attempt.consumed else { throw MFAError(.invalidSession, "the pending credential was already used") }
-        guard attempt.user.lockedUntil <= now, factor.lockedUntil <= now else {
-            throw MFAError(.tooManyAttemptsTryLater, "too many failed attempts; try again later")
-        }
-        return (factor, try config(from: attempt.documents))
-    }
-
-    /// Stores a successful sign-in (claim, credential consumed) and reports it.
-    private func complete(_ factor: FactorRecord, claims: TokenClaims, claim: FactorClaim, tenant: String?,
-                          now: Int64) throws(MFAError) -> SignInResult {
+        let failure: FailureOutcome?
         do {
-            try store.completeSignIn(enrollmentID: factor.enrollmentID, tenant: claims.tenant, uid: claims.uid,
-                                     claim: claim, tokenID: claims.id, tokenExpires: claims.expires, now: now)
+            failure = try store.resolveAttempt(request, decide: decide)
         } catch {
-            audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                             enrollmentID: factor.enrollmentID, time: now, detail: error.code.name))
+            if let factor = seen, error.code != .tooManyAttemptsTryLater {
+                audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid,
+                                 factorID: factor.factorID, enrollmentID: factor.enrollmentID, time: now,
+                                 detail: error.code.name))
+            }
             throw error
+        }
+        guard let factor = seen else { throw MFAError(.internal, "the attempt saw no factor") }
+        if let failure {
+            reportFailure(factor, claims: claims, now: now, outcome: failure)
+            throw MFAError(.invalidVerificationCode, "the code is wrong or was already used")
         }
         audit(AuditEvent(kind: .signInSuccess, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
                          enrollmentID: factor.enrollmentID, time: now))
         return SignInResult(uid: claims.uid, tenant: tenant, factorID: factor.factorID,
                             enrollmentID: factor.enrollmentID, time: now)
+    }
+
+    /// Refuses an attempt unless the factor exists, belongs to the
+    /// credential's user, the credential is unused and no backoff is running.
+    func admit(_ view: AttemptView, claims: TokenClaims, now: Int64) throws(MFAError)
+        -> (factor: FactorRecord, config: MFAConfig) {
+        guard let factor = view.factor else {
+            throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
+        }
+        guard factor.tenant == claims.tenant, factor.uid == claims.uid else {
+            throw MFAError(.invalidSession, "the pending credential belongs to another user")
+        }
+        guard !view.consumed else { throw MFAError(.invalidSession, "the pending credential was already used") }
+        guard view.user.lockedUntil <= now, factor.lockedUntil <= now else {
+            throw MFAError(.tooManyAttemptsTryLater, "too many failed attempts; try again later")
+        }
+        return (factor, try config(from: view.documents))
     }
 
     /// Opens a pending credential: intact, of this tenant, unexpired.
@@ -139,7 +152,7 @@ extension MFAContext {
     }
 
     /// The step `code` matches for a TOTP factor, later than its last accepted step.
-    private func matchTOTP(_ factor: FactorRecord, code: String, now: Int64, window: Int) throws(MFAError) -> Int64? {
+    func matchTOTP(_ factor: FactorRecord, code: String, now: Int64, window: Int) throws(MFAError) -> Int64? {
         let secret = try FactorSealer.open(factor.sealed, keyID: factor.keyID, id: factor.enrollmentID,
                                            tenant: factor.tenant, keyring: keyring)
         let algorithm = OTPAlgorithm(rawValue: factor.algorithm) ?? .sha1
@@ -147,15 +160,13 @@ extension MFAContext {
         return try totp.verify(code, at: now, window: window, after: factor.lastStep)
     }
 
-    /// Counts a failure and reports it (and any backoff it starts) to the audit callback.
-    func recordFailure(_ factor: FactorRecord, claims: TokenClaims, now: Int64,
-                               limits: MFALimits) throws(MFAError) {
-        let outcome = try store.recordFailure(enrollmentID: factor.enrollmentID, tenant: claims.tenant,
-                                              uid: claims.uid, now: now, limits: limits)
+    /// Reports a failed attempt (already counted by `attempt`), and the
+    /// backoff it started, to the audit callback.
+    func reportFailure(_ factor: FactorRecord, claims: TokenClaims, now: Int64, outcome: FailureOutcome?) {
         audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
                          enrollmentID: factor.enrollmentID, time: now,
                          detail: MFAErrorCode.invalidVerificationCode.name))
-        if outcome.startedBackoff {
+        if let outcome, outcome.startedBackoff {
             audit(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
                              enrollmentID: factor.enrollmentID, time: now,
                              detail: "locked until \(outcome.lockedUntil)"))

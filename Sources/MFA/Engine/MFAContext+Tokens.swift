@@ -17,7 +17,7 @@ extension MFAContext {
         try MFAUser.checkIdentifier(uid, "uid")
         guard seconds >= 0 else { throw MFAError(.invalidArgument, "seconds must not be negative") }
         let last = try store.user(tenant: tenant ?? "", uid: uid).lastSecondFactorAt
-        return last > 0 && clock.now() - last <= seconds
+        return last > 0 && clock.now().minus(last) <= seconds
     }
 
     /// Deletes what has expired: pending TOTP secrets past their deadline and

@@ -66,6 +66,15 @@ public struct PhoneAuthProvider: Sendable {
                                      enrollmentID: hint.uid, appCredential: appCredential)
     }
 
+    /// Sends a code for the enrolled phone factor `enrollmentID`, given the
+    /// pending credential a client sent back (what the C ABI and other
+    /// hosts without a resolver object use).
+    public func verifyPhoneNumber(withEnrollmentID enrollmentID: String, appCredential: String?,
+                                  pendingCredential: String, tenant: String?) throws(MFAError) -> String {
+        try context.startPhoneSignIn(pendingCredential: pendingCredential, tenant: tenant,
+                                     enrollmentID: enrollmentID, appCredential: appCredential)
+    }
+
     /// The credential made of a verification id and the code the user typed.
     public func credential(withVerificationID verificationID: String,
                            verificationCode: String) -> PhoneAuthCredential {

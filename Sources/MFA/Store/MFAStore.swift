@@ -44,15 +44,68 @@ package final class MFAStore: Sendable {
         try database.read { (db) throws(MFAError) in try Self.user(db, tenant, uid) }
     }
 
-    /// Everything a sign-in attempt needs in one read: the factor, its user's
-    /// record, whether the pending credential `tokenID` was used, and the
-    /// configuration documents.
-    package func attempt(enrollmentID: String, tenant: String, uid: String, tokenID: [UInt8]) throws(MFAError)
-        -> (factor: FactorRecord?, user: UserRecord, consumed: Bool, documents: ConfigDocuments) {
+    /// Everything the start of a sign-in step needs, in one read: the factor,
+    /// its user's record, whether the pending credential `tokenID` was used,
+    /// and the configuration documents.
+    package func attempt(enrollmentID: String, tenant: String, uid: String,
+                         tokenID: [UInt8]) throws(MFAError) -> AttemptView {
         try database.read { (db) throws(MFAError) in
-            (try Self.factor(db, enrollmentID), try Self.user(db, tenant, uid),
-             try !db.query("SELECT 1 FROM mfa_consumed WHERE token_id = ?", [.blob(tokenID)]).isEmpty,
-             try Self.documents(db, tenant))
+            AttemptView(factor: try Self.factor(db, enrollmentID), user: try Self.user(db, tenant, uid),
+                        consumed: try Self.isConsumed(db, tokenID), documents: try Self.documents(db, tenant), sms: nil)
+        }
+    }
+
+    /// One second-factor attempt, as one transaction. `decide` sees the
+    /// factor, the user, the pending credential's state, the configuration
+    /// documents and the SMS verification (if any), checks the code and
+    /// decides; it throws to refuse the attempt without counting it. On
+    /// `.wrong` the failure is counted (and the SMS verification's wrong
+    /// tries) and committed; on `.accept` the claim is used up, the pending
+    /// credential consumed and the failure counters cleared. Because the
+    /// backoff check, the comparison and the bookkeeping share one
+    /// transaction, attempts racing from many threads, processes or servers
+    /// are strictly ordered: a code is accepted once, and once the free
+    /// attempts are used, every racing guess meets the backoff of the one
+    /// before it.
+    /// - Returns: nil when the attempt was accepted, else the failure's outcome.
+    package func resolveAttempt(_ request: AttemptRequest,
+                                decide: (AttemptView) throws(MFAError) -> AttemptDecision) throws(MFAError)
+        -> FailureOutcome? {
+        try database.transaction { (db) throws(MFAError) -> FailureOutcome? in
+            var sms: SMSVerificationRecord?
+            if let id = request.smsVerificationID,
+               let row = try db.query("""
+                   SELECT \(SMSVerificationRecord.columns) FROM mfa_sms_verifications WHERE verification_id = ?
+                   """, [.text(id)]).first {
+                sms = try SMSVerificationRecord(row: row)
+            }
+            guard let enrollmentID = request.enrollmentID ?? sms?.enrollmentID else {
+                throw MFAError(.invalidSession, "the verification id is unknown or expired")
+            }
+            let view = AttemptView(factor: try Self.factor(db, enrollmentID),
+                                   user: try Self.user(db, request.tenant, request.uid),
+                                   consumed: try Self.isConsumed(db, request.tokenID),
+                                   documents: try Self.documents(db, request.tenant), sms: sms)
+            switch try decide(view) {
+            case .wrong(let limits):
+                if let id = request.smsVerificationID {
+                    try db.execute("UPDATE mfa_sms_verifications SET attempts = attempts + 1 WHERE verification_id = ?",
+                                   [.text(id)])
+                }
+                return try Self.countFailure(db, enrollmentID: enrollmentID, tenant: request.tenant,
+                                             uid: request.uid, now: request.now, limits: limits)
+            case .accept(let claim):
+                try Self.claim(db, claim, enrollmentID: enrollmentID)
+                try db.execute("UPDATE mfa_factors SET failures = 0, locked_until = 0 WHERE enrollment_id = ?",
+                               [.text(enrollmentID)])
+                try Self.consume(db, request.tokenID, expires: request.tokenExpires)
+                try db.execute("""
+                    INSERT INTO mfa_users (tenant, uid, last_second_factor_at) VALUES (?, ?, ?) \
+                    ON CONFLICT (tenant, uid) DO UPDATE SET last_second_factor_at = excluded.last_second_factor_at, \
+                    failures = 0, locked_until = 0
+                    """, [.text(request.tenant), .text(request.uid), .int(request.now)])
+                return nil
+            }
         }
     }
 
@@ -135,63 +188,7 @@ package final class MFAStore: Sendable {
 
     /// Whether a single-use token has been consumed.
     package func isConsumed(tokenID: [UInt8]) throws(MFAError) -> Bool {
-        try database.read { (db) throws(MFAError) in
-            try !db.query("SELECT 1 FROM mfa_consumed WHERE token_id = ?", [.blob(tokenID)]).isEmpty
-        }
-    }
-
-    /// Completes a sign-in atomically: claims the TOTP step (only if it is
-    /// later than the last accepted one) or the SMS code, consumes the pending
-    /// credential, clears the failure counters and records the second-factor time.
-    /// - Throws: `invalidVerificationCode` if the step was already claimed (a
-    ///   replay, or a racing process won); `invalidSession` if the pending
-    ///   credential or the SMS code was already used.
-    package func completeSignIn(enrollmentID: String, tenant: String, uid: String, claim: FactorClaim,
-                                tokenID: [UInt8], tokenExpires: Int64, now: Int64) throws(MFAError) {
-        try database.transaction { (db) throws(MFAError) in
-            try Self.claim(db, claim, enrollmentID: enrollmentID)
-            try db.execute("UPDATE mfa_factors SET failures = 0, locked_until = 0 WHERE enrollment_id = ?",
-                           [.text(enrollmentID)])
-            try Self.consume(db, tokenID, expires: tokenExpires)
-            try db.execute("""
-                INSERT INTO mfa_users (tenant, uid, last_second_factor_at) VALUES (?, ?, ?) \
-                ON CONFLICT (tenant, uid) DO UPDATE SET last_second_factor_at = excluded.last_second_factor_at, \
-                failures = 0, locked_until = 0
-                """, [.text(tenant), .text(uid), .int(now)])
-        }
-    }
-
-    /// Counts a failed second-factor attempt against the factor and the user,
-    /// and starts or lengthens their backoff once the free attempts are used.
-    package func recordFailure(enrollmentID: String?, tenant: String, uid: String, now: Int64,
-                               limits: MFALimits) throws(MFAError) -> FailureOutcome {
-        try database.transaction { (db) throws(MFAError) -> FailureOutcome in
-            var outcome = FailureOutcome(lockedUntil: 0, startedBackoff: false)
-            if let enrollmentID {
-                let row = try db.query("SELECT failures, last_failure_at FROM mfa_factors WHERE enrollment_id = ?",
-                                       [.text(enrollmentID)]).first
-                if let row {
-                    let (failures, until) = Backoff.next(failures: row[0].int ?? 0, lastFailure: row[1].int ?? 0,
-                                                         now: now, limits: limits)
-                    try db.execute("""
-                        UPDATE mfa_factors SET failures = ?, last_failure_at = ?, locked_until = ? \
-                        WHERE enrollment_id = ?
-                        """, [.int(failures), .int(now), .int(until), .text(enrollmentID)])
-                    outcome.merge(until)
-                }
-            }
-            try db.execute("INSERT INTO mfa_users (tenant, uid) VALUES (?, ?) ON CONFLICT (tenant, uid) DO NOTHING",
-                           [.text(tenant), .text(uid)])
-            let row = try db.query("SELECT failures, last_failure_at FROM mfa_users WHERE tenant = ? AND uid = ?",
-                                   [.text(tenant), .text(uid)]).first
-            let (failures, until) = Backoff.next(failures: row?[0].int ?? 0, lastFailure: row?[1].int ?? 0,
-                                                 now: now, limits: limits)
-            try db.execute("""
-                UPDATE mfa_users SET failures = ?, last_failure_at = ?, locked_until = ? WHERE tenant = ? AND uid = ?
-                """, [.int(failures), .int(now), .int(until), .text(tenant), .text(uid)])
-            outcome.merge(until)
-            return outcome
-        }
+        try database.read { (db) throws(MFAError) in try Self.isConsumed(db, tokenID) }
     }
 
     // MARK: Housekeeping
@@ -203,7 +200,7 @@ package final class MFAStore: Sendable {
             try db.execute("DELETE FROM mfa_consumed WHERE expires < ?", [.int(now)])
             try db.execute("DELETE FROM mfa_pending WHERE deadline < ?", [.int(now)])
             try db.execute("DELETE FROM mfa_sms_verifications WHERE expires < ?", [.int(now)])
-            try db.execute("DELETE FROM mfa_sms_sends WHERE sent_at < ?", [.int(now - 86_400)])
+            try db.execute("DELETE FROM mfa_sms_sends WHERE sent_at < ?", [.int(now.minus(86_400))])
         }
     }
 
@@ -218,7 +215,7 @@ package final class MFAStore: Sendable {
         try database.transaction { (db) throws(MFAError) in
             if let cooldownScope, cooldown > 0 {
                 let recent = try db.query("SELECT 1 FROM mfa_sms_sends WHERE scope = ? AND sent_at > ? LIMIT 1",
-                                          [.text(cooldownScope), .int(now - cooldown)])
+                                          [.text(cooldownScope), .int(now.minus(cooldown))])
                 guard recent.isEmpty else {
                     throw MFAError(.tooManyAttemptsTryLater, "a code was just sent to this number; wait before resending")
                 }
@@ -227,7 +224,7 @@ package final class MFAStore: Sendable {
                 let counts = try db.query("""
                     SELECT COUNT(*), COALESCE(SUM(CASE WHEN sent_at > ? THEN 1 ELSE 0 END), 0) \
                     FROM mfa_sms_sends WHERE scope = ? AND sent_at > ?
-                    """, [.int(now - 3600), .text(quota.scope), .int(now - 86_400)]).first
+                    """, [.int(now.minus(3600)), .text(quota.scope), .int(now.minus(86_400))]).first
                 let day = counts?[0].int ?? 0
                 let hour = counts?[1].int ?? 0
                 guard hour < quota.perHour, day < quota.perDay else {
@@ -345,6 +342,33 @@ package final class MFAStore: Sendable {
                           lockedUntil: row[2].int ?? 0)
     }
 
+    /// Counts a failed second-factor attempt against the factor and the user,
+    /// and starts or lengthens their backoff once the free attempts are used.
+    private static func countFailure(_ db: SQLConnection, enrollmentID: String, tenant: String, uid: String,
+                                     now: Int64, limits: MFALimits) throws(MFAError) -> FailureOutcome {
+        var outcome = FailureOutcome(lockedUntil: 0, startedBackoff: false)
+        if let row = try db.query("SELECT failures, last_failure_at FROM mfa_factors WHERE enrollment_id = ?",
+                                  [.text(enrollmentID)]).first {
+            let (failures, until) = Backoff.next(failures: row[0].int ?? 0, lastFailure: row[1].int ?? 0,
+                                                 now: now, limits: limits)
+            try db.execute("""
+                UPDATE mfa_factors SET failures = ?, last_failure_at = ?, locked_until = ? WHERE enrollment_id = ?
+                """, [.int(failures), .int(now), .int(until), .text(enrollmentID)])
+            outcome.merge(until)
+        }
+        try db.execute("INSERT INTO mfa_users (tenant, uid) VALUES (?, ?) ON CONFLICT (tenant, uid) DO NOTHING",
+                       [.text(tenant), .text(uid)])
+        let row = try db.query("SELECT failures, last_failure_at FROM mfa_users WHERE tenant = ? AND uid = ?",
+                               [.text(tenant), .text(uid)]).first
+        let (failures, until) = Backoff.next(failures: row?[0].int ?? 0, lastFailure: row?[1].int ?? 0,
+                                             now: now, limits: limits)
+        try db.execute("""
+            UPDATE mfa_users SET failures = ?, last_failure_at = ?, locked_until = ? WHERE tenant = ? AND uid = ?
+            """, [.int(failures), .int(now), .int(until), .text(tenant), .text(uid)])
+        outcome.merge(until)
+        return outcome
+    }
+
     /// Uses up what proved a factor; throws if it was already used.
     private static func claim(_ db: SQLConnection, _ claim: FactorClaim, enrollmentID: String) throws(MFAError) {
         switch claim {
@@ -378,6 +402,10 @@ package final class MFAStore: Sendable {
                   factor.displayName.map(SQLValue.text) ?? .null, .int(factor.enrolledAt), .text(factor.keyID),
                   .blob(factor.sealed), .int(Int64(factor.algorithm)), .int(Int64(factor.digits)),
                   .int(factor.period), .int(factor.lastStep), .int(0)])
+    }
+
+    private static func isConsumed(_ db: SQLConnection, _ tokenID: [UInt8]) throws(MFAError) -> Bool {
+        try !db.query("SELECT 1 FROM mfa_consumed WHERE token_id = ?", [.blob(tokenID)]).isEmpty
     }
 
     /// Records a single-use token as consumed; throws `invalidSession` if it already was.

@@ -80,6 +80,42 @@ package struct ConfigDocuments: Sendable, Equatable, Hashable {
     package var tenant: String?
 }
 
+/// What a sign-in attempt finds in the store.
+package struct AttemptView: Sendable {
+    /// The factor named by the attempt, if it exists.
+    package var factor: FactorRecord?
+    /// The user's record.
+    package var user: UserRecord
+    /// Whether the pending credential was already used.
+    package var consumed: Bool
+    /// The configuration documents of the user's tenant.
+    package var documents: ConfigDocuments
+    /// The SMS verification the attempt names, if any.
+    package var sms: SMSVerificationRecord?
+}
+
+/// The attempt to run in `MFAStore.resolveAttempt`.
+package struct AttemptRequest: Sendable {
+    /// The factor (nil when the SMS verification names it).
+    package var enrollmentID: String?
+    /// The SMS verification of a phone attempt.
+    package var smsVerificationID: String?
+    package var tenant: String
+    package var uid: String
+    /// The pending credential to consume on success.
+    package var tokenID: [UInt8]
+    package var tokenExpires: Int64
+    package var now: Int64
+}
+
+/// What the engine decided about an attempt.
+package enum AttemptDecision: Sendable {
+    /// The code was wrong: count a failure under these limits.
+    case wrong(MFALimits)
+    /// The code was right: use up this claim.
+    case accept(FactorClaim)
+}
+
 /// The outcome of a backoff-counted failure.
 package struct FailureOutcome: Sendable, Equatable {
     /// Until when attempts are refused now (0 when not locked).
