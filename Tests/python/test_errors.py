@@ -40,6 +40,7 @@ EXPECTED_CLASSES = {
     "OUT_OF_MEMORY": "OutOfMemoryError",
     "CRYPTO": "CryptoError",
     "INTERNAL": "InternalError",
+    "SMS_SEND_FAILED": "SMSSendFailedError",
 }
 
 ERROR_STATUSES = [status for status in Status if status != Status.OK]
@@ -69,7 +70,7 @@ def test_status_name_and_errstr_for_every_status(status):
     assert lib.mfa_errstr(status).decode() == message
 
 
-@pytest.mark.parametrize("status", [1, 42, -28, -1000, 2**31 - 1, -(2**31), 2**40, -(2**40)])
+@pytest.mark.parametrize("status", [1, 42, -29, -1000, 2**31 - 1, -(2**31), 2**40, -(2**40)])
 def test_unknown_status_codes(status):
     assert libmfa.status_name(status) == "UNKNOWN"
     assert libmfa.errstr(status) == "unknown status code"

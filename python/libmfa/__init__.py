@@ -1,4 +1,6 @@
-"""libmfa: TOTP/HOTP one-time passwords, base32 and otpauth:// key URIs.
+"""libmfa: TOTP/HOTP one-time passwords, base32, otpauth:// key URIs, and the
+MFA engine (Firebase Authentication's multi-factor model: enrollment, sign-in
+with a resolver, token revocation).
 
 A ctypes binding of libmfa's C interface (``include/mfa.h``). The shared
 library is found through the ``LIBMFA_LIBRARY`` environment variable (its full
@@ -13,6 +15,15 @@ Quick start::
     print(totp.provisioning_uri("alice@example.com", issuer="ACME Co"))
     assert totp.verify(totp.now())
 
+The engine (see :mod:`libmfa.engine`)::
+
+    ctx = libmfa.Context("mfa.sqlite3", master_key=key)
+    ctx.set_config({"state": "ENABLED", "providers": {"totp": "ENABLED"}})
+    mf = ctx.multi_factor(libmfa.User("alice", email="a@example.com",
+                                      email_verified=True, auth_time=now))
+    secret = libmfa.TOTPMultiFactorGenerator.generate_secret(mf.session())
+    ...
+
 Every failure raises a subclass of :class:`MFAError`; wrong Python types
 (including None where a value is required, and a str secret) raise TypeError.
 """
@@ -22,6 +33,8 @@ from .constants import (
     ALG_SHA1,
     ALG_SHA256,
     ALG_SHA512,
+    APP_ACTION_ENROLLMENT,
+    APP_ACTION_SIGN_IN,
     AUDIT_BACKOFF,
     AUDIT_CONFIG_CHANGE,
     AUDIT_ENROLL,
@@ -78,6 +91,7 @@ from .errors import (
     SecondFactorExistsError,
     SecondFactorLimitExceededError,
     SecondFactorRequired,
+    SMSSendFailedError,
     StorageError,
     TenantMismatchError,
     TooManyAttemptsError,
@@ -88,8 +102,24 @@ from .errors import (
     errstr,
     status_name,
 )
+from .engine import (
+    Context,
+    MultiFactor,
+    MultiFactorResolver,
+    MultiFactorSession,
+    TOTPMultiFactorGenerator,
+)
 from .library import library_path, version, version_string
+from .models import (
+    AuditEvent,
+    MultiFactorInfo,
+    SignInResult,
+    TOTPMultiFactorAssertion,
+    TOTPSecret,
+    User,
+)
 from .otp import HOTP, TOTP, random_secret
+from .qr import qr_code
 from .uri import KeyURI, build_uri, parse_uri
 
 #: The version of this Python package (it tracks the C library's version).
@@ -99,6 +129,8 @@ __all__ = [
     "ALG_SHA1",
     "ALG_SHA256",
     "ALG_SHA512",
+    "APP_ACTION_ENROLLMENT",
+    "APP_ACTION_SIGN_IN",
     "AUDIT_BACKOFF",
     "AUDIT_CONFIG_CHANGE",
     "AUDIT_ENROLL",
@@ -132,8 +164,10 @@ __all__ = [
     "TOTP_PARAMS_VERSION",
     "USER_VERSION",
     "WINDOW_MAX",
+    "AuditEvent",
     "BufferTooSmallError",
     "CodeExpiredError",
+    "Context",
     "CryptoError",
     "EnrollmentRequiredError",
     "InternalError",
@@ -148,6 +182,10 @@ __all__ = [
     "MFAEnrollmentNotFoundError",
     "MFAError",
     "MissingAppCredentialError",
+    "MultiFactor",
+    "MultiFactorInfo",
+    "MultiFactorResolver",
+    "MultiFactorSession",
     "OperationNotAllowedError",
     "OutOfMemoryError",
     "QuotaExceededError",
@@ -155,12 +193,18 @@ __all__ = [
     "SecondFactorExistsError",
     "SecondFactorLimitExceededError",
     "SecondFactorRequired",
+    "SignInResult",
+    "SMSSendFailedError",
     "Status",
     "StorageError",
     "TenantMismatchError",
     "TooManyAttemptsError",
+    "TOTPMultiFactorAssertion",
+    "TOTPMultiFactorGenerator",
+    "TOTPSecret",
     "UnsupportedFirstFactorError",
     "UnverifiedEmailError",
+    "User",
     "UserTokenExpiredError",
     "__version__",
     "base32_decode",
@@ -170,6 +214,7 @@ __all__ = [
     "errstr",
     "library_path",
     "parse_uri",
+    "qr_code",
     "random_secret",
     "status_name",
     "version",

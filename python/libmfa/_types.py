@@ -67,6 +67,10 @@ mfa_clock_fn = ctypes.CFUNCTYPE(_i64, ctypes.c_void_p)
 mfa_random_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t)
 #: ``void (*mfa_audit_fn)(void *context, const mfa_audit_event *event)``.
 mfa_audit_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(mfa_audit_event))
+#: ``mfa_sms_sender_fn``: sends one SMS; 0 when sent.
+mfa_sms_sender_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
+#: ``mfa_app_verifier_fn``: checks an app credential; 0 when genuine.
+mfa_app_verifier_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int32)
 
 
 class mfa_master_key(ctypes.Structure):
@@ -90,6 +94,11 @@ class mfa_options(ctypes.Structure):
         ("random_context", ctypes.c_void_p),
         ("audit", mfa_audit_fn),
         ("audit_context", ctypes.c_void_p),
+        ("sms_sender", mfa_sms_sender_fn),
+        ("sms_sender_context", ctypes.c_void_p),
+        ("sms_outbox", _str),
+        ("app_verifier", mfa_app_verifier_fn),
+        ("app_verifier_context", ctypes.c_void_p),
     ]
 
 

@@ -66,6 +66,11 @@ AUDIT_CONFIG_CHANGE = 6
 #: Audit event: an SMS code was sent.
 AUDIT_SMS_SENT = 7
 
+#: App verification action: enrolling a phone number.
+APP_ACTION_ENROLLMENT = 1
+#: App verification action: signing in with a phone factor.
+APP_ACTION_SIGN_IN = 2
+
 #: Length of a master key in bytes.
 MASTER_KEY_BYTES = 32
 #: Version of ``mfa_options`` this binding fills in.
@@ -115,3 +120,4 @@ class Status(enum.IntEnum):
     OUT_OF_MEMORY = -25
     CRYPTO = -26
     INTERNAL = -27
+    SMS_SEND_FAILED = -28

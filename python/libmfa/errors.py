@@ -101,7 +101,25 @@ class MFAEnrollmentNotFoundError(MFAError):
 
 
 class SecondFactorRequired(MFAError):
-    """The first factor passed; a second factor is required (a resolver is returned)."""
+    """The first factor passed; a second factor is required (a resolver is returned).
+
+    Raised by :meth:`libmfa.Context.sign_in` with :attr:`resolver` set to the
+    :class:`libmfa.MultiFactorResolver` (hints + pending credential) that
+    finishes the sign-in, like Firebase JS's ``error.resolver``.
+
+    Attributes:
+        resolver: the :class:`libmfa.MultiFactorResolver`, or None when the
+            exception was not raised by the engine API.
+    """
+
+    #: The MultiFactorResolver that finishes the sign-in (None if not set).
+    resolver = None
+
+    def __reduce__(self):
+        # The resolver is bound to a live Context and cannot be pickled; a
+        # pickled copy keeps the status and message, with resolver None.
+        state = {key: value for key, value in self.__dict__.items() if key != "resolver"}
+        return (type(self), self.args, state)
 
 
 class EnrollmentRequiredError(MFAError):
@@ -152,6 +170,10 @@ class InternalError(MFAError):
     """A bug in libmfa: please report it."""
 
 
+class SMSSendFailedError(MFAError):
+    """The SMS sender failed, or none is configured; no attempt or quota was used."""
+
+
 #: Status -> exception class, for every error status.
 ERRORS = {
     Status.INVALID_ARGUMENT: InvalidArgumentError,
@@ -181,6 +203,7 @@ ERRORS = {
     Status.OUT_OF_MEMORY: OutOfMemoryError,
     Status.CRYPTO: CryptoError,
     Status.INTERNAL: InternalError,
+    Status.SMS_SEND_FAILED: SMSSendFailedError,
 }
 
 

@@ -1,0 +1,155 @@
+"""Host callbacks (clock, random, audit) as ctypes function pointers.
+
+libmfa calls these from inside its C functions, on the thread that made the
+call. A Python exception cannot cross the C frames, so every wrapper catches
+everything and turns it into something libmfa understands:
+
+* clock: the reading falls back to the system clock (``time.time()``) and the
+  exception is logged on the ``libmfa`` logger. Falling back is the safe
+  choice: a made-up value such as 0 would make every token look unexpired.
+  A value that is not an integer (floats are rounded down) or does not fit an
+  ``int64_t`` is handled the same way.
+* random: the callback returns non-zero, which libmfa reports as
+  ``CRYPTO`` (:class:`libmfa.CryptoError`) from the call that needed the
+  bytes. Returning anything but exactly the number of bytes asked for counts
+  as a failure too.
+* audit: the exception is logged on the ``libmfa`` logger and ignored; the
+  operation being audited has already been stored and goes on normally.
+
+While a callback runs, the thread is marked (see :func:`inside`) so that the
+engine refuses to be re-entered from it: libmfa forbids calling back into a
+context from its callbacks, and doing so could deadlock.
+"""
+
+import ctypes
+import logging
+import math
+import threading
+import time
+
+from . import _types
+
+#: The logger callback failures are reported on.
+log = logging.getLogger("libmfa")
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_state = threading.local()
+
+
+def inside():
+    """Whether the current thread is running a libmfa callback right now."""
+    return getattr(_state, "depth", 0) > 0
+
+
+class _Marked:
+    """Marks the current thread as inside a callback for a ``with`` block."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        _state.depth = getattr(_state, "depth", 0) + 1
+
+    def __exit__(self, *exc):
+        _state.depth -= 1
+        return False
+
+
+_MARK = _Marked()
+
+
+def _system_now():
+    """The system clock in whole Unix seconds."""
+    return int(time.time())
+
+
+def _seconds(value):
+    """A clock reading as an int64 number of seconds; ValueError/TypeError otherwise."""
+    if isinstance(value, bool):
+        raise TypeError("the clock returned a bool")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("the clock returned %r" % value)
+        value = math.floor(value)
+    value = int(value.__index__()) if not isinstance(value, int) else int(value)
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise ValueError("the clock returned %d, outside int64_t" % value)
+    return value
+
+
+def clock(function):
+    """An ``mfa_clock_fn`` calling ``function()`` (Unix seconds: int or float).
+
+    On an exception or an unusable value the system clock is used for that
+    reading and the problem is logged.
+    """
+
+    def call(_context):
+        with _MARK:
+            try:
+                return _seconds(function())
+            except BaseException:  # noqa: BLE001 - nothing may cross into C
+                log.exception("libmfa: the clock callback failed; using the system clock")
+                return _system_now()
+
+    return _types.mfa_clock_fn(call)
+
+
+def random(function):
+    """An ``mfa_random_fn`` calling ``function(n)``, which must return ``n`` bytes.
+
+    An exception, or anything but exactly ``n`` bytes (bytes, bytearray or
+    memoryview), makes the callback report a failure (libmfa's CRYPTO).
+    """
+
+    def call(_context, out, length):
+        with _MARK:
+            try:
+                data = function(int(length))
+                if isinstance(data, memoryview):
+                    data = data.tobytes()
+                if not isinstance(data, (bytes, bytearray)):
+                    raise TypeError("the random callback returned %s, not bytes" % type(data).__name__)
+                if len(data) != length:
+                    raise ValueError("the random callback returned %d bytes, %d were asked for" % (len(data), length))
+                if length:
+                    ctypes.memmove(out, bytes(data), length)
+                return 0
+            except BaseException:  # noqa: BLE001 - nothing may cross into C
+                log.exception("libmfa: the random callback failed; the operation fails with CRYPTO")
+                return 1
+
+    return _types.mfa_random_fn(call)
+
+
+def _text(value):
+    """A borrowed C string as str ('' for NULL)."""
+    return "" if value is None else value.decode("utf-8", "replace")
+
+
+def audit(function, make_event):
+    """An ``mfa_audit_fn`` calling ``function(make_event(fields))``.
+
+    ``make_event`` builds the Python event from a dict of the C event's
+    fields, copied (the C strings are only valid during the call).
+    Exceptions are logged and ignored.
+    """
+
+    def call(_context, event):
+        with _MARK:
+            try:
+                fields = event.contents
+                copied = {
+                    "kind": int(fields.kind),
+                    "kind_name": _text(fields.kind_name),
+                    "tenant": _text(fields.tenant),
+                    "uid": _text(fields.uid),
+                    "factor_id": _text(fields.factor_id),
+                    "enrollment_id": _text(fields.enrollment_id),
+                    "time": int(fields.time),
+                    "detail": _text(fields.detail),
+                }
+                function(make_event(copied))
+            except BaseException:  # noqa: BLE001 - nothing may cross into C
+                log.exception("libmfa: the audit callback failed; the event is dropped")
+
+    return _types.mfa_audit_fn(call)
