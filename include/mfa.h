@@ -245,8 +245,10 @@ void mfa_resolver_free(mfa_resolver * MFA_NULLABLE resolver) MFA_NOEXCEPT;
 /// MFA_ERR_TENANT_MISMATCH, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_resolver_load(mfa_ctx * MFA_NULLABLE ctx, mfa_resolver * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Re-encrypts every stored secret that is not under the current master key;
-/// afterwards the previous keys are no longer needed. `*out_count` (if not
+/// Re-encrypts every stored secret that is not under the current master key.
+/// Afterwards stored factors no longer need the previous keys; keep them in
+/// previous_keys until the tokens they sealed have expired (10 minutes by
+/// default), or those sessions and credentials become invalid. `*out_count` (if not
 /// NULL) receives the number of records re-encrypted. Returns MFA_OK,
 /// MFA_ERR_CRYPTO (a record's key was not given) or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_rotate_keys(mfa_ctx * MFA_NULLABLE ctx, size_t * MFA_NULLABLE out_count, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;

@@ -258,6 +258,16 @@ typedef int (*mfa_random_fn)(void *context, uint8_t *out, size_t len);
 /** Receives an audit event; it runs on the calling thread and must not call back into libmfa. */
 typedef void (*mfa_audit_fn)(void *context, const mfa_audit_event *event);
 
+/** Sends `message` to `phone_number` (strict E.164); returns 0 when sent, non-zero on failure (no attempt or quota is used). */
+typedef int (*mfa_sms_sender_fn)(void *context, const char *phone_number, const char *message);
+
+/** App verification action: enrolling a phone number (reCAPTCHA action mfaSmsEnrollment). */
+#define MFA_APP_ACTION_ENROLLMENT 1
+/** App verification action: signing in with a phone factor (reCAPTCHA action mfaSmsSignIn). */
+#define MFA_APP_ACTION_SIGN_IN 2
+/** Checks the app credential a client sent with an SMS request; returns 0 if it is genuine, non-zero to reject it. */
+typedef int (*mfa_app_verifier_fn)(void *context, const char *app_credential, int32_t action);
+
 /** Length of a master key in bytes. */
 #define MFA_MASTER_KEY_BYTES 32
 
@@ -299,6 +309,16 @@ typedef struct mfa_options {
     mfa_audit_fn audit;
     /** Passed to audit. */
     void *audit_context;
+    /** The SMS gateway, or NULL. */
+    mfa_sms_sender_fn sms_sender;
+    /** Passed to sms_sender. */
+    void *sms_sender_context;
+    /** Instead of sms_sender, a file to append each SMS to as a JSON line (development and tests), or NULL. */
+    const char *sms_outbox;
+    /** The app verifier for SMS requests, or NULL (then the configuration must set phone.appVerification to DISABLED). */
+    mfa_app_verifier_fn app_verifier;
+    /** Passed to app_verifier. */
+    void *app_verifier_context;
 } mfa_options;
 
 /** Version of mfa_user understood by this header. */

@@ -22,6 +22,27 @@ struct CRandom: RandomSource, @unchecked Sendable {
     }
 }
 
+/// A host's C SMS gateway callback as an `SMSSender`.
+struct CSMSSender: SMSSender, @unchecked Sendable {
+    let function: mfa_sms_sender_fn
+    let context: UnsafeMutableRawPointer?
+
+    func send(to number: String, message: String) throws(MFAError) {
+        let status = number.withCString { to in message.withCString { text in function(context, to, text) } }
+        guard status == 0 else { throw MFAError(.smsSendFailed, "the host's SMS sender failed") }
+    }
+}
+
+/// A host's C app verifier callback as an `AppVerifier`.
+struct CAppVerifier: AppVerifier, @unchecked Sendable {
+    let function: mfa_app_verifier_fn
+    let context: UnsafeMutableRawPointer?
+
+    func verify(credential: String, action: AppVerificationAction) -> Bool {
+        credential.withCString { function(context, $0, action.rawValue) } == 0
+    }
+}
+
 /// A host's C audit callback.
 struct CAudit: @unchecked Sendable {
     let function: mfa_audit_fn

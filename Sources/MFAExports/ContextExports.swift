@@ -12,7 +12,9 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?) -> I
         options.pointee = mfa_options(version: UInt32(MFA_OPTIONS_VERSION), store: nil,
                                       master_key: mfa_master_key(id: nil, key: nil), previous_keys: nil,
                                       previous_key_count: 0, clock: nil, clock_context: nil, random: nil,
-                                      random_context: nil, audit: nil, audit_context: nil)
+                                      random_context: nil, audit: nil, audit_context: nil, sms_sender: nil,
+                                      sms_sender_context: nil, sms_outbox: nil, app_verifier: nil,
+                                      app_verifier_context: nil)
     }
 }
 
@@ -51,6 +53,18 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
         if let audit = fields.audit {
             let sink = CAudit(function: audit, context: fields.audit_context)
             swiftOptions.audit = { sink.deliver($0) }
+        }
+        if let outbox = try CArguments.optionalString(fields.sms_outbox, "options->sms_outbox") {
+            guard fields.sms_sender == nil else {
+                throw MFAError(.invalidArgument, "set options->sms_sender or options->sms_outbox, not both")
+            }
+            swiftOptions.smsSender = OutboxSMSSender(path: outbox, clock: swiftOptions.clock)
+        }
+        if let sender = fields.sms_sender {
+            swiftOptions.smsSender = CSMSSender(function: sender, context: fields.sms_sender_context)
+        }
+        if let verifier = fields.app_verifier {
+            swiftOptions.appVerifier = CAppVerifier(function: verifier, context: fields.app_verifier_context)
         }
         out.pointee = CContext.handle(try MFAContext(options: swiftOptions))
     }
@@ -107,8 +121,10 @@ public func mfa_config_get_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
     }
 }
 
-/// Re-encrypts every stored secret that is not under the current master key;
-/// afterwards the previous keys are no longer needed. `*out_count` (if not
+/// Re-encrypts every stored secret that is not under the current master key.
+/// Afterwards stored factors no longer need the previous keys; keep them in
+/// previous_keys until the tokens they sealed have expired (10 minutes by
+/// default), or those sessions and credentials become invalid. `*out_count` (if not
 /// NULL) receives the number of records re-encrypted. Returns MFA_OK,
 /// MFA_ERR_CRYPTO (a record's key was not given) or MFA_ERR_STORAGE_ERROR.
 @c(mfa_rotate_keys)

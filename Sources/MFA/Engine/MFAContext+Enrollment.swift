@@ -129,10 +129,12 @@ extension MFAContext {
         guard Self.isRecent(user.authTime, now: now, maxAge: config.limits.recentLoginMaxAge) else {
             throw MFAError(.requiresRecentLogin, "the user signed in too long ago; sign in again to unenroll")
         }
-        guard try store.deleteFactor(tenant: user.tenantKey, uid: user.uid, enrollmentID: enrollmentID, now: now) else {
+        guard let factorID = try store.deleteFactor(tenant: user.tenantKey, uid: user.uid, enrollmentID: enrollmentID,
+                                                    now: now) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor with this id")
         }
-        audit(AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, enrollmentID: enrollmentID, time: now))
+        audit(AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: factorID,
+                         enrollmentID: enrollmentID, time: now))
     }
 
     /// The public description of a stored factor.

@@ -27,7 +27,10 @@ extension MFAContext {
     }
 
     /// Re-encrypts every stored secret that is not under the current master
-    /// key. Afterwards the previous keys are no longer needed.
+    /// key. Afterwards stored factors no longer need the previous keys; keep
+    /// them in the keyring until the tokens they sealed have expired too
+    /// (sessions, pending secrets and credentials: the longest lifetime in
+    /// `MFALimits`, 10 minutes by default), or those tokens become invalid.
     /// - Returns: how many records were re-encrypted.
     /// - Throws: `crypto` if a record's key is not in the keyring.
     @discardableResult

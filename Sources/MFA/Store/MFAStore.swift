@@ -174,13 +174,17 @@ package final class MFAStore: Sendable {
     }
 
     /// Removes a factor and revokes the user's earlier credentials.
-    /// - Returns: false if the user has no factor with this id.
-    package func deleteFactor(tenant: String, uid: String, enrollmentID: String, now: Int64) throws(MFAError) -> Bool {
-        try database.transaction { (db) throws(MFAError) -> Bool in
-            let deleted = try db.execute("DELETE FROM mfa_factors WHERE enrollment_id = ? AND tenant = ? AND uid = ?",
-                                         [.text(enrollmentID), .text(tenant), .text(uid)])
-            if deleted == 1 { try Self.revokeTokens(db, tenant, uid, now) }
-            return deleted == 1
+    /// - Returns: the removed factor's factor id, or nil if the user has no factor with this id.
+    package func deleteFactor(tenant: String, uid: String, enrollmentID: String, now: Int64) throws(MFAError) -> String? {
+        try database.transaction { (db) throws(MFAError) -> String? in
+            let key: [SQLValue] = [.text(enrollmentID), .text(tenant), .text(uid)]
+            guard let factorID = try db.query("""
+                SELECT factor_id FROM mfa_factors WHERE enrollment_id = ? AND tenant = ? AND uid = ?
+                """, key).first?.first?.text,
+                try db.execute("DELETE FROM mfa_factors WHERE enrollment_id = ? AND tenant = ? AND uid = ?", key) == 1
+            else { return nil }
+            try Self.revokeTokens(db, tenant, uid, now)
+            return factorID
         }
     }
 
