@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo
 echo "== The MFA flow on an SQLite store: examples/c/mfa_demo.c"
-"$CMAKE_BUILD/mfa_demo" "$work/mfa-demo.sqlite"
+"$CMAKE_BUILD/mfa_demo" "$work/mfa-demo.sqlite" "$work/mfa-demo-outbox.jsonl"
 echo
 echo "== Stateless TOTP from C: examples/c/totp_demo.c"
 "$CMAKE_BUILD/totp_demo"

@@ -2,17 +2,19 @@
  * The libmfa demo: the Firebase MFA model, end to end, on the embedded
  * SQLite store, through the C API.
  *
- *   1. enable TOTP for the project;
+ *   1. enable TOTP and SMS for the project;
  *   2. sign alice in with her password (no second factor yet);
  *   3. enroll an authenticator app, showing the QR code in the terminal;
- *   4. sign in again: the second factor is required, the hints are shown,
+ *   4. enroll her phone by SMS (the development outbox stands in for a gateway);
+ *   5. sign in again: the second factor is required, the hints are shown,
  *      and a code computed like the app computes it resolves the sign-in;
- *   5. unenroll, and show that her earlier credential is revoked.
+ *   6. sign in once more, this time with a code sent by SMS;
+ *   7. unenroll, and show that her earlier credentials are revoked.
  *
  * The demo's clock starts at the real time and is moved forward by hand,
  * so that it never has to wait 30 s for the next TOTP step.
  *
- * usage: mfa_demo [store.sqlite]
+ * usage: mfa_demo [store.sqlite [outbox.jsonl]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,26 @@ static int64_t demo_time;
 static int64_t demo_clock(void *context) {
     (void)context;
     return demo_time;
+}
+
+/* The app verifier: a real host checks a reCAPTCHA or APNs token here. */
+static int verify_app(void *context, const char *app_credential, int32_t action) {
+    (void)context;
+    (void)action;
+    return strcmp(app_credential, "demo-app-token") == 0 ? 0 : 1;
+}
+
+/* The code in the last message of the outbox (what the user reads on the phone). */
+static void sms_code(const char *outbox, char code[MFA_CODE_BUFFER_SIZE]) {
+    FILE *file = fopen(outbox, "r");
+    char line[1024], last[1024] = "";
+    while (file && fgets(line, sizeof line, file)) strcpy(last, line);
+    if (file) fclose(file);
+    const char *message = strstr(last, "\"message\":\"");
+    if (!message || sscanf(message + 11, "%6[0-9]", code) != 1) {
+        fprintf(stderr, "no code in the outbox\n");
+        exit(1);
+    }
 }
 
 static void on_audit(void *context, const mfa_audit_event *event) {
@@ -51,6 +73,7 @@ static void app_code(const char *base32_key, char code[MFA_CODE_BUFFER_SIZE]) {
 
 int main(int argc, char **argv) {
     const char *store = argc > 1 ? argv[1] : "mfa-demo.sqlite";
+    const char *outbox = argc > 2 ? argv[2] : "mfa-demo-outbox.jsonl";
     uint8_t master_key[MFA_MASTER_KEY_BYTES];
     mfa_options options;
     mfa_ctx *ctx = NULL;
@@ -65,13 +88,16 @@ int main(int argc, char **argv) {
     options.master_key.key = master_key;
     options.clock = demo_clock;
     options.audit = on_audit;
+    options.sms_outbox = outbox;
+    options.app_verifier = verify_app;
     remove(store);
+    remove(outbox);
     check("open", mfa_open(&ctx, &options, &err), err);
     printf("libmfa %s, store %s\n\n", mfa_version_string(), store);
 
-    printf("1. Enable TOTP second factors for the project\n");
-    check("config", mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},"
-                                                   "\"totp\":{\"adjacentIntervals\":5}}", &err), err);
+    printf("1. Enable TOTP and SMS second factors for the project\n");
+    check("config", mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\","
+                                                   "\"phone\":\"ENABLED\"},\"totp\":{\"adjacentIntervals\":5}}", &err), err);
 
     printf("\n2. alice signs in with her password\n");
     check("user", mfa_user_init(&alice), NULL);
@@ -111,7 +137,22 @@ int main(int argc, char **argv) {
     printf("   her earlier credential: %s (enrolling revokes older credentials)\n", mfa_status_name(status));
     if (status != MFA_ERR_USER_TOKEN_EXPIRED) return 1;
 
-    printf("\n4. 30 seconds later alice signs in again\n");
+    printf("\n4. alice adds her phone: an SMS code goes to the outbox %s\n", outbox);
+    demo_time += 10;
+    alice.auth_time = demo_time;
+    char *phone_session = NULL, *verification = NULL;
+    mfa_factor_info *phone = NULL;
+    check("session", mfa_session_new(ctx, &phone_session, &alice, &err), err);
+    check("send code", mfa_phone_start_enrollment(ctx, &verification, phone_session, "+15105551234",
+                                                  "demo-app-token", &err), err);
+    sms_code(outbox, code);
+    printf("   the SMS says %s; alice types it in\n", code);
+    check("enroll phone", mfa_phone_enroll(ctx, &phone, &alice, verification, code, "Mobile", &err), err);
+    printf("   enrolled \"%s\" (%s %s)\n", phone->display_name, phone->factor_id, phone->phone_number);
+    mfa_free(verification);
+    verification = NULL;
+
+    printf("\n5. 30 seconds later alice signs in again\n");
     demo_time += 30;
     alice.auth_time = demo_time;
     status = mfa_sign_in(ctx, &resolver, &alice, &err);
@@ -120,28 +161,42 @@ int main(int argc, char **argv) {
     mfa_free(err);
     err = NULL;
     for (size_t i = 0; i < resolver->hint_count; i++)
-        printf("   hint %zu: %s \"%s\" enrolled at %lld, id %s\n", i, resolver->hints[i].factor_id,
-               resolver->hints[i].display_name, (long long)resolver->hints[i].enrollment_time, resolver->hints[i].uid);
+            printf("   hint %zu: %s \"%s\" %s enrolled at %lld\n", i, resolver->hints[i].factor_id,
+               resolver->hints[i].display_name, resolver->hints[i].phone_number ? resolver->hints[i].phone_number : "",
+               (long long)resolver->hints[i].enrollment_time);
     app_code(secret->shared_secret_key, code);
     printf("   the app shows %s\n", code);
     mfa_sign_in_result *result = NULL;
-    check("resolve", mfa_resolve_totp(ctx, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err), err);
+    check("resolve", mfa_resolve_totp(ctx, &result, resolver->session, NULL, factor->uid, code, &err), err);
     printf("   signed in: uid=%s claims sign_in_second_factor=%s second_factor_identifier=%s\n", result->uid,
            result->factor_id, result->enrollment_id);
-    int64_t second_credential = demo_time;
     mfa_sign_in_result_free(result);
     result = NULL;
     mfa_resolver *again = NULL;
     check("sign in", mfa_sign_in(ctx, &again, &alice, NULL) == MFA_ERR_SECOND_FACTOR_REQUIRED ? MFA_OK : 1, NULL);
-    status = mfa_resolve_totp(ctx, &result, again->session, NULL, again->hints[0].uid, code, NULL);
+    status = mfa_resolve_totp(ctx, &result, again->session, NULL, factor->uid, code, NULL);
     printf("   the same code a second time: %s (each code works once)\n", mfa_status_name(status));
     if (status != MFA_ERR_INVALID_VERIFICATION_CODE) return 1;
 
-    printf("\n5. alice removes the app\n");
+    printf("\n6. alice signs in with an SMS code instead\n");
     demo_time += 60;
+    check("send code", mfa_phone_start_sign_in(ctx, &verification, again->session, NULL, phone->uid,
+                                               "demo-app-token", &err), err);
+    sms_code(outbox, code);
+    printf("   the SMS to her phone says %s\n", code);
+    check("resolve", mfa_resolve_phone(ctx, &result, again->session, NULL, verification, code, &err), err);
+    printf("   signed in: claims sign_in_second_factor=%s second_factor_identifier=%s\n", result->factor_id,
+           result->enrollment_id);
+    int64_t phone_credential = demo_time;
+    mfa_free(verification);
+
+    printf("\n7. alice removes both factors\n");
+    demo_time += 60;
+    alice.auth_time = demo_time;
     check("unenroll", mfa_unenroll(ctx, &alice, factor->uid, &err), err);
-    status = mfa_token_check(ctx, NULL, "alice", second_credential);
-    printf("   her credential from step 4: %s: she must sign in again\n", mfa_status_name(status));
+    check("unenroll", mfa_unenroll(ctx, &alice, phone->uid, &err), err);
+    status = mfa_token_check(ctx, NULL, "alice", phone_credential);
+    printf("   her credential from step 6: %s: she must sign in again\n", mfa_status_name(status));
     if (status != MFA_ERR_USER_TOKEN_EXPIRED) return 1;
     mfa_resolver_free(resolver);
     check("sign in", mfa_sign_in(ctx, &resolver, &alice, &err), err);
@@ -150,12 +205,15 @@ int main(int argc, char **argv) {
     mfa_sign_in_result_free(result);
     mfa_resolver_free(again);
     mfa_factor_info_free(factor);
+    mfa_factor_info_free(phone);
+    mfa_free(phone_session);
     mfa_free(qr);
     mfa_free(uri);
     mfa_free(session);
     mfa_totp_secret_free(secret);
     mfa_close(ctx);
     remove(store);
+    remove(outbox);
     printf("\ndone\n");
     return 0;
 }
