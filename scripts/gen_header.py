@@ -95,11 +95,15 @@ REPLACEMENTS = [
 
 
 def module_dirs():
-    """-I flags for the system-library module maps and the hand-written types."""
+    """-I flags for the system-library module maps, the hand-written types,
+    and the C headers that pkg-config places outside the default path."""
     dirs = [os.path.join(ROOT, "include")]
     dirs += sorted(d for d in glob.glob(os.path.join(ROOT, "Sources", "C*"))
                    if os.path.exists(os.path.join(d, "module.modulemap")))
-    return [flag for d in dirs for flag in ("-I", d)]
+    flags = [flag for d in dirs for flag in ("-I", d)]
+    cflags = subprocess.run(["pkg-config", "--cflags-only-I", "libpq"], check=True,
+                            capture_output=True, text=True).stdout.split()
+    return flags + [flag for path in cflags for flag in ("-Xcc", path)]
 
 
 def swift_sources(target):

@@ -4,7 +4,7 @@
 # Safe to run again: it installs nothing when everything is there.
 set -euo pipefail
 
-DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev \
+DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools"
 PIPS="pytest pyotp"
 

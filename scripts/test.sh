@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# The README's second command: set up, build with SwiftPM and CMake, and run
-# every test: Swift (swift test), C (CTest: gcc and clang, header, exports,
-# install), Python (pytest). Logs go to build/logs/.
+# The README's second command: set up, build with SwiftPM and CMake, start a
+# private PostgreSQL server on loopback, and run every test against SQLite
+# and PostgreSQL: Swift (swift test), C (CTest: gcc and clang, header,
+# exports, install, races, crashes), Python (pytest). Logs go to build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
 cd "$ROOT"
+
+step postgres-start "$ROOT/scripts/pg.sh" start
+MFA_TEST_POSTGRES_URL=$(tail -n 1 "$LOGS/postgres-start.log")
+export MFA_TEST_POSTGRES_URL
+trap '"$ROOT/scripts/pg.sh" stop > /dev/null 2>&1 || true' EXIT
 
 TAIL_LINES=1 step swift-test swift test
 no_warnings "$LOGS/swift-test.log"

@@ -1,7 +1,8 @@
 /// How to open an `MFAContext`.
 public struct MFAOptions: Sendable {
-    /// Where the state lives: an SQLite file path, or `":memory:"` for a
-    /// private in-memory store (tests).
+    /// Where the state lives: an SQLite file path, `":memory:"` for a
+    /// private in-memory store (tests), or a `postgres://` URL for a store
+    /// shared by many servers.
     public var store: String
     /// The master keys.
     public var keyring: MasterKeyring

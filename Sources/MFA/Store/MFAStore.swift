@@ -72,6 +72,7 @@ package final class MFAStore: Sendable {
                                 decide: (AttemptView) throws(MFAError) -> AttemptDecision) throws(MFAError)
         -> FailureOutcome? {
         try database.transaction { (db) throws(MFAError) -> FailureOutcome? in
+            try db.serialize(Self.userKey(request.tenant, request.uid))
             var sms: SMSVerificationRecord?
             if let id = request.smsVerificationID,
                let row = try db.query("""
@@ -158,6 +159,7 @@ package final class MFAStore: Sendable {
     package func finishEnrollment(_ factor: FactorRecord, claim: FactorClaim, sessionTokenID: [UInt8],
                                   sessionExpires: Int64, maxFactors: Int64, now: Int64) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
+            try db.serialize(Self.userKey(factor.tenant, factor.uid))
             try Self.consume(db, sessionTokenID, expires: sessionExpires)
             try Self.claim(db, claim, enrollmentID: factor.enrollmentID)
             try Self.insert(db, factor, maxFactors: maxFactors)
@@ -169,6 +171,7 @@ package final class MFAStore: Sendable {
     /// - Throws: `secondFactorLimitExceeded` at the limit.
     package func insertFactor(_ factor: FactorRecord, maxFactors: Int64) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
+            try db.serialize(Self.userKey(factor.tenant, factor.uid))
             try Self.insert(db, factor, maxFactors: maxFactors)
         }
     }
@@ -217,6 +220,7 @@ package final class MFAStore: Sendable {
     package func reserveSMS(_ verification: SMSVerificationRecord, cooldownScope: String?, cooldown: Int64,
                             quotas: [SMSQuota], now: Int64) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
+            try db.serialize("sms")
             if let cooldownScope, cooldown > 0 {
                 let recent = try db.query("SELECT 1 FROM mfa_sms_sends WHERE scope = ? AND sent_at > ? LIMIT 1",
                                           [.text(cooldownScope), .int(now.minus(cooldown))])
@@ -406,6 +410,11 @@ package final class MFAStore: Sendable {
                   factor.displayName.map(SQLValue.text) ?? .null, .int(factor.enrolledAt), .text(factor.keyID),
                   .blob(factor.sealed), .int(Int64(factor.algorithm)), .int(Int64(factor.digits)),
                   .int(factor.period), .int(factor.lastStep), .int(0)])
+    }
+
+    /// The serialization key of one user's factors and attempts.
+    private static func userKey(_ tenant: String, _ uid: String) -> String {
+        "user\u{1f}" + tenant + "\u{1f}" + uid
     }
 
     private static func isConsumed(_ db: SQLConnection, _ tokenID: [UInt8]) throws(MFAError) -> Bool {

@@ -17,6 +17,10 @@ package protocol SQLConnection: AnyObject {
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int
     /// Runs a query.
     func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow]
+    /// Makes transactions that name the same `key` run one after another
+    /// from here to the end of this transaction (for a check followed by a
+    /// write, such as counting a quota before spending it).
+    func serialize(_ key: String) throws(MFAError)
 }
 
 /// A database that runs closures as transactions.

@@ -78,6 +78,9 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
+    /// Every write transaction already holds SQLite's write lock from its start.
+    func serialize(_ key: String) throws(MFAError) {}
+
     @discardableResult
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int {
         let statement = try prepared(sql, parameters)

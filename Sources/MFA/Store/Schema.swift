@@ -57,6 +57,7 @@ package enum Schema {
     /// - Throws: `storageError` if the database is newer than this code, or on any failure.
     package static func migrate(_ database: SQLDatabase) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
+            try db.serialize("schema")
             try db.execute("CREATE TABLE IF NOT EXISTS mfa_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)", [])
             let rows = try db.query("SELECT value FROM mfa_meta WHERE name = 'schema_version'", [])
             let stored = rows.first?.first?.int ?? 0

@@ -60,6 +60,15 @@ package struct PendingRecord: Sendable, Equatable {
     package var keyID: String
     package var sealed: [UInt8]
     package var deadline: Int64
+
+    package init(pendingID: String, tenant: String, uid: String, keyID: String, sealed: [UInt8], deadline: Int64) {
+        self.pendingID = pendingID
+        self.tenant = tenant
+        self.uid = uid
+        self.keyID = keyID
+        self.sealed = sealed
+        self.deadline = deadline
+    }
 }
 
 /// What the store keeps about a user beyond the factors.
@@ -106,6 +115,17 @@ package struct AttemptRequest: Sendable {
     package var tokenID: [UInt8]
     package var tokenExpires: Int64
     package var now: Int64
+
+    package init(enrollmentID: String?, smsVerificationID: String?, tenant: String, uid: String, tokenID: [UInt8],
+                 tokenExpires: Int64, now: Int64) {
+        self.enrollmentID = enrollmentID
+        self.smsVerificationID = smsVerificationID
+        self.tenant = tenant
+        self.uid = uid
+        self.tokenID = tokenID
+        self.tokenExpires = tokenExpires
+        self.now = now
+    }
 }
 
 /// What the engine decided about an attempt.
@@ -122,6 +142,11 @@ package struct FailureOutcome: Sendable, Equatable {
     package var lockedUntil: Int64
     /// Whether this failure started (or lengthened) a backoff.
     package var startedBackoff: Bool
+
+    package init(lockedUntil: Int64, startedBackoff: Bool) {
+        self.lockedUntil = lockedUntil
+        self.startedBackoff = startedBackoff
+    }
 }
 
 /// An SMS code waiting to be used: for enrolling a number, or for signing in
@@ -194,6 +219,12 @@ package struct SMSQuota: Sendable, Equatable {
     package var scope: String
     package var perHour: Int64
     package var perDay: Int64
+
+    package init(scope: String, perHour: Int64, perDay: Int64) {
+        self.scope = scope
+        self.perHour = perHour
+        self.perDay = perDay
+    }
 }
 
 /// What an enrollment or sign-in uses up, in the same transaction that stores its result.

@@ -3,9 +3,9 @@ import Testing
 
 @Suite("Project and tenant configuration (SPEC flow 1)")
 struct ConfigTests {
-    @Test("defaults, round trip, and a tenant overriding the project field by field")
-    func layering() throws {
-        let fixture = try EngineFixture(config: "{}")
+    @Test("defaults, round trip, and a tenant overriding the project field by field", arguments: StoreKind.available)
+    func layering(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind, config: "{}")
         #expect(try fixture.context.config() == MFAConfig())
         try fixture.context.setConfig(json: """
             {"state":"ENABLED","providers":{"totp":"ENABLED","phone":"ENABLED"},"totp":{"adjacentIntervals":3},
@@ -19,14 +19,14 @@ struct ConfigTests {
         #expect(tenant.adjacentIntervals == 3 && tenant.limits.freeAttempts == 7)
         #expect(tenant.testCode(for: "+15555550100") == "123456")
         let json = try fixture.context.configJSON(tenant: "t1")
-        let copy = try EngineFixture(config: json)
+        let copy = try EngineFixture(kind, config: json)
         #expect(try copy.context.config() == tenant)
         #expect(fixture.log.kinds().filter { $0 == .configChange }.count == 3)
     }
 
-    @Test("bad documents are INVALID_ARGUMENT naming the field")
-    func rejects() throws {
-        let fixture = try EngineFixture()
+    @Test("bad documents are INVALID_ARGUMENT naming the field", arguments: StoreKind.available)
+    func rejects(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let elevenNumbers = (0..<11).map { "\"+1555555010\($0)\":\"123456\"" }.joined(separator: ",")
         let cases: [(String, String)] = [
             (#"{"totp":{"adjacentIntervals":11}}"#, "totp.adjacentIntervals"),

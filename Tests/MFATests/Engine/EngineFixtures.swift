@@ -31,6 +31,10 @@ struct EngineFixture {
     let context: MFAContext
     static let keyBytes = [UInt8](repeating: 7, count: 32)
 
+    init(_ kind: StoreKind, config: String = #"{"state":"ENABLED","providers":{"totp":"ENABLED"}}"#) throws {
+        try self.init(store: kind.freshLocation(), config: config)
+    }
+
     init(store: String = ":memory:", config: String = #"{"state":"ENABLED","providers":{"totp":"ENABLED"}}"#,
          keyring: MasterKeyring? = nil) throws {
         var options = MFAOptions(store: store, keyring: try keyring ?? MasterKeyring(

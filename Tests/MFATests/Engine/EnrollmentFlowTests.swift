@@ -3,9 +3,9 @@ import Testing
 
 @Suite("TOTP enrollment (SPEC flows 2 and 4)")
 struct EnrollmentFlowTests {
-    @Test("a session, a secret, a code from the app and a name enroll a factor")
-    func enrollsFactor() throws {
-        let fixture = try EngineFixture()
+    @Test("a session, a secret, a code from the app and a name enroll a factor", arguments: StoreKind.available)
+    func enrollsFactor(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let user = fixture.user()
         let (info, secret) = try fixture.enrollTOTP(user, name: "Work phone")
         #expect(info.factorID == "totp" && info.displayName == "Work phone")
@@ -20,9 +20,9 @@ struct EnrollmentFlowTests {
         #expect(url.hasPrefix("otpauth://totp/ACME%20Co:alice%40example.com?secret=\(secret.sharedSecretKey())"))
     }
 
-    @Test("prerequisites are checked in order, each with its named error")
-    func prerequisites() throws {
-        let fixture = try EngineFixture()
+    @Test("prerequisites are checked in order, each with its named error", arguments: StoreKind.available)
+    func prerequisites(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         var user = fixture.user()
         user.provider = "anonymous"
         #expect(errorCode { try fixture.context.multiFactor(for: user).session() } == .unsupportedFirstFactor)
@@ -43,9 +43,9 @@ struct EnrollmentFlowTests {
         #expect(errorCode { try fixture.context.multiFactor(for: fixture.user("bob")).session() } == .operationNotAllowed)
     }
 
-    @Test("a wrong code can be retried; an expired secret cannot")
-    func wrongAndExpired() throws {
-        let fixture = try EngineFixture()
+    @Test("a wrong code can be retried; an expired secret cannot", arguments: StoreKind.available)
+    func wrongAndExpired(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let user = fixture.user()
         let multiFactor = fixture.context.multiFactor(for: user)
         let secret = try TOTPMultiFactorGenerator.generateSecret(with: multiFactor.session())
@@ -67,9 +67,9 @@ struct EnrollmentFlowTests {
         } == .codeExpired)
     }
 
-    @Test("a session works once, expires, and belongs to its user and tenant")
-    func sessionRules() throws {
-        let fixture = try EngineFixture()
+    @Test("a session works once, expires, and belongs to its user and tenant", arguments: StoreKind.available)
+    func sessionRules(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let user = fixture.user()
         let multiFactor = fixture.context.multiFactor(for: user)
         let session = try multiFactor.session()
@@ -97,9 +97,9 @@ struct EnrollmentFlowTests {
         #expect(errorCode { try TOTPMultiFactorGenerator.generateSecret(with: forged) } == .invalidSession)
     }
 
-    @Test("TOTP disabled is OPERATION_NOT_ALLOWED")
-    func totpDisabled() throws {
-        let fixture = try EngineFixture(config: #"{"state":"ENABLED","providers":{"phone":"ENABLED"}}"#)
+    @Test("TOTP disabled is OPERATION_NOT_ALLOWED", arguments: StoreKind.available)
+    func totpDisabled(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind, config: #"{"state":"ENABLED","providers":{"phone":"ENABLED"}}"#)
         let session = try fixture.context.multiFactor(for: fixture.user()).session()
         #expect(errorCode { try TOTPMultiFactorGenerator.generateSecret(with: session) } == .operationNotAllowed)
     }

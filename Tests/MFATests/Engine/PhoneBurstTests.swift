@@ -5,9 +5,9 @@ import Testing
 
 @Suite("SMS caps under a burst")
 struct PhoneBurstTests {
-    @Test("1,000 send requests from 8 threads: exactly the caps reach the sender")
-    func burst() throws {
-        let fixture = try PhoneFixture(config: """
+    @Test("1,000 send requests from 8 threads: exactly the caps reach the sender", arguments: StoreKind.available)
+    func burst(_ kind: StoreKind) throws {
+        let fixture = try PhoneFixture(kind, config: """
             {"state":"ENABLED","providers":{"phone":"ENABLED"},"testPhoneNumbers":{"+15555550100":"123456"},
              "limits":{"smsResendCooldown":30,"smsPerNumberHour":3,"smsPerUserHour":7,"smsPerTenantHour":40}}
             """)

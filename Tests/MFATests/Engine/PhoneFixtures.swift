@@ -41,6 +41,10 @@ struct PhoneFixture {
          "testPhoneNumbers":{"+15555550100":"123456"}}
         """
 
+    init(_ kind: StoreKind, config: String = Self.phoneConfig) throws {
+        try self.init(store: kind.freshLocation(), config: config)
+    }
+
     init(store: String = ":memory:", config: String = Self.phoneConfig, verifier: (any AppVerifier)? = TestVerifier()) throws {
         var options = MFAOptions(store: store, keyring: try MasterKeyring(
             current: MasterKey(id: "k1", bytes: EngineFixture.keyBytes)))

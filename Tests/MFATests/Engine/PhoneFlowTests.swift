@@ -4,9 +4,9 @@ import Testing
 
 @Suite("SMS second factor (SPEC flows 3 and 5)")
 struct PhoneFlowTests {
-    @Test("enroll a number by SMS, then sign in with it; hints mask the number")
-    func enrollAndSignIn() throws {
-        let fixture = try PhoneFixture()
+    @Test("enroll a number by SMS, then sign in with it; hints mask the number", arguments: StoreKind.available)
+    func enrollAndSignIn(_ kind: StoreKind) throws {
+        let fixture = try PhoneFixture(kind)
         let user = fixture.user()
         let info = try fixture.enrollPhone(user, "+15105551234", name: "Mobile")
         #expect(info.factorID == "phone" && info.phoneNumber == "+15105551234" && info.displayName == "Mobile")
@@ -24,9 +24,9 @@ struct PhoneFlowTests {
         #expect(fixture.log.kinds().filter { $0 == .smsSent }.count == 2)
     }
 
-    @Test("numbers must be strict E.164")
-    func e164() throws {
-        let fixture = try PhoneFixture()
+    @Test("numbers must be strict E.164", arguments: StoreKind.available)
+    func e164(_ kind: StoreKind) throws {
+        let fixture = try PhoneFixture(kind)
         let session = try fixture.context.multiFactor(for: fixture.user()).session()
         for number in ["15105551234", "+1 510 555 1234", "+1-510-555-1234", "+0123456789", "+123456", "+1234567890123456",
                        "+1510555123a", "", "+"] {
@@ -38,9 +38,9 @@ struct PhoneFlowTests {
         #expect(fixture.sender.messages.isEmpty)
     }
 
-    @Test("app verification: missing, rejected, no verifier, explicitly disabled")
-    func appVerification() throws {
-        let fixture = try PhoneFixture()
+    @Test("app verification: missing, rejected, no verifier, explicitly disabled", arguments: StoreKind.available)
+    func appVerification(_ kind: StoreKind) throws {
+        let fixture = try PhoneFixture(kind)
         let session = try fixture.context.multiFactor(for: fixture.user()).session()
         #expect(errorCode { try fixture.provider.verifyPhoneNumber("+15105551234", appCredential: nil,
                                                                    multiFactorSession: session) } == .missingAppCredential)
@@ -59,9 +59,9 @@ struct PhoneFlowTests {
         #expect(fixture.sender.messages.isEmpty)
     }
 
-    @Test("a code works once, dies after 5 wrong tries, and expires")
-    func codeRules() throws {
-        let fixture = try PhoneFixture()
+    @Test("a code works once, dies after 5 wrong tries, and expires", arguments: StoreKind.available)
+    func codeRules(_ kind: StoreKind) throws {
+        let fixture = try PhoneFixture(kind)
         let user = fixture.user()
         _ = try fixture.enrollPhone(user, "+15105551234")
         func start() throws -> (MultiFactorResolver, String, String) {
@@ -89,9 +89,9 @@ struct PhoneFlowTests {
         #expect(errorCode { try resolve(third, thirdID, thirdCode) } != nil)
     }
 
-    @Test("10^4 guesses on one verification id never succeed")
-    func guesses() throws {
-        let fixture = try PhoneFixture()
+    @Test("10^4 guesses on one verification id never succeed", arguments: StoreKind.available)
+    func guesses(_ kind: StoreKind) throws {
+        let fixture = try PhoneFixture(kind)
         let user = fixture.user()
         _ = try fixture.enrollPhone(user, "+15105551234")
         fixture.clock.advance(31)
@@ -112,9 +112,9 @@ struct PhoneFlowTests {
             with: fixture.provider.credential(withVerificationID: id, verificationCode: real))) } != nil)
     }
 
-    @Test("the same number twice is SECOND_FACTOR_EXISTS; phone and TOTP both appear as hints")
-    func existsAndMixed() throws {
-        let fixture = try PhoneFixture()
+    @Test("the same number twice is SECOND_FACTOR_EXISTS; phone and TOTP both appear as hints", arguments: StoreKind.available)
+    func existsAndMixed(_ kind: StoreKind) throws {
+        let fixture = try PhoneFixture(kind)
         let user = fixture.user()
         _ = try fixture.enrollPhone(user, "+15105551234")
         fixture.clock.advance(31)
@@ -130,9 +130,9 @@ struct PhoneFlowTests {
             withEnrollmentID: totpInfo.uid, oneTimePassword: TOTP(secret: secret.secret).code(at: fixture.clock.now())))
     }
 
-    @Test("a failing sender is SMS_SEND_FAILED and costs nothing")
-    func senderFailure() throws {
-        let fixture = try PhoneFixture(config: """
+    @Test("a failing sender is SMS_SEND_FAILED and costs nothing", arguments: StoreKind.available)
+    func senderFailure(_ kind: StoreKind) throws {
+        let fixture = try PhoneFixture(kind, config: """
             {"state":"ENABLED","providers":{"phone":"ENABLED"},"limits":{"smsPerNumberHour":1,"smsResendCooldown":0}}
             """)
         let session = try fixture.context.multiFactor(for: fixture.user()).session()
@@ -147,9 +147,9 @@ struct PhoneFlowTests {
                                                                    multiFactorSession: session) } == .quotaExceeded)
     }
 
-    @Test("cooldown and caps per number, per user and per tenant; test numbers bypass them and never send")
-    func limits() throws {
-        let fixture = try PhoneFixture(config: """
+    @Test("cooldown and caps per number, per user and per tenant; test numbers bypass them and never send", arguments: StoreKind.available)
+    func limits(_ kind: StoreKind) throws {
+        let fixture = try PhoneFixture(kind, config: """
             {"state":"ENABLED","providers":{"phone":"ENABLED"},"testPhoneNumbers":{"+15555550100":"123456"},
              "limits":{"smsResendCooldown":60,"smsPerNumberHour":2,"smsPerUserHour":3,"smsPerTenantHour":5}}
             """)

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Safety: backoff, secrets at rest, key rotation, import")
 struct SafetyTests {
-    @Test("10^4 wrong codes never succeed; backoff refuses most; the right code works once it expires")
-    func bruteForce() throws {
-        let fixture = try EngineFixture()
+    @Test("10^4 wrong codes never succeed; backoff refuses most; the right code works once it expires", arguments: StoreKind.available)
+    func bruteForce(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let user = fixture.user()
         let (info, secret) = try fixture.enrollTOTP(user)
         let totp = try TOTP(secret: secret.secret)
@@ -112,9 +112,9 @@ struct SafetyTests {
         #expect(errorCode { try signIn(oldOnly, 1) } == .crypto)
     }
 
-    @Test("imported factors from raw secrets and otpauth URIs sign in")
-    func importing() throws {
-        let fixture = try EngineFixture()
+    @Test("imported factors from raw secrets and otpauth URIs sign in", arguments: StoreKind.available)
+    func importing(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let user = fixture.user()
         let legacy = Array("ten-bytes!".utf8)
         let raw = try fixture.context.importTOTPFactor(for: user, totp: TOTP(secret: legacy, digits: 8),

@@ -3,9 +3,9 @@ import Testing
 
 @Suite("Sign-in through the resolver (SPEC flows 5 and 6)")
 struct SignInFlowTests {
-    @Test("a user with TOTP needs the second factor; the code resolves the sign-in")
-    func resolves() throws {
-        let fixture = try EngineFixture()
+    @Test("a user with TOTP needs the second factor; the code resolves the sign-in", arguments: StoreKind.available)
+    func resolves(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let user = fixture.user()
         let (info, secret) = try fixture.enrollTOTP(user, name: "Pixel")
         fixture.clock.advance(30)
@@ -20,9 +20,9 @@ struct SignInFlowTests {
         #expect(fixture.log.kinds().suffix(1) == [.signInSuccess])
     }
 
-    @Test("a user without factors is signed in, unless MFA is MANDATORY")
-    func noFactors() throws {
-        let fixture = try EngineFixture()
+    @Test("a user without factors is signed in, unless MFA is MANDATORY", arguments: StoreKind.available)
+    func noFactors(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         guard case .signedIn(let result) = try fixture.context.signIn(fixture.user("bob")) else {
             Issue.record("expected signedIn")
             return
@@ -32,9 +32,9 @@ struct SignInFlowTests {
         #expect(errorCode { try fixture.context.signIn(fixture.user("bob")) } == .enrollmentRequired)
     }
 
-    @Test("the same code is accepted once; the enrollment code cannot sign in")
-    func replay() throws {
-        let fixture = try EngineFixture()
+    @Test("the same code is accepted once; the enrollment code cannot sign in", arguments: StoreKind.available)
+    func replay(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let user = fixture.user()
         let (info, secret) = try fixture.enrollTOTP(user)
         let code = try fixture.code(secret)
@@ -50,9 +50,9 @@ struct SignInFlowTests {
         #expect(errorCode { try fixture.resolver(user).resolveSignIn(with: earlier) } == .invalidVerificationCode)
     }
 
-    @Test("a pending credential that is tampered, expired, reused or another user's is INVALID_SESSION")
-    func pendingCredential() throws {
-        let fixture = try EngineFixture()
+    @Test("a pending credential that is tampered, expired, reused or another user's is INVALID_SESSION", arguments: StoreKind.available)
+    func pendingCredential(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let alice = fixture.user()
         let bob = fixture.user("bob")
         let (aliceFactor, aliceSecret) = try fixture.enrollTOTP(alice)
@@ -81,9 +81,9 @@ struct SignInFlowTests {
         #expect(errorCode { try expiring.resolveSignIn(with: assertion(aliceFactor.uid)) } == .invalidSession)
     }
 
-    @Test("tenants are separate: a tenant user's credential does not resolve for the project")
-    func tenants() throws {
-        let fixture = try EngineFixture()
+    @Test("tenants are separate: a tenant user's credential does not resolve for the project", arguments: StoreKind.available)
+    func tenants(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         try fixture.context.setConfig(json: #"{"totp":{"adjacentIntervals":0}}"#, tenant: "t1")
         let user = fixture.user("carol", tenant: "t1")
         let (info, secret) = try fixture.enrollTOTP(user)
@@ -100,9 +100,9 @@ struct SignInFlowTests {
         #expect(try resolver.resolveSignIn(with: now).tenant == "t1")
     }
 
-    @Test("unenroll needs a recent login, revokes tokens, and unknown ids are MFA_ENROLLMENT_NOT_FOUND")
-    func unenroll() throws {
-        let fixture = try EngineFixture()
+    @Test("unenroll needs a recent login, revokes tokens, and unknown ids are MFA_ENROLLMENT_NOT_FOUND", arguments: StoreKind.available)
+    func unenroll(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         var user = fixture.user()
         let issued = fixture.clock.now() - 10
         let (info, _) = try fixture.enrollTOTP(user)
@@ -123,9 +123,9 @@ struct SignInFlowTests {
         #expect(fixture.log.kinds().contains(.unenroll))
     }
 
-    @Test("step-up: a second factor within the last N seconds")
-    func stepUp() throws {
-        let fixture = try EngineFixture()
+    @Test("step-up: a second factor within the last N seconds", arguments: StoreKind.available)
+    func stepUp(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
         let user = fixture.user()
         let (info, secret) = try fixture.enrollTOTP(user)
         #expect(try !fixture.context.passedSecondFactor(tenant: nil, uid: "alice", within: 300))

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A private PostgreSQL server on loopback for the tests and benchmarks.
+#
+#   scripts/pg.sh start [port]   start it (initialising it the first time); prints its URL
+#   scripts/pg.sh stop [port]    stop it and delete its data
+#   scripts/pg.sh restart [port] stop and start it again, keeping its data
+#
+# PostgreSQL refuses to run as root, so the server runs as the `postgres`
+# user (created by Debian's postgresql package). Its data lives in
+# $TMPDIR/libmfa-pg-PORT; fsync is off: this server holds test data only.
+set -euo pipefail
+action=${1:?usage: pg.sh start|stop|restart [port]}
+port=${2:-${MFA_PG_PORT:-55432}}
+dir=${TMPDIR:-/tmp}/libmfa-pg-$port
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -x "$bin/pg_ctl" ] || { echo "pg.sh: PostgreSQL server binaries not found" >&2; exit 1; }
+as_postgres() {
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+url="postgres://postgres@127.0.0.1:$port/libmfa"
+
+start() {
+    if [ ! -f "$dir/data/PG_VERSION" ]; then
+        mkdir -p "$dir"
+        [ "$(id -u)" = 0 ] && chown postgres "$dir"
+        as_postgres "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 > "$dir/initdb.log"
+    fi
+    as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start > /dev/null
+    as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc \
+        "SELECT 1 FROM pg_database WHERE datname = 'libmfa'" postgres | grep -q 1 ||
+        as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres libmfa
+    echo "$url"
+}
+
+stop() {
+    if [ -f "$dir/data/postmaster.pid" ]; then
+        as_postgres "$bin/pg_ctl" -D "$dir/data" -m fast -w stop > /dev/null || true
+    fi
+}
+
+case $action in
+    start) start ;;
+    stop) stop; rm -rf "$dir" ;;
+    restart) stop; start ;;
+    *) echo "usage: pg.sh start|stop|restart [port]" >&2; exit 2 ;;
+esac
