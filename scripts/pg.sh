@@ -7,7 +7,8 @@
 #
 # PostgreSQL refuses to run as root, so the server runs as the `postgres`
 # user (created by Debian's postgresql package). Its data lives in
-# $TMPDIR/libmfa-pg-PORT; fsync is off: this server holds test data only.
+# $TMPDIR/libmfa-pg-PORT; fsync is off (this server holds test data only)
+# unless MFA_PG_OPTIONS passes other server settings ("-c fsync=on ...").
 set -euo pipefail
 action=${1:?usage: pg.sh start|stop|restart [port]}
 port=${2:-${MFA_PG_PORT:-55432}}
@@ -26,7 +27,8 @@ start() {
         as_postgres "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 > "$dir/initdb.log"
     fi
     as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start > /dev/null
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${MFA_PG_OPTIONS:-}" \
+        start > /dev/null
     as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc \
         "SELECT 1 FROM pg_database WHERE datname = 'libmfa'" postgres | grep -q 1 ||
         as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres libmfa

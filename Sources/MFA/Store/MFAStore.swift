@@ -50,8 +50,7 @@ package final class MFAStore: Sendable {
     package func attempt(enrollmentID: String, tenant: String, uid: String,
                          tokenID: [UInt8]) throws(MFAError) -> AttemptView {
         try database.read { (db) throws(MFAError) in
-            AttemptView(factor: try Self.factor(db, enrollmentID), user: try Self.user(db, tenant, uid),
-                        consumed: try Self.isConsumed(db, tokenID), documents: try Self.documents(db, tenant), sms: nil)
+            try Self.attemptView(db, enrollmentID: enrollmentID, tenant: tenant, uid: uid, tokenID: tokenID)
         }
     }
 
@@ -83,10 +82,9 @@ package final class MFAStore: Sendable {
             guard let enrollmentID = request.enrollmentID ?? sms?.enrollmentID else {
                 throw MFAError(.invalidSession, "the verification id is unknown or expired")
             }
-            let view = AttemptView(factor: try Self.factor(db, enrollmentID),
-                                   user: try Self.user(db, request.tenant, request.uid),
-                                   consumed: try Self.isConsumed(db, request.tokenID),
-                                   documents: try Self.documents(db, request.tenant), sms: sms)
+            var view = try Self.attemptView(db, enrollmentID: enrollmentID, tenant: request.tenant,
+                                            uid: request.uid, tokenID: request.tokenID)
+            view.sms = sms
             switch try decide(view) {
             case .wrong(let limits):
                 if let id = request.smsVerificationID {
@@ -97,8 +95,12 @@ package final class MFAStore: Sendable {
                                              uid: request.uid, now: request.now, limits: limits)
             case .accept(let claim):
                 try Self.claim(db, claim, enrollmentID: enrollmentID)
-                try db.execute("UPDATE mfa_factors SET failures = 0, locked_until = 0 WHERE enrollment_id = ?",
-                               [.text(enrollmentID)])
+                if case .totpStep = claim {
+                    // The step claim cleared the counters in the same statement.
+                } else {
+                    try db.execute("UPDATE mfa_factors SET failures = 0, locked_until = 0 WHERE enrollment_id = ?",
+                                   [.text(enrollmentID)])
+                }
                 try Self.consume(db, request.tokenID, expires: request.tokenExpires)
                 try db.execute("""
                     INSERT INTO mfa_users (tenant, uid, last_second_factor_at) VALUES (?, ?, ?) \
@@ -115,7 +117,17 @@ package final class MFAStore: Sendable {
     package func signInSnapshot(tenant: String, uid: String) throws(MFAError)
         -> (factors: [FactorRecord], documents: ConfigDocuments) {
         try database.read { (db) throws(MFAError) in
-            (try Self.factors(db, tenant, uid), try Self.documents(db, tenant))
+            // One statement: the documents as a single row, the factors joined to it.
+            let rows = try db.query("""
+                SELECT d.project, d.tenant_document, \(FactorRecord.joinedColumns) FROM (SELECT \
+                (SELECT document FROM mfa_config WHERE tenant = '') AS project, \
+                (SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '') AS tenant_document) d \
+                LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ? ORDER BY f.enrolled_at, f.enrollment_id
+                """, [.text(tenant), .text(tenant), .text(uid)])
+            var factors: [FactorRecord] = []
+            for row in rows where row[2] != .null { factors.append(try FactorRecord(row: Array(row.dropFirst(2)))) }
+            let documents = ConfigDocuments(project: rows.first?[0].text, tenant: rows.first?[1].text)
+            return (factors, documents)
         }
     }
 
@@ -336,6 +348,31 @@ package final class MFAStore: Sendable {
         return documents
     }
 
+    /// The factor, the user, the credential's state and the documents of an
+    /// attempt, in one statement (one round trip on a networked store).
+    private static func attemptView(_ db: SQLConnection, enrollmentID: String, tenant: String, uid: String,
+                                    tokenID: [UInt8]) throws(MFAError) -> AttemptView {
+        guard let row = try db.query("""
+            SELECT \
+            (SELECT tokens_valid_after FROM mfa_users WHERE tenant = ? AND uid = ?), \
+            (SELECT last_second_factor_at FROM mfa_users WHERE tenant = ? AND uid = ?), \
+            (SELECT locked_until FROM mfa_users WHERE tenant = ? AND uid = ?), \
+            (SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), \
+            (SELECT document FROM mfa_config WHERE tenant = ''), \
+            (SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> ''), \(FactorRecord.joinedColumns) \
+            FROM (SELECT 1 AS one) o LEFT JOIN mfa_factors f ON f.enrollment_id = ?
+            """, [.text(tenant), .text(uid), .text(tenant), .text(uid), .text(tenant), .text(uid), .blob(tokenID),
+                  .text(tenant), .text(enrollmentID)]).first else {
+            throw MFAError(.storageError, "the attempt query returned no row")
+        }
+        return AttemptView(
+            factor: row[6] == .null ? nil : try FactorRecord(row: Array(row.dropFirst(6))),
+            user: UserRecord(tokensValidAfter: row[0].int ?? 0, lastSecondFactorAt: row[1].int ?? 0,
+                             lockedUntil: row[2].int ?? 0),
+            consumed: (row[3].int ?? 0) > 0,
+            documents: ConfigDocuments(project: row[4].text, tenant: row[5].text), sms: nil)
+    }
+
     private static func factor(_ db: SQLConnection, _ enrollmentID: String) throws(MFAError) -> FactorRecord? {
         guard let row = try db.query("SELECT \(FactorRecord.columns) FROM mfa_factors WHERE enrollment_id = ?",
                                      [.text(enrollmentID)]).first else { return nil }
@@ -385,8 +422,10 @@ package final class MFAStore: Sendable {
                 throw MFAError(.invalidSession, "this enrollment was already finished")
             }
         case .totpStep(let step):
-            let claimed = try db.execute("UPDATE mfa_factors SET last_step = ? WHERE enrollment_id = ? AND last_step < ?",
-                                         [.int(step), .text(enrollmentID), .int(step)])
+            let claimed = try db.execute("""
+                UPDATE mfa_factors SET last_step = ?, failures = 0, locked_until = 0 \
+                WHERE enrollment_id = ? AND last_step < ?
+                """, [.int(step), .text(enrollmentID), .int(step)])
             guard claimed == 1 else { throw MFAError(.invalidVerificationCode, "this code was already used") }
         case .smsCode(let id, let maxAttempts, let now):
             let claimed = try db.execute("""

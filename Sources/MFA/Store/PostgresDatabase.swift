@@ -32,8 +32,13 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         try run(begin: "BEGIN", body)
     }
 
+
+    /// Reads run statement by statement, each on its own snapshot, without a
+    /// transaction around them: the reads that decide anything are single
+    /// statements, and every decision is checked again inside the write
+    /// transaction that acts on it. (It saves two round trips per read.)
     package func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
-        try run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        try run(begin: nil, body)
     }
 
     package func close() {
@@ -45,7 +50,7 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         for connection in connections { connection.finish() }
     }
 
-    private func run<R>(begin: String, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+    private func run<R>(begin: String?, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         let connection = try checkOut()
         do {
             let result = try connection.transaction(begin: begin, body)
@@ -91,6 +96,8 @@ final class PostgresConnection: SQLConnection {
             throw MFAError(.storageError, "postgres: cannot connect: \(message)")
         }
         _ = PQsetClientEncoding(handle, "UTF8")
+        // Notices ("relation already exists, skipping") are not for the host's stderr.
+        _ = PQsetNoticeProcessor(handle, { _, _ in }, nil)
     }
 
     deinit { finish() }
@@ -106,7 +113,9 @@ final class PostgresConnection: SQLConnection {
         handle = nil
     }
 
-    func transaction<R>(begin: String, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+    /// Runs `body` inside `begin` … COMMIT, or statement by statement when `begin` is nil.
+    func transaction<R>(begin: String?, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        guard let begin else { return try body(self) }
         try command(begin)
         do {
             let result = try body(self)

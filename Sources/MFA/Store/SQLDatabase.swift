@@ -35,8 +35,9 @@ package protocol SQLDatabase: Sendable {
     /// Runs `body` in one transaction that takes the write lock up front.
     @discardableResult
     func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
-    /// Runs `body`, which only reads, in one transaction: it sees one
-    /// consistent snapshot and takes no write lock.
+    /// Runs `body`, which only reads and takes no write lock. A backend may
+    /// give each statement its own snapshot: what a read decides must be
+    /// checked again by the write transaction that acts on it.
     func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
     /// Closes every connection; later calls fail with `storageError`.
     func close()

@@ -21,6 +21,10 @@ package struct FactorRecord: Sendable, Equatable {
         digits, period, last_step, locked_until
         """
 
+    /// `columns`, each qualified with the alias `f`.
+    static let joinedColumns = columns.split(separator: ",")
+        .map { "f." + $0.trimmingPrefix(" ") }.joined(separator: ", ")
+
     init(row: SQLRow) throws(MFAError) {
         guard row.count == 13, let id = row[0].text, let tenant = row[1].text, let uid = row[2].text,
               let factorID = row[3].text, let enrolledAt = row[5].int, let keyID = row[6].text,

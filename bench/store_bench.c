@@ -1,0 +1,137 @@
+/*
+ * Complete TOTP sign-ins per second on a store shared by several client
+ * processes: each process opens its own context on the same store (an
+ * SQLite file or a PostgreSQL URL) and signs in its own share of the users,
+ * the whole flow each time (mfa_sign_in, then mfa_resolve_totp).
+ *
+ * usage: store_bench STORE USERS SIGNINS_PER_PROCESS PROCESSES
+ * Prints: processes, sign-ins per second in all.
+ * Built and run by bench/store.sh.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mfa.h"
+
+static int64_t bench_now = 1800000000;
+static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
+
+static int64_t bench_clock(void *context) {
+    (void)context;
+    return bench_now;
+}
+
+static double seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void user_secret(long user, unsigned char out[20]) {
+    unsigned long long state = 0x9E3779B97F4A7C15ull ^ (unsigned long long)user * 0xBF58476D1CE4E5B9ull;
+    for (int i = 0; i < 20; i++) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        out[i] = (unsigned char)(state >> 24);
+    }
+}
+
+static void die(const char *what, int status, char *err) {
+    fprintf(stderr, "%s: %s %s\n", what, mfa_status_name(status), err ? err : "");
+    exit(1);
+}
+
+static mfa_ctx *open_store(const char *store) {
+    mfa_options options;
+    mfa_ctx *ctx = NULL;
+    char *err = NULL;
+    int status;
+    if ((status = mfa_options_init(&options)) != MFA_OK) die("options", status, NULL);
+    options.store = store;
+    options.master_key.id = "bench";
+    options.master_key.key = master;
+    options.clock = bench_clock;
+    if ((status = mfa_open(&ctx, &options, &err)) != MFA_OK) die("open", status, err);
+    return ctx;
+}
+
+static void sign_in(mfa_ctx *ctx, long u) {
+    char uid[32], code[MFA_CODE_BUFFER_SIZE];
+    unsigned char secret[20];
+    mfa_user user;
+    mfa_resolver *resolver = NULL;
+    mfa_sign_in_result *result = NULL;
+    char *err = NULL;
+    int status;
+    snprintf(uid, sizeof uid, "user%07ld", u);
+    user_secret(u, secret);
+    if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
+    user.uid = uid;
+    user.auth_time = bench_now;
+    status = mfa_sign_in(ctx, &resolver, &user, NULL);
+    if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) die("sign in", status, NULL);
+    if ((status = mfa_totp_generate(code, sizeof code, secret, 20, NULL, bench_now)) != MFA_OK) die("code", status, NULL);
+    status = mfa_resolve_totp(ctx, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err);
+    if (status != MFA_OK) die("resolve", status, err);
+    mfa_sign_in_result_free(result);
+    mfa_resolver_free(resolver);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s STORE USERS SIGNINS_PER_PROCESS PROCESSES\n", argv[0]);
+        return 2;
+    }
+    const char *store = argv[1];
+    long users = atol(argv[2]), signins = atol(argv[3]), processes = atol(argv[4]);
+    mfa_ctx *ctx = open_store(store);
+    char *err = NULL;
+    int status = mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}", &err);
+    if (status != MFA_OK) die("config", status, err);
+    for (long u = 0; u < users; u++) {
+        char uid[32];
+        unsigned char secret[20];
+        mfa_user user;
+        mfa_factor_info *info = NULL;
+        snprintf(uid, sizeof uid, "user%07ld", u);
+        user_secret(u, secret);
+        if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
+        user.uid = uid;
+        if ((status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, NULL, &err)) != MFA_OK)
+            die("import", status, err);
+        mfa_factor_info_free(info);
+    }
+    mfa_close(ctx);
+
+    long share = users / processes;
+    double start = seconds();
+    for (long p = 0; p < processes; p++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            mfa_ctx *mine = open_store(store);
+            for (long i = 0; i < signins; i++) {
+                if (i > 0 && i % share == 0) bench_now += 30;
+                sign_in(mine, p * share + (i * 7919) % share);
+            }
+            mfa_close(mine);
+            _exit(0);
+        }
+        if (pid < 0) die("fork", 0, NULL);
+    }
+    int failed = 0;
+    for (long p = 0; p < processes; p++) {
+        int wstatus = 0;
+        wait(&wstatus);
+        if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) failed = 1;
+    }
+    double elapsed = seconds() - start;
+    if (failed) die("a client process failed", 0, NULL);
+    printf("%ld %.0f\n", processes, processes * signins / elapsed);
+    return 0;
+}
