@@ -138,3 +138,147 @@ def make_kit(clock):
     yield factory
     for item in made:
         item.ctx.close()
+
+
+# --- Phone (SMS) fixtures (Tests/python/test_engine_phone_*.py) -----------------------
+
+import copy  # noqa: E402
+import re  # noqa: E402
+import threading  # noqa: E402
+
+#: Phone and TOTP enabled for the project; app verification REQUIRED (the default).
+PHONE_ON = {"state": "ENABLED", "providers": {"phone": "ENABLED", "totp": "ENABLED"}}
+#: The app credential the test verifiers accept.
+APP_OK = "genuine-app-token"
+#: A valid strict E.164 number (US) and its hint form.
+NUMBER = "+15105551234"
+NUMBER_MASKED = "+1******1234"
+#: The documented SMS text: "<code> is your verification code."
+SMS_TEXT = re.compile(r"^(\d{6}) is your verification code\.$")
+_DEFAULT = object()
+
+
+def phone_config(base=PHONE_ON, **limits):
+    """A copy of ``base`` with ``limits`` (smsPerNumberHour=..., ...) set."""
+    config = copy.deepcopy(base)
+    if limits:
+        config.setdefault("limits", {}).update(limits)
+    return config
+
+
+class Inbox:
+    """A Python SMS sender that records every message (thread-safe).
+
+    Set :attr:`fail` to an exception to make sends raise it.
+
+    Attributes:
+        messages: (number, message) pairs, in order.
+        fail: None, or the exception each send raises.
+    """
+
+    def __init__(self):
+        self.messages = []
+        self.fail = None
+        self.lock = threading.Lock()
+
+    def __call__(self, number, message):
+        if self.fail is not None:
+            raise self.fail
+        with self.lock:
+            self.messages.append((number, message))
+
+    def code(self, number=None):
+        """The code of the last message (to ``number`` if given)."""
+        for to, message in reversed(self.messages):
+            if number is None or to == number:
+                match = SMS_TEXT.match(message)
+                assert match, message
+                return match.group(1)
+        raise AssertionError("no SMS was sent to %s" % number)
+
+    def to(self, number):
+        """How many messages went to ``number``."""
+        return sum(1 for to, _ in self.messages if to == number)
+
+
+class Verifier:
+    """A Python app verifier accepting :data:`APP_OK` only; records its calls."""
+
+    def __init__(self, accept=(APP_OK,)):
+        self.accept = set(accept)
+        self.calls = []
+
+    def __call__(self, credential, action):
+        self.calls.append((credential, action))
+        return credential in self.accept
+
+
+class PhoneKit(EngineKit):
+    """An :class:`EngineKit` with phone enabled, a recording sender and verifier, and phone shortcuts.
+
+    Attributes:
+        inbox: the :class:`Inbox` (None when the kit has no Python sender).
+        verifier: the :class:`Verifier` (None when the kit has none).
+        provider: a libmfa.PhoneAuthProvider on ``ctx``.
+    """
+
+    def __init__(self, store=":memory:", clock=None, config=PHONE_ON, sms_sender=_DEFAULT, app_verifier=_DEFAULT,
+                 **options):
+        self.inbox = Inbox() if sms_sender is _DEFAULT and "sms_outbox" not in options else None
+        self.verifier = Verifier() if app_verifier is _DEFAULT else None
+        if sms_sender is _DEFAULT:
+            sms_sender = self.inbox
+        if app_verifier is _DEFAULT:
+            app_verifier = self.verifier
+        super().__init__(store, clock=clock, config=config, sms_sender=sms_sender, app_verifier=app_verifier,
+                         **options)
+        self.provider = self.libmfa.PhoneAuthProvider(self.ctx)
+
+    def start_enrollment(self, user, number=NUMBER, credential=APP_OK, session=None):
+        """verify_phone_number for ``user`` (a fresh session unless given); return the verification id."""
+        if session is None:
+            session = self.ctx.multi_factor(user).session()
+        return self.provider.verify_phone_number(number, app_credential=credential, session=session)
+
+    def assertion(self, verification_id, code):
+        """A PhoneMultiFactorAssertion of a verification id and a code."""
+        return self.libmfa.PhoneMultiFactorGenerator.assertion(self.provider.credential(verification_id, code))
+
+    def enroll_phone(self, user, number=NUMBER, display_name=None, code=None):
+        """Enroll ``number`` for ``user`` with the code it received (or ``code``); return the MultiFactorInfo."""
+        verification_id = self.start_enrollment(user, number)
+        if code is None:
+            code = self.inbox.code(number)
+        return self.ctx.multi_factor(user).enroll(self.assertion(verification_id, code), display_name)
+
+    def start_sign_in(self, resolver, hint, credential=APP_OK):
+        """verify_phone_number_for_sign_in; return the verification id."""
+        return self.provider.verify_phone_number_for_sign_in(hint, resolver, app_credential=credential)
+
+    def resolve_phone(self, resolver, verification_id, code):
+        """resolve_sign_in with a phone assertion."""
+        return resolver.resolve_sign_in(self.assertion(verification_id, code))
+
+
+@pytest.fixture
+def phone_kit(clock):
+    """A :class:`PhoneKit` on an in-memory store (phone + TOTP enabled, verification REQUIRED)."""
+    made = PhoneKit(clock=clock)
+    yield made
+    made.ctx.close()
+
+
+@pytest.fixture
+def make_phone_kit(clock):
+    """A factory of :class:`PhoneKit` objects (all closed at teardown)."""
+    made = []
+
+    def factory(store=":memory:", **options):
+        options.setdefault("clock", clock)
+        item = PhoneKit(store, **options)
+        made.append(item)
+        return item
+
+    yield factory
+    for item in made:
+        item.ctx.close()

@@ -1,6 +1,6 @@
 """libmfa: TOTP/HOTP one-time passwords, base32, otpauth:// key URIs, and the
-MFA engine (Firebase Authentication's multi-factor model: enrollment, sign-in
-with a resolver, token revocation).
+MFA engine (Firebase Authentication's multi-factor model with TOTP and SMS
+second factors: enrollment, sign-in with a resolver, token revocation).
 
 A ctypes binding of libmfa's C interface (``include/mfa.h``). The shared
 library is found through the ``LIBMFA_LIBRARY`` environment variable (its full
@@ -23,6 +23,10 @@ The engine (see :mod:`libmfa.engine`)::
                                       email_verified=True, auth_time=now))
     secret = libmfa.TOTPMultiFactorGenerator.generate_secret(mf.session())
     ...
+
+SMS factors (see :mod:`libmfa.phone`): open the context with ``sms_sender``
+(or ``sms_outbox``) and ``app_verifier``, then use :class:`PhoneAuthProvider`
+and :class:`PhoneMultiFactorGenerator`.
 
 Every failure raises a subclass of :class:`MFAError`; wrong Python types
 (including None where a value is required, and a str secret) raise TypeError.
@@ -111,14 +115,19 @@ from .engine import (
 )
 from .library import library_path, version, version_string
 from .models import (
+    PHONE_FACTOR_ID,
+    TOTP_FACTOR_ID,
     AuditEvent,
     MultiFactorInfo,
+    PhoneAuthCredential,
+    PhoneMultiFactorAssertion,
     SignInResult,
     TOTPMultiFactorAssertion,
     TOTPSecret,
     User,
 )
 from .otp import HOTP, TOTP, random_secret
+from .phone import PhoneAuthProvider, PhoneMultiFactorGenerator, outbox_code, read_outbox
 from .qr import qr_code
 from .uri import KeyURI, build_uri, parse_uri
 
@@ -153,6 +162,7 @@ __all__ = [
     "OTP_TOTP",
     "PERIOD_DEFAULT",
     "PERIOD_MAX",
+    "PHONE_FACTOR_ID",
     "QR_PNG",
     "QR_SVG",
     "QR_TEXT",
@@ -161,6 +171,7 @@ __all__ = [
     "SECRET_MIN_BYTES",
     "STRING_MAX_BYTES",
     "TOTP",
+    "TOTP_FACTOR_ID",
     "TOTP_PARAMS_VERSION",
     "USER_VERSION",
     "WINDOW_MAX",
@@ -188,6 +199,10 @@ __all__ = [
     "MultiFactorSession",
     "OperationNotAllowedError",
     "OutOfMemoryError",
+    "PhoneAuthCredential",
+    "PhoneAuthProvider",
+    "PhoneMultiFactorAssertion",
+    "PhoneMultiFactorGenerator",
     "QuotaExceededError",
     "RequiresRecentLoginError",
     "SecondFactorExistsError",
@@ -213,9 +228,11 @@ __all__ = [
     "check",
     "errstr",
     "library_path",
+    "outbox_code",
     "parse_uri",
     "qr_code",
     "random_secret",
+    "read_outbox",
     "status_name",
     "version",
     "version_string",

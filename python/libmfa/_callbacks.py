@@ -1,4 +1,4 @@
-"""Host callbacks (clock, random, audit) as ctypes function pointers.
+"""Host callbacks (clock, random, audit, SMS sender, app verifier) as ctypes function pointers.
 
 libmfa calls these from inside its C functions, on the thread that made the
 call. A Python exception cannot cross the C frames, so every wrapper catches
@@ -15,6 +15,13 @@ everything and turns it into something libmfa understands:
   as a failure too.
 * audit: the exception is logged on the ``libmfa`` logger and ignored; the
   operation being audited has already been stored and goes on normally.
+* SMS sender: the callback returns non-zero, which libmfa reports as
+  ``SMS_SEND_FAILED`` (:class:`libmfa.SMSSendFailedError`) and counts neither
+  the send nor any quota. The exception is logged (without the message text,
+  which holds the code).
+* app verifier: the credential is rejected (``INVALID_APP_CREDENTIAL``) and the
+  exception is logged. Only a return value of exactly ``True`` accepts a
+  credential: ``None`` (a forgotten ``return``), ``1`` or a string reject it.
 
 While a callback runs, the thread is marked (see :func:`inside`) so that the
 engine refuses to be re-entered from it: libmfa forbids calling back into a
@@ -24,6 +31,7 @@ context from its callbacks, and doing so could deadlock.
 import ctypes
 import logging
 import math
+import sys
 import threading
 import time
 
@@ -153,3 +161,59 @@ def audit(function, make_event):
                 log.exception("libmfa: the audit callback failed; the event is dropped")
 
     return _types.mfa_audit_fn(call)
+
+
+#: The app verification actions by ``MFA_APP_ACTION_*`` number, as the names
+#: the Python verifier receives.
+APP_ACTIONS = {1: "enrollment", 2: "sign_in"}
+
+
+def sms_sender(function):
+    """An ``mfa_sms_sender_fn`` calling ``function(phone_number, message)`` with two str.
+
+    The return value of ``function`` is ignored; an exception makes the send
+    fail (libmfa's SMS_SEND_FAILED, nothing counted) and is logged.
+    """
+
+    def call(_context, phone_number, message):
+        with _MARK:
+            try:
+                function(_text(phone_number), _text(message))
+                return 0
+            except BaseException:  # noqa: BLE001 - nothing may cross into C
+                # The traceback may quote the arguments (the code): log the type only.
+                error = sys.exc_info()[1]
+                log.error("libmfa: the SMS sender failed (%s); the send fails with SMS_SEND_FAILED",
+                          type(error).__name__)
+                return 1
+
+    return _types.mfa_sms_sender_fn(call)
+
+
+def app_verifier(function):
+    """An ``mfa_app_verifier_fn`` calling ``function(credential, action)``.
+
+    ``action`` is ``"enrollment"`` or ``"sign_in"``. Returns 0 (accept) only
+    when ``function`` returns exactly ``True``; anything else, an exception
+    (logged) or an unknown action rejects the credential.
+    """
+
+    def call(_context, credential, action):
+        with _MARK:
+            try:
+                name = APP_ACTIONS.get(int(action))
+                if name is None:
+                    log.error("libmfa: unknown app verification action %d; the credential is rejected", action)
+                    return 1
+                verdict = function(_text(credential), name)
+                if verdict is True:
+                    return 0
+                if verdict is not False:
+                    log.warning("libmfa: the app verifier returned %s, not a bool; the credential is rejected",
+                                type(verdict).__name__)
+                return 1
+            except BaseException:  # noqa: BLE001 - nothing may cross into C
+                log.exception("libmfa: the app verifier failed; the credential is rejected")
+                return 1
+
+    return _types.mfa_app_verifier_fn(call)

@@ -22,6 +22,11 @@ Quick start::
                 resolver.hints[0].uid, input("code: "))
             result = resolver.resolve_sign_in(assertion)
 
+SMS (phone) factors use the same MultiFactor and resolver objects, with
+:class:`libmfa.PhoneAuthProvider` and :class:`libmfa.PhoneMultiFactorGenerator`
+(see :mod:`libmfa.phone`) and a Context opened with ``sms_sender`` (or
+``sms_outbox``) and ``app_verifier``.
+
 Every C-allocated result is copied into Python objects and freed before a
 method returns. Every failure raises the :class:`libmfa.MFAError` subclass of
 its status; wrong Python types raise TypeError.
@@ -46,6 +51,7 @@ from .models import (
     TOTP_FACTOR_ID,
     AuditEvent,
     MultiFactorInfo,
+    PhoneMultiFactorAssertion,
     SignInResult,
     TOTPMultiFactorAssertion,
     TOTPSecret,
@@ -84,6 +90,13 @@ _ENGINE_FUNCTIONS = (
     "mfa_totp_secret_uri",
     "mfa_user_init",
 )
+#: The C functions of the SMS second factor (checked when first used).
+_PHONE_FUNCTIONS = (
+    "mfa_phone_start_enrollment",
+    "mfa_phone_start_sign_in",
+    "mfa_phone_enroll",
+    "mfa_resolve_phone",
+)
 _SECOND_FACTOR_REQUIRED = int(Status.SECOND_FACTOR_REQUIRED)
 
 
@@ -113,6 +126,31 @@ def _factor_info(fields):
         enrollment_time=int(fields.enrollment_time),
         phone_number=_optional(fields.phone_number),
     )
+
+
+def _sign_in_result(fields):
+    """A SignInResult copied from an ``mfa_sign_in_result``."""
+    return SignInResult(
+        uid=_text(fields.uid),
+        tenant=_optional(fields.tenant),
+        factor_id=_optional(fields.factor_id),
+        enrollment_id=_optional(fields.enrollment_id),
+        time=int(fields.time),
+    )
+
+
+def _phone_functions():
+    """RuntimeError unless the loaded library exports the SMS functions."""
+    absent = [name for name in _PHONE_FUNCTIONS if name in missing]
+    if absent:
+        raise RuntimeError("libmfa: the loaded library lacks the SMS functions " + ", ".join(absent))
+
+
+def _code(value, what="verification_code"):
+    """An SMS code as NUL-free bytes (str or bytes; anything else is a TypeError)."""
+    if not isinstance(value, (str, bytes, bytearray, memoryview)):
+        raise TypeError("%s must be str, not %s" % (what, type(value).__name__))
+    return _args.text(value, what)
 
 
 def _master_key(key_id, key, what):
@@ -178,10 +216,33 @@ class Context:
         audit: a callable receiving each :class:`libmfa.AuditEvent`, on the
             calling thread, after the change it reports is stored. Exceptions
             it raises are logged on the ``libmfa`` logger and ignored.
+        sms_sender: the SMS gateway, a callable ``sms_sender(phone_number,
+            message)`` taking two str: the strict E.164 number and the text
+            ``"<code> is your verification code."``. Its return value is
+            ignored; raising makes the send fail with
+            :class:`libmfa.SMSSendFailedError`, and then neither the send nor
+            any quota or cooldown is counted. It runs on the calling thread,
+            with no libmfa lock held. None: no gateway (sends fail, except to
+            the configuration's test numbers, which never reach a sender).
+        sms_outbox: instead of ``sms_sender``, a file path (str or
+            path-like) to append each SMS to, as one JSON object per line
+            ``{"time": ..., "to": "+1...", "message": "..."}``; a development
+            and test aid (see :func:`libmfa.read_outbox`). Several processes
+            may share one outbox.
+        app_verifier: the host's check of the app credential a client sends
+            with each SMS request (its reCAPTCHA token or APNs-style receipt):
+            a callable ``app_verifier(credential, action)`` with ``credential``
+            a non-empty str and ``action`` ``"enrollment"`` or ``"sign_in"``.
+            Return True to accept; anything else (False, None, an exception,
+            which is logged) rejects the request with
+            :class:`libmfa.InvalidAppCredentialError`. None: no verifier; SMS
+            requests then fail with :class:`libmfa.OperationNotAllowedError`
+            unless the configuration sets ``"phone": {"appVerification":
+            "DISABLED"}``.
 
     Callbacks must not call back into the context (doing so raises
-    RuntimeError). The ctypes callback objects are kept on the instance until
-    :meth:`close`.
+    RuntimeError inside the callback, which then fails as described above).
+    The ctypes callback objects are kept on the instance until :meth:`close`.
 
     A context is thread-safe: share one between threads. :meth:`close` waits
     for calls in progress on other threads; later calls raise
@@ -189,9 +250,10 @@ class Context:
     close it.
 
     Raises:
-        TypeError: arguments of the wrong type (a str key, a missing key).
+        TypeError: arguments of the wrong type (a str key, a missing key, a
+            callback that is not callable).
         InvalidArgumentError: a key that is not 32 bytes, a bad key id,
-            duplicate key ids.
+            duplicate key ids, both ``sms_sender`` and ``sms_outbox``.
         StorageError: the store cannot be opened, or was written by a newer libmfa.
     """
 
@@ -204,6 +266,9 @@ class Context:
         clock=None,
         random=None,
         audit=None,
+        sms_sender=None,
+        sms_outbox=None,
+        app_verifier=None,
     ):
         self._handle = None
         self._condition = threading.Condition(threading.Lock())
@@ -214,12 +279,20 @@ class Context:
             raise RuntimeError("libmfa: the loaded library lacks the engine functions " + ", ".join(absent))
         if master_key is None:
             raise TypeError("master_key is required (%d bytes)" % constants.MASTER_KEY_BYTES)
-        for name, function in (("clock", clock), ("random", random), ("audit", audit)):
+        for name, function in (("clock", clock), ("random", random), ("audit", audit),
+                               ("sms_sender", sms_sender), ("app_verifier", app_verifier)):
             if function is not None and not callable(function):
                 raise TypeError("%s must be callable or None" % name)
         if isinstance(store, os.PathLike):
             store = os.fspath(store)
         store_raw = _args.text(store, "store")
+        if isinstance(sms_outbox, os.PathLike):
+            sms_outbox = os.fspath(sms_outbox)
+        outbox_raw = _args.optional_text(sms_outbox, "sms_outbox")
+        if outbox_raw is not None and sms_sender is not None:
+            raise _args.invalid("give sms_sender or sms_outbox, not both")
+        if outbox_raw == b"":
+            raise _args.invalid("sms_outbox must not be empty")
 
         key_raw_id, key_buffer = _master_key(key_id, master_key, "master_key")
         pairs = _key_pairs(previous_keys)
@@ -235,6 +308,8 @@ class Context:
         self._clock_fn = _callbacks.clock(clock) if clock is not None else None
         self._random_fn = _callbacks.random(random) if random is not None else None
         self._audit_fn = _callbacks.audit(audit, AuditEvent._from_fields) if audit is not None else None
+        self._sms_sender_fn = _callbacks.sms_sender(sms_sender) if sms_sender is not None else None
+        self._app_verifier_fn = _callbacks.app_verifier(app_verifier) if app_verifier is not None else None
 
         options = mfa_options()
         check(lib.mfa_options_init(ctypes.byref(options)))
@@ -251,6 +326,12 @@ class Context:
             options.random = self._random_fn
         if self._audit_fn is not None:
             options.audit = self._audit_fn
+        if self._sms_sender_fn is not None:
+            options.sms_sender = self._sms_sender_fn
+        if outbox_raw is not None:
+            options.sms_outbox = outbox_raw
+        if self._app_verifier_fn is not None:
+            options.app_verifier = self._app_verifier_fn
 
         handle = ctypes.POINTER(mfa_ctx)()
         err = ctypes.c_void_p()
@@ -284,6 +365,7 @@ class Context:
             handle, self._handle = self._handle, None
         lib.mfa_close(handle)
         self._clock_fn = self._random_fn = self._audit_fn = None
+        self._sms_sender_fn = self._app_verifier_fn = None
 
     @property
     def closed(self):
@@ -535,14 +617,72 @@ class Context:
             with self._use() as handle:
                 check(lib.mfa_resolve_totp(handle, ctypes.byref(out), raw, raw_tenant, raw_id, raw_otp,
                                            ctypes.byref(err)), err)
-            fields = out.contents
-            return SignInResult(
-                uid=_text(fields.uid),
-                tenant=_optional(fields.tenant),
-                factor_id=_optional(fields.factor_id),
-                enrollment_id=_optional(fields.enrollment_id),
-                time=int(fields.time),
-            )
+            return _sign_in_result(out.contents)
+        finally:
+            lib.mfa_sign_in_result_free(out)
+
+    # --- SMS (phone) factors ----------------------------------------------------------
+
+    def _start_phone_enrollment(self, session_token, phone_number, app_credential):
+        _phone_functions()
+        raw_session = _args.text(session_token, "session")
+        raw_number = _args.text(phone_number, "phone_number")
+        raw_credential = _args.optional_text(app_credential, "app_credential")
+        out = ctypes.c_void_p()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(lib.mfa_phone_start_enrollment(handle, ctypes.byref(out), raw_session, raw_number,
+                                                     raw_credential, ctypes.byref(err)), err)
+            return ctypes.string_at(out.value).decode("utf-8")
+        finally:
+            lib.mfa_free(out)
+
+    def _start_phone_sign_in(self, pending_credential, tenant, enrollment_id, app_credential):
+        _phone_functions()
+        raw_pending = _args.text(pending_credential, "pending_credential")
+        raw_tenant = _args.optional_text(tenant, "tenant")
+        raw_id = _args.text(enrollment_id, "enrollment id")
+        raw_credential = _args.optional_text(app_credential, "app_credential")
+        out = ctypes.c_void_p()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(lib.mfa_phone_start_sign_in(handle, ctypes.byref(out), raw_pending, raw_tenant, raw_id,
+                                                  raw_credential, ctypes.byref(err)), err)
+            return ctypes.string_at(out.value).decode("utf-8")
+        finally:
+            lib.mfa_free(out)
+
+    def _enroll_phone(self, user, verification_id, code, display_name):
+        _phone_functions()
+        c_user = _c_user(user)
+        raw_id = _args.text(verification_id, "verification_id")
+        raw_code = _code(code)
+        raw_name = _args.optional_text(display_name, "display_name")
+        out = ctypes.POINTER(mfa_factor_info)()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(lib.mfa_phone_enroll(handle, ctypes.byref(out), ctypes.byref(c_user), raw_id, raw_code,
+                                           raw_name, ctypes.byref(err)), err)
+            return _factor_info(out.contents)
+        finally:
+            lib.mfa_factor_info_free(out)
+
+    def _resolve_phone(self, pending_credential, tenant, verification_id, code):
+        _phone_functions()
+        raw = _args.text(pending_credential, "pending_credential")
+        raw_tenant = _args.optional_text(tenant, "tenant")
+        raw_id = _args.text(verification_id, "verification_id")
+        raw_code = _code(code)
+        out = ctypes.POINTER(mfa_sign_in_result)()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(lib.mfa_resolve_phone(handle, ctypes.byref(out), raw, raw_tenant, raw_id, raw_code,
+                                            ctypes.byref(err)), err)
+            return _sign_in_result(out.contents)
         finally:
             lib.mfa_sign_in_result_free(out)
 
@@ -777,23 +917,37 @@ class MultiFactor:
         """Finish an enrollment.
 
         Args:
-            assertion: from :meth:`TOTPMultiFactorGenerator.assertion_for_enrollment`.
+            assertion: from :meth:`TOTPMultiFactorGenerator.assertion_for_enrollment`,
+                or from :meth:`libmfa.PhoneMultiFactorGenerator.assertion` with
+                the verification id of
+                :meth:`libmfa.PhoneAuthProvider.verify_phone_number` and the
+                SMS code.
             display_name: an optional name for the factor (at most 256 bytes).
 
         Returns:
-            The new :class:`MultiFactorInfo`. The user's earlier credentials
-            are revoked (see :meth:`Context.check_token`).
+            The new :class:`MultiFactorInfo` (for a phone, ``phone_number``
+            is the full number). The user's earlier credentials are revoked
+            (see :meth:`Context.check_token`).
 
         Raises:
-            InvalidVerificationCodeError: a wrong or malformed code (the user may retry).
-            CodeExpiredError: past the secret's enrollment deadline.
-            InvalidSessionError: tampered, already used, or another user's.
+            InvalidVerificationCodeError: a wrong or malformed code (the user
+                may retry; an SMS verification id dies after 5 wrong codes).
+            CodeExpiredError: past the secret's enrollment deadline, or the
+                SMS code's lifetime (5 minutes by default).
+            InvalidSessionError: tampered, already used, or another user's;
+                for SMS also a dead verification id, or one made for a sign-in.
             TenantMismatchError: the secret was made for another tenant.
+            SecondFactorExistsError: the number is already one of the user's factors.
             SecondFactorLimitExceededError, OperationNotAllowedError,
             InvalidArgumentError (a sign-in assertion), TypeError, StorageError.
         """
+        if isinstance(assertion, PhoneMultiFactorAssertion):
+            credential = assertion.credential
+            return self.context._enroll_phone(self.user, credential.verification_id, credential.verification_code,
+                                              display_name)
         if not isinstance(assertion, TOTPMultiFactorAssertion):
-            raise TypeError("assertion must come from TOTPMultiFactorGenerator, not %s" % type(assertion).__name__)
+            raise TypeError("assertion must come from TOTPMultiFactorGenerator or PhoneMultiFactorGenerator, not %s"
+                            % type(assertion).__name__)
         if not assertion.for_enrollment:
             raise _args.invalid("a sign-in assertion cannot enroll a factor; use assertion_for_enrollment")
         return self.context._enroll(self.user, assertion.session_info, assertion.one_time_password, display_name)
@@ -843,23 +997,35 @@ class MultiFactorResolver:
         """Finish the sign-in with a second factor.
 
         Args:
-            assertion: from :meth:`TOTPMultiFactorGenerator.assertion_for_sign_in`.
+            assertion: from :meth:`TOTPMultiFactorGenerator.assertion_for_sign_in`,
+                or from :meth:`libmfa.PhoneMultiFactorGenerator.assertion` with
+                the verification id of
+                :meth:`libmfa.PhoneAuthProvider.verify_phone_number_for_sign_in`
+                (for this resolver) and the SMS code.
 
         Returns:
             A :class:`SignInResult` naming the factor used (see its ``claims``).
-            The pending credential is used up and the code's time step can
-            never be accepted again.
+            The pending credential is used up, and so is the TOTP code's time
+            step or the SMS code.
 
         Raises:
             InvalidVerificationCodeError: a wrong, malformed or replayed code.
+            CodeExpiredError: an SMS code past its lifetime.
             InvalidSessionError: a tampered, expired or used pending
-                credential, or another user's factor.
+                credential, or another user's factor; for SMS also a used or
+                dead code (5 wrong tries), or a verification id of another
+                sign-in or of an enrollment.
             TenantMismatchError, MFAEnrollmentNotFoundError,
             TooManyAttemptsError (backoff), InvalidArgumentError (an
             enrollment assertion), TypeError, StorageError.
         """
+        if isinstance(assertion, PhoneMultiFactorAssertion):
+            credential = assertion.credential
+            return self.context._resolve_phone(self.session, self.tenant, credential.verification_id,
+                                               credential.verification_code)
         if not isinstance(assertion, TOTPMultiFactorAssertion):
-            raise TypeError("assertion must come from TOTPMultiFactorGenerator, not %s" % type(assertion).__name__)
+            raise TypeError("assertion must come from TOTPMultiFactorGenerator or PhoneMultiFactorGenerator, not %s"
+                            % type(assertion).__name__)
         if assertion.for_enrollment:
             raise _args.invalid("an enrollment assertion cannot resolve a sign-in; use assertion_for_sign_in")
         return self.context._resolve(self.session, self.tenant, assertion.enrollment_id, assertion.one_time_password)

@@ -206,6 +206,46 @@ class TOTPMultiFactorAssertion:
 
 
 @dataclasses.dataclass(frozen=True)
+class PhoneAuthCredential:
+    """Proof of a phone number: the verification id and the code the user received by SMS.
+
+    Made by :meth:`libmfa.PhoneAuthProvider.credential`; turned into an
+    assertion by :meth:`libmfa.PhoneMultiFactorGenerator.assertion`. Both
+    fields are left out of ``repr``.
+
+    Attributes:
+        verification_id: the opaque id returned by
+            :meth:`libmfa.PhoneAuthProvider.verify_phone_number` or
+            :meth:`libmfa.PhoneAuthProvider.verify_phone_number_for_sign_in`.
+        verification_code: the six-digit code from the SMS (str or bytes).
+    """
+
+    verification_id: _Text = dataclasses.field(repr=False)
+    verification_code: _Text = dataclasses.field(repr=False)
+
+    #: "phone".
+    provider_id = PHONE_FACTOR_ID
+
+
+@dataclasses.dataclass(frozen=True)
+class PhoneMultiFactorAssertion:
+    """Proof of a phone factor, for :meth:`libmfa.MultiFactor.enroll` or
+    :meth:`libmfa.MultiFactorResolver.resolve_sign_in`.
+
+    Made by :meth:`libmfa.PhoneMultiFactorGenerator.assertion`. Whether it
+    enrolls or signs in is decided by the verification id inside, so the same
+    class serves both (as in the Firebase SDKs).
+
+    Attributes:
+        credential: the :class:`PhoneAuthCredential`.
+        factor_id: always ``"phone"``.
+    """
+
+    credential: PhoneAuthCredential
+    factor_id: str = PHONE_FACTOR_ID
+
+
+@dataclasses.dataclass(frozen=True)
 class SignInResult:
     """A finished sign-in.
 

@@ -79,16 +79,19 @@ extension MFAContext {
         return try factorInfo(factor, masked: false)
     }
 
-    /// Checks an enrollment's SMS code; a wrong one is counted against its verification.
+    /// Checks an enrollment's SMS code; a wrong one is counted against its
+    /// verification in the same transaction that judged it.
     private func checkEnrollmentCode(claims: TokenClaims, code: String, limits: MFALimits,
                                      now: Int64) throws(MFAError) -> SMSVerificationRecord {
-        guard let record = try store.smsVerification(id: claims.reference), record.purpose == .enrollment else {
-            throw MFAError(.invalidSession, "the verification id is unknown or expired")
+        let judged = try store.judgeSMSCode(verificationID: claims.reference) { (record) throws(MFAError) -> Bool in
+            guard let record, record.purpose == .enrollment else {
+                throw MFAError(.invalidSession, "the verification id is unknown or expired")
+            }
+            try checkSMSState(record, claims: claims, limits: limits, now: now)
+            return try smsCodeMatches(record, code: code)
         }
-        try checkSMSState(record, claims: claims, limits: limits, now: now)
-        guard try smsCodeMatches(record, code: code) else {
-            let attempts = try store.countWrongSMSCode(verificationID: record.verificationID)
-            throw MFAError(.invalidVerificationCode, attempts >= limits.smsMaxAttempts
+        guard judged.matched, let record = judged.record else {
+            throw MFAError(.invalidVerificationCode, judged.attempts >= limits.smsMaxAttempts
                 ? "the code is wrong; this verification is now closed" : "the code is wrong")
         }
         return record
@@ -135,14 +138,19 @@ extension MFAContext {
             codeHash: Self.codeHash(code, verificationID: verificationID, key: keyring.current.codesKey),
             expires: now.plus(config.limits.smsCodeLifetime))
         guard testCode == nil else {
-            try store.reserveSMS(record, cooldownScope: nil, cooldown: 0, quotas: [], now: now)
+            try store.reserveSMS(record, cooldownScopes: [], cooldown: 0, quotas: [], now: now)
             return verificationID
         }
         let limits = config.limits
-        let numberScope = "number:" + Base64URL.encode(
-            Array(KeyedHash.hash(Array(number.utf8), key: keyring.current.codesKey).prefix(16)))
-        try store.reserveSMS(record, cooldownScope: numberScope, cooldown: limits.smsResendCooldown, quotas: [
-            SMSQuota(scope: numberScope, perHour: limits.smsPerNumberHour, perDay: limits.smsPerNumberDay),
+        // The number's budget is named by a keyed hash (the store never holds
+        // the number in the clear); the names under the previous keys count too,
+        // so rotating the master key resets no cooldown and no cap.
+        let numberScopes = keyring.all.map {
+            "number:" + Base64URL.encode(Array(KeyedHash.hash(Array(number.utf8), key: $0.codesKey).prefix(16)))
+        }
+        try store.reserveSMS(record, cooldownScopes: numberScopes, cooldown: limits.smsResendCooldown, quotas: [
+            SMSQuota(scope: numberScopes[0], aliases: Array(numberScopes.dropFirst()), perHour: limits.smsPerNumberHour,
+                     perDay: limits.smsPerNumberDay),
             SMSQuota(scope: "user:" + tenant + "\u{1f}" + uid, perHour: limits.smsPerUserHour,
                      perDay: limits.smsPerUserDay),
             SMSQuota(scope: "tenant:" + tenant, perHour: limits.smsPerTenantHour, perDay: limits.smsPerTenantDay),

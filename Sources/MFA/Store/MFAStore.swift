@@ -229,13 +229,15 @@ package final class MFAStore: Sendable {
     /// and every quota, then records the send and the code's verification.
     /// Test numbers pass no quotas and no cooldown scope.
     /// - Throws: `tooManyAttemptsTryLater` (cooldown), `quotaExceeded`.
-    package func reserveSMS(_ verification: SMSVerificationRecord, cooldownScope: String?, cooldown: Int64,
+    package func reserveSMS(_ verification: SMSVerificationRecord, cooldownScopes: [String], cooldown: Int64,
                             quotas: [SMSQuota], now: Int64) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
             try db.serialize("sms")
-            if let cooldownScope, cooldown > 0 {
-                let recent = try db.query("SELECT 1 FROM mfa_sms_sends WHERE scope = ? AND sent_at > ? LIMIT 1",
-                                          [.text(cooldownScope), .int(now.minus(cooldown))])
+            if !cooldownScopes.isEmpty, cooldown > 0 {
+                let recent = try db.query("""
+                    SELECT 1 FROM mfa_sms_sends WHERE scope IN (\(Self.placeholders(cooldownScopes.count))) \
+                    AND sent_at > ? LIMIT 1
+                    """, cooldownScopes.map(SQLValue.text) + [.int(now.minus(cooldown))])
                 guard recent.isEmpty else {
                     throw MFAError(.tooManyAttemptsTryLater, "a code was just sent to this number; wait before resending")
                 }
@@ -243,8 +245,9 @@ package final class MFAStore: Sendable {
             for quota in quotas {
                 let counts = try db.query("""
                     SELECT COUNT(*), COALESCE(SUM(CASE WHEN sent_at > ? THEN 1 ELSE 0 END), 0) \
-                    FROM mfa_sms_sends WHERE scope = ? AND sent_at > ?
-                    """, [.int(now.minus(3600)), .text(quota.scope), .int(now.minus(86_400))]).first
+                    FROM mfa_sms_sends WHERE scope IN (\(Self.placeholders(quota.aliases.count + 1))) AND sent_at > ?
+                    """, [.int(now.minus(3600))] + ([quota.scope] + quota.aliases).map(SQLValue.text)
+                        + [.int(now.minus(86_400))]).first
                 let day = counts?[0].int ?? 0
                 let hour = counts?[1].int ?? 0
                 guard hour < quota.perHour, day < quota.perDay else {
@@ -278,17 +281,6 @@ package final class MFAStore: Sendable {
                 SELECT \(SMSVerificationRecord.columns) FROM mfa_sms_verifications WHERE verification_id = ?
                 """, [.text(id)]).first else { return nil }
             return try SMSVerificationRecord(row: row)
-        }
-    }
-
-    /// Counts a wrong code against a verification.
-    /// - Returns: the wrong tries so far.
-    package func countWrongSMSCode(verificationID: String) throws(MFAError) -> Int64 {
-        try database.transaction { (db) throws(MFAError) -> Int64 in
-            try db.execute("UPDATE mfa_sms_verifications SET attempts = attempts + 1 WHERE verification_id = ?",
-                           [.text(verificationID)])
-            return try db.query("SELECT attempts FROM mfa_sms_verifications WHERE verification_id = ?",
-                                [.text(verificationID)]).first?.first?.int ?? Int64.max
         }
     }
 
@@ -449,6 +441,34 @@ package final class MFAStore: Sendable {
                   factor.displayName.map(SQLValue.text) ?? .null, .int(factor.enrolledAt), .text(factor.keyID),
                   .blob(factor.sealed), .int(Int64(factor.algorithm)), .int(Int64(factor.digits)),
                   .int(factor.period), .int(factor.lastStep), .int(0)])
+    }
+
+    /// `?, ?, …` for `count` parameters.
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// Judges an SMS code of an enrollment in one transaction: `judge` sees
+    /// the verification (it throws to refuse it, and says whether the code
+    /// matches), and a wrong code is counted before the transaction ends, so
+    /// concurrent guesses cannot share a try.
+    /// - Returns: the verification, when the code matched.
+    package func judgeSMSCode(verificationID: String,
+                              judge: (SMSVerificationRecord?) throws(MFAError) -> Bool) throws(MFAError)
+        -> (record: SMSVerificationRecord?, matched: Bool, attempts: Int64) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.serialize("sms-code\u{1f}" + verificationID)
+            var record = try db.query("""
+                SELECT \(SMSVerificationRecord.columns) FROM mfa_sms_verifications WHERE verification_id = ?
+                """, [.text(verificationID)]).first.map { (row) throws(MFAError) in try SMSVerificationRecord(row: row) }
+            guard try judge(record) else {
+                try db.execute("UPDATE mfa_sms_verifications SET attempts = attempts + 1 WHERE verification_id = ?",
+                               [.text(verificationID)])
+                record?.attempts += 1
+                return (record, false, record?.attempts ?? 0)
+            }
+            return (record, true, record?.attempts ?? 0)
+        }
     }
 
     /// The serialization key of one user's factors and attempts.

@@ -220,12 +220,16 @@ package struct SMSVerificationRecord: Sendable, Equatable {
 
 /// One SMS budget: at most `perHour` and `perDay` sends in `scope`.
 package struct SMSQuota: Sendable, Equatable {
+    /// The name new sends are recorded under.
     package var scope: String
+    /// Earlier names of the same budget (under previous master keys), counted but not written.
+    package var aliases: [String] = []
     package var perHour: Int64
     package var perDay: Int64
 
-    package init(scope: String, perHour: Int64, perDay: Int64) {
+    package init(scope: String, aliases: [String] = [], perHour: Int64, perDay: Int64) {
         self.scope = scope
+        self.aliases = aliases
         self.perHour = perHour
         self.perDay = perDay
     }

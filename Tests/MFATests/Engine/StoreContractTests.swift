@@ -94,19 +94,19 @@ struct StoreContractTests {
                                   boundToken: [1], keyID: "k", sealed: [1], codeHash: [2], expires: 1000)
         }
         let quota = [SMSQuota(scope: "n", perHour: 2, perDay: 3)]
-        try store.reserveSMS(record("v1"), cooldownScope: "n", cooldown: 30, quotas: quota, now: 100)
-        #expect(errorCode { try store.reserveSMS(record("v2"), cooldownScope: "n", cooldown: 30, quotas: quota,
+        try store.reserveSMS(record("v1"), cooldownScopes: ["n"], cooldown: 30, quotas: quota, now: 100)
+        #expect(errorCode { try store.reserveSMS(record("v2"), cooldownScopes: ["n"], cooldown: 30, quotas: quota,
                                                  now: 110) } == .tooManyAttemptsTryLater)
         try store.cancelSMS(verificationID: "v1")
         #expect(try store.smsVerification(id: "v1") == nil)
-        try store.reserveSMS(record("v3"), cooldownScope: "n", cooldown: 30, quotas: quota, now: 110)
-        try store.reserveSMS(record("v4"), cooldownScope: "n", cooldown: 30, quotas: quota, now: 150)
-        #expect(errorCode { try store.reserveSMS(record("v5"), cooldownScope: "n", cooldown: 30, quotas: quota,
+        try store.reserveSMS(record("v3"), cooldownScopes: ["n"], cooldown: 30, quotas: quota, now: 110)
+        try store.reserveSMS(record("v4"), cooldownScopes: ["n"], cooldown: 30, quotas: quota, now: 150)
+        #expect(errorCode { try store.reserveSMS(record("v5"), cooldownScopes: ["n"], cooldown: 30, quotas: quota,
                                                  now: 200) } == .quotaExceeded)
-        try store.reserveSMS(record("v6"), cooldownScope: "n", cooldown: 30, quotas: quota, now: 3800)
-        #expect(errorCode { try store.reserveSMS(record("v7"), cooldownScope: "n", cooldown: 30, quotas: quota,
+        try store.reserveSMS(record("v6"), cooldownScopes: ["n"], cooldown: 30, quotas: quota, now: 3800)
+        #expect(errorCode { try store.reserveSMS(record("v7"), cooldownScopes: ["n"], cooldown: 30, quotas: quota,
                                                  now: 7500) } == .quotaExceeded, "three a day")
-        #expect(try store.countWrongSMSCode(verificationID: "v3") == 1)
+        #expect(try store.judgeSMSCode(verificationID: "v3") { _ in false }.attempts == 1)
         try store.finishEnrollment(factor("f1"), claim: .smsCode(verificationID: "v3", maxAttempts: 5, now: 200),
                                    sessionTokenID: [7], sessionExpires: 1000, maxFactors: 5, now: 200)
         #expect(errorCode { try store.finishEnrollment(factor("f2"), claim: .smsCode(
