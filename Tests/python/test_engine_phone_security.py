@@ -207,11 +207,9 @@ def test_concurrent_guesses_at_sign_in_get_five_tries(make_phone_kit):
 
 
 def test_concurrent_guesses_at_enrollment_get_five_tries(make_phone_kit):
-    """LIBRARY BUG: the enrollment path reads the verification (MFAStore.smsVerification),
-    compares the code and counts a wrong one (countWrongSMSCode) in separate transactions
-    (MFAContext+Phone.swift, checkEnrollmentCode), so concurrent guesses that read the
-    count before any of them wrote it are all judged: more than 5 wrong codes per
-    verification id, and the right one can still win after them."""
+    """Concurrent guesses at enrollment are judged and counted one at a time
+    (MFAStore.judgeSMSCode), so a verification id gives exactly five wrong tries
+    and the right code cannot win after them."""
 
     def start(kit, round_):
         user = kit.user("user%d" % round_)
