@@ -247,10 +247,9 @@ def test_sign_in_sends_count_too(make_phone_kit):
 
 
 def test_per_number_limits_survive_a_master_key_rotation(make_phone_kit, tmp_path):
-    """LIBRARY BUG: the per-number scope of the cooldown and caps is a hash keyed with the
-    *current* master key (MFAContext+Phone.swift, sendCode: numberScope uses
-    keyring.current.codesKey), so a context opened with a new key (rotation, or one server
-    of a rolling rotation) counts every number from zero again."""
+    """A number's cooldown and caps are counted under the names it has with every key in
+    the keyring, so a context opened with a new master key (a rotation, or one server of
+    a rolling rotation) still sees the sends made under the old one."""
     store = str(tmp_path / "mfa.sqlite3")
     old = make_phone_kit(store, config=limits(smsResendCooldown=30, smsPerNumberHour=1, smsPerNumberDay=1))
     old.start_enrollment(old.user("alice"), NUMBER)
