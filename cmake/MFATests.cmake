@@ -22,10 +22,16 @@ endforeach()
 #   engine        every step of SPEC flows 1, 2, 4, 5, 6 and their errors (injected clock)
 #   engine_race   processes racing on one SQLite file (same code, same enrollment, backoff)
 #   engine_crash  SIGKILL at random moments: integrity_check, no committed enrollment lost
+#   engine_phone  every step of SPEC flows 3 and 5 for SMS and their errors, caps, test numbers,
+#                 outbox, audit, nothing in the clear at rest (injected clock, recording sender)
+#   engine_phone_race  processes racing on one SMS code (sign-in and enrollment) and on a last try;
+#                 caps under 1,000-request bursts from 8 threads and from 8 processes
 set(MFA_ENGINE_LIBS_engine "")
 set(MFA_ENGINE_LIBS_engine_race "")
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
-foreach(name engine engine_race engine_crash)
+set(MFA_ENGINE_LIBS_engine_phone "")
+set(MFA_ENGINE_LIBS_engine_phone_race -pthread)
+foreach(name engine engine_race engine_crash engine_phone engine_phone_race)
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})
     add_custom_command(OUTPUT ${program}

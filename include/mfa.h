@@ -190,9 +190,14 @@ int32_t mfa_phone_start_enrollment(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLAB
 /// `enrollment_id` (a hint of the resolver); the full number never leaves
 /// libmfa. `tenant` is the tenant of the request (NULL for the project).
 /// On MFA_OK, `*out` is the verification id (free with mfa_free()). Returns
-/// the statuses of mfa_phone_start_enrollment(), plus
-/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_TENANT_MISMATCH and
-/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff after failed sign-ins).
+/// MFA_OK, MFA_ERR_MISSING_APP_CREDENTIAL, MFA_ERR_INVALID_APP_CREDENTIAL,
+/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (resend cooldown, or backoff after
+/// failed sign-ins), MFA_ERR_QUOTA_EXCEEDED, MFA_ERR_SMS_SEND_FAILED (nothing
+/// counted), MFA_ERR_INVALID_SESSION, MFA_ERR_TENANT_MISMATCH,
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_OPERATION_NOT_ALLOWED (no app
+/// verifier while the configuration requires one; a factor already enrolled
+/// keeps working when the phone provider is disabled), MFA_ERR_INVALID_ARGUMENT
+/// or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_phone_start_sign_in(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, char const * MFA_NULLABLE app_credential, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Deletes pending TOTP secrets past their deadline and the records of used

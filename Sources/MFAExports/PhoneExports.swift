@@ -37,9 +37,14 @@ public func mfa_phone_start_enrollment(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
 /// libmfa. `tenant` is the tenant of the request (NULL for the project).
 ///
 /// On MFA_OK, `*out` is the verification id (free with mfa_free()). Returns
-/// the statuses of mfa_phone_start_enrollment(), plus
-/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_TENANT_MISMATCH and
-/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff after failed sign-ins).
+/// MFA_OK, MFA_ERR_MISSING_APP_CREDENTIAL, MFA_ERR_INVALID_APP_CREDENTIAL,
+/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (resend cooldown, or backoff after
+/// failed sign-ins), MFA_ERR_QUOTA_EXCEEDED, MFA_ERR_SMS_SEND_FAILED (nothing
+/// counted), MFA_ERR_INVALID_SESSION, MFA_ERR_TENANT_MISMATCH,
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_OPERATION_NOT_ALLOWED (no app
+/// verifier while the configuration requires one; a factor already enrolled
+/// keeps working when the phone provider is disabled), MFA_ERR_INVALID_ARGUMENT
+/// or MFA_ERR_STORAGE_ERROR.
 @c(mfa_phone_start_sign_in)
 public func mfa_phone_start_sign_in(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,

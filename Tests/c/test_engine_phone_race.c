@@ -1,0 +1,879 @@
+/*
+ * The SMS second factor under races, through the C ABI.
+ *
+ * Worker processes (fork) each open their own context on one SQLite file and
+ * read the time from one injected clock in shared memory. The parent sets up
+ * each round (sign-in, SMS, code from the message its sender recorded),
+ * waits until the workers of the round are at a start line in shared memory,
+ * then releases them at once. Each worker records when its call started and
+ * ended, so the test can tell how many rounds really overlapped.
+ *
+ *  (a) 100 rounds (more, up to 500, until 20 have overlapped in time): two
+ *      processes resolve the same pending credential with the same
+ *      verification id and SMS code (mfa_resolve_phone): exactly one MFA_OK.
+ *  (b) the same for mfa_phone_enroll with one verification id and code:
+ *      exactly one MFA_OK and exactly one factor, the winner's.
+ *  (c) 30 rounds each, sign-in and enrollment: a verification id with 4 wrong
+ *      tries behind it (1 left); eight processes send 7 wrong codes and the
+ *      right one at the same moment. One after another, exactly one of them
+ *      would be evaluated (an INVALID_VERIFICATION_CODE that kills the id, or
+ *      the MFA_OK of the right code) and the rest refused: "at most 5 wrong
+ *      tries per verification id" must hold when the tries race too.
+ *  (d) caps under a burst: 1,000 send requests (every tenth for a test
+ *      number) from 8 threads sharing one context, then from 8 processes,
+ *      for each cap (per number, per user, per tenant; hour and day) and for
+ *      the resend cooldown. What reached the senders equals the configured
+ *      cap exactly (in total, per number, per user); every refusal is
+ *      QUOTA_EXCEEDED (TOO_MANY_ATTEMPTS_TRY_LATER for the cooldown); every
+ *      test-number request succeeds and none reaches a sender.
+ *
+ * Built by CTest with gcc and clang at -std=c99 -Wall -Wextra -pedantic -Werror.
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc) */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mfa.h"
+
+static int failures;
+static int checks;
+
+#define CHECK(cond)                                                               \
+    do {                                                                          \
+        checks++;                                                                 \
+        if (!(cond)) {                                                            \
+            failures++;                                                           \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                         \
+    } while (0)
+
+#define CHECK_STATUS(expr, want)                                                  \
+    do {                                                                          \
+        int got_ = (expr);                                                        \
+        checks++;                                                                 \
+        if (got_ != (want)) {                                                     \
+            failures++;                                                           \
+            fprintf(stderr, "%s:%d: %s gave %s, want %s\n", __FILE__, __LINE__,   \
+                    #expr, mfa_status_name(got_), mfa_status_name(want));         \
+        }                                                                         \
+    } while (0)
+
+#define TOKEN_MAX 4200
+#define SESSION_MAX 1024
+#define WORKERS 8
+#define PAIR 2
+#define GUESS_ROUNDS 30
+#define USERS 20
+#define REQUESTS 1000
+#define PER_WORKER (REQUESTS / WORKERS)
+#define TEST_REQUESTS (REQUESTS / 10)
+#define NUMBER_SLOTS 20000
+#define TEST_NUMBER "+15555550100"
+#define TEST_CODE "123456"
+#define GOOD_CRED "good"
+#define SMS_SUFFIX " is your verification code."
+
+enum op { OP_EXIT = 0, OP_OPEN, OP_RESOLVE, OP_ENROLL, OP_GUESS_RESOLVE, OP_GUESS_ENROLL, OP_BURST };
+enum outcome { OUT_OK, OUT_QUOTA, OUT_COOLDOWN, OUT_OTHER, OUT_KINDS };
+
+/* Everything the processes share, in one MAP_SHARED | MAP_ANONYMOUS mapping. */
+typedef struct shared {
+    volatile int64_t now;
+    volatile int ready; /* workers at the start line */
+    volatile int go;    /* the round number they wait for */
+    volatile int round;
+    struct timespec started[WORKERS];
+    struct timespec ended[WORKERS];
+    char store[512];
+    /* One round of a code race. */
+    char cred[TOKEN_MAX];
+    char vid[TOKEN_MAX];
+    char uid[64];
+    char code[MFA_CODE_BUFFER_SIZE];
+    char guess[WORKERS][MFA_CODE_BUFFER_SIZE];
+    int status[WORKERS];
+    char out_eid[WORKERS][64];
+    /* What reached a sender, in any process. */
+    volatile int record; /* the parent keeps the last message while set */
+    char last_to[40];
+    char last_message[160];
+    volatile long sent;
+    volatile long test_sent;
+    volatile long malformed;
+    volatile int per_number[NUMBER_SLOTS];
+    /* One burst. */
+    int number_base;
+    int numbers;
+    char sessions[USERS][SESSION_MAX];
+    volatile int outcome[OUT_KINDS];
+    volatile int other_status;
+    volatile int ok_per_user[USERS];
+    volatile int ok_test;
+} shared;
+
+static shared *sh;
+
+static const uint8_t KEY[MFA_MASTER_KEY_BYTES] = {
+    0x5a, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+    0x01, 0x12, 0x23, 0x34, 0x45, 0x56, 0x67, 0x78, 0x89, 0x9a, 0xab, 0xbc, 0xcd, 0xde, 0xef, 0xf0};
+
+static int64_t shared_clock(void *context) {
+    (void)context;
+    return sh->now;
+}
+
+/* The sender of every context, in every process: counts in shared memory. */
+static int count_sender(void *context, const char *to, const char *message) {
+    size_t n = strlen(to);
+    (void)context;
+    __sync_fetch_and_add(&sh->sent, 1);
+    if (strlen(message) != 6 + strlen(SMS_SUFFIX) || strcmp(message + 6, SMS_SUFFIX) != 0) {
+        __sync_fetch_and_add(&sh->malformed, 1);
+    }
+    if (strcmp(to, TEST_NUMBER) == 0) {
+        __sync_fetch_and_add(&sh->test_sent, 1);
+    } else if (n == 12 && strncmp(to, "+1510", 5) == 0) {
+        long slot = atol(to + 5);
+        if (slot >= 0 && slot < NUMBER_SLOTS) __sync_fetch_and_add(&sh->per_number[slot], 1);
+    }
+    if (sh->record) {
+        snprintf(sh->last_to, sizeof sh->last_to, "%s", to);
+        snprintf(sh->last_message, sizeof sh->last_message, "%s", message);
+    }
+    return 0;
+}
+
+static int accept_good(void *context, const char *credential, int32_t action) {
+    (void)context;
+    (void)action;
+    return strcmp(credential, GOOD_CRED) == 0 ? 0 : 1;
+}
+
+static mfa_ctx *open_store(void) {
+    mfa_options options;
+    mfa_ctx *ctx = NULL;
+    char *err = NULL;
+    int status;
+    if (mfa_options_init(&options) != MFA_OK) return NULL;
+    options.store = sh->store;
+    options.master_key.id = "race";
+    options.master_key.key = KEY;
+    options.clock = shared_clock;
+    options.sms_sender = count_sender;
+    options.app_verifier = accept_good;
+    status = mfa_open(&ctx, &options, &err);
+    if (status != MFA_OK) fprintf(stderr, "mfa_open: %s: %s\n", mfa_status_name(status), err ? err : "");
+    mfa_free(err);
+    return ctx;
+}
+
+static void user_make(mfa_user *user, const char *uid, const char *tenant) {
+    if (mfa_user_init(user) != MFA_OK) abort();
+    user->uid = uid;
+    user->tenant = tenant;
+    user->email = "race@example.com";
+    user->email_verified = 1;
+    user->auth_time = sh->now;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bursts of send requests                                              */
+/* ------------------------------------------------------------------ */
+
+/* Request k of 0..REQUESTS-1: every tenth for the test number; the 900
+ * others (q = 0..899) from user q % USERS (45 each) to real number
+ * q % sh->numbers. */
+static void burst_requests(mfa_ctx *ctx, int worker) {
+    for (int r = 0; r < PER_WORKER; r++) {
+        int k = worker * PER_WORKER + r;
+        int test = k % 10 == 0;
+        int q = k - k / 10 - 1; /* the real requests, in order */
+        int user = test ? (k / 10) % USERS : q % USERS;
+        char number[32];
+        char *out = NULL;
+        int status, kind;
+        if (test) snprintf(number, sizeof number, "%s", TEST_NUMBER);
+        else snprintf(number, sizeof number, "+1510%07d", sh->number_base + q % sh->numbers);
+        status = mfa_phone_start_enrollment(ctx, &out, sh->sessions[user], number, GOOD_CRED, NULL);
+        mfa_free(out);
+        kind = status == MFA_OK                                 ? OUT_OK
+               : status == MFA_ERR_QUOTA_EXCEEDED              ? OUT_QUOTA
+               : status == MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER ? OUT_COOLDOWN
+                                                               : OUT_OTHER;
+        __sync_fetch_and_add(&sh->outcome[kind], 1);
+        if (kind == OUT_OTHER) sh->other_status = status;
+        if (status == MFA_OK) {
+            if (test) __sync_fetch_and_add(&sh->ok_test, 1);
+            else __sync_fetch_and_add(&sh->ok_per_user[user], 1);
+        }
+    }
+}
+
+typedef struct scenario {
+    const char *name;
+    const char *limits; /* the tenant's configuration */
+    int numbers;        /* distinct real numbers */
+    int expect_sent;    /* what must reach the senders */
+    int per_number;     /* what must reach each number (0: not checked) */
+    int per_user;       /* what each user must get (0: not checked) */
+    int refusal;        /* how the rest must be refused */
+} scenario;
+
+static const scenario scenarios[] = {
+    {"per number per hour", "{\"limits\":{\"smsResendCooldown\":0,\"smsPerNumberHour\":5}}", 10, 50, 5, 0,
+     MFA_ERR_QUOTA_EXCEEDED},
+    {"per number per day", "{\"limits\":{\"smsResendCooldown\":0,\"smsPerNumberDay\":3}}", 10, 30, 3, 0,
+     MFA_ERR_QUOTA_EXCEEDED},
+    {"per user per hour", "{\"limits\":{\"smsResendCooldown\":0,\"smsPerUserHour\":7}}", 900, 140, 0, 7,
+     MFA_ERR_QUOTA_EXCEEDED},
+    {"per user per day", "{\"limits\":{\"smsResendCooldown\":0,\"smsPerUserDay\":4}}", 900, 80, 0, 4,
+     MFA_ERR_QUOTA_EXCEEDED},
+    {"per tenant per hour", "{\"limits\":{\"smsResendCooldown\":0,\"smsPerTenantHour\":40}}", 900, 40, 0, 0,
+     MFA_ERR_QUOTA_EXCEEDED},
+    {"per tenant per day", "{\"limits\":{\"smsResendCooldown\":0,\"smsPerTenantDay\":25}}", 900, 25, 0, 0,
+     MFA_ERR_QUOTA_EXCEEDED},
+    {"resend cooldown", "{\"limits\":{\"smsResendCooldown\":30}}", 50, 50, 1, 0, MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER},
+};
+#define SCENARIO_COUNT ((int)(sizeof scenarios / sizeof scenarios[0]))
+
+/* Threads of one process, sharing the parent's context. */
+typedef struct thread_job {
+    mfa_ctx *ctx;
+    int worker;
+} thread_job;
+
+static volatile int threads_ready;
+static volatile int threads_go;
+
+static void *burst_thread(void *arg) {
+    thread_job *job = arg;
+    __sync_fetch_and_add(&threads_ready, 1);
+    while (!threads_go) __sync_synchronize();
+    burst_requests(job->ctx, job->worker);
+    return NULL;
+}
+
+static int run_round(unsigned char op, int count);
+
+/* One scenario, `processes` or threads; returns 1 if every check held. */
+static int run_burst(mfa_ctx *ctx, int s, int processes) {
+    const scenario *sc = &scenarios[s];
+    char tenant[32];
+    long sent_before;
+    int ok = 1, before = failures;
+    snprintf(tenant, sizeof tenant, "%s-%d", processes ? "proc" : "thr", s);
+    CHECK_STATUS(mfa_config_set_json(ctx, tenant, sc->limits, NULL), MFA_OK);
+    sh->number_base = (processes * SCENARIO_COUNT + s) * 1000;
+    sh->numbers = sc->numbers;
+    for (int u = 0; u < USERS; u++) {
+        mfa_user user;
+        char uid[64];
+        char *session = NULL;
+        snprintf(uid, sizeof uid, "%s-user-%d", tenant, u);
+        user_make(&user, uid, tenant);
+        CHECK_STATUS(mfa_session_new(ctx, &session, &user, NULL), MFA_OK);
+        CHECK(session && strlen(session) < SESSION_MAX);
+        snprintf(sh->sessions[u], SESSION_MAX, "%s", session ? session : "");
+        mfa_free(session);
+        sh->ok_per_user[u] = 0;
+    }
+    for (int i = 0; i < OUT_KINDS; i++) sh->outcome[i] = 0;
+    sh->ok_test = 0;
+    sh->test_sent = 0;
+    sh->other_status = 0;
+    sent_before = sh->sent;
+    __sync_synchronize();
+
+    if (processes) {
+        if (run_round(OP_BURST, WORKERS) != 0) {
+            CHECK(!"a worker died");
+            return 0;
+        }
+    } else {
+        pthread_t threads[WORKERS];
+        thread_job jobs[WORKERS];
+        threads_ready = 0;
+        threads_go = 0;
+        for (int i = 0; i < WORKERS; i++) {
+            jobs[i].ctx = ctx;
+            jobs[i].worker = i;
+            CHECK(pthread_create(&threads[i], NULL, burst_thread, &jobs[i]) == 0);
+        }
+        while (threads_ready < WORKERS) sched_yield();
+        threads_go = 1;
+        __sync_synchronize();
+        for (int i = 0; i < WORKERS; i++) CHECK(pthread_join(threads[i], NULL) == 0);
+    }
+
+    {
+        long sent = sh->sent - sent_before;
+        int ok_count = sh->outcome[OUT_OK];
+        int refused = sh->outcome[OUT_QUOTA] + sh->outcome[OUT_COOLDOWN];
+        int want_refused = sc->refusal == MFA_ERR_QUOTA_EXCEEDED ? sh->outcome[OUT_QUOTA] : sh->outcome[OUT_COOLDOWN];
+        int bad_numbers = 0, bad_users = 0;
+        printf("burst (%s, %s): %ld reached the senders (cap %d); %d OK (%d for the test number), %d QUOTA_EXCEEDED, "
+               "%d TOO_MANY_ATTEMPTS_TRY_LATER, %d other\n",
+               processes ? "8 processes" : "8 threads", sc->name, sent, sc->expect_sent, ok_count, sh->ok_test,
+               sh->outcome[OUT_QUOTA], sh->outcome[OUT_COOLDOWN], sh->outcome[OUT_OTHER]);
+        CHECK(sent == sc->expect_sent);
+        CHECK(sh->test_sent == 0);
+        CHECK(sh->ok_test == TEST_REQUESTS);
+        CHECK(ok_count == sc->expect_sent + TEST_REQUESTS);
+        CHECK(ok_count + refused == REQUESTS);
+        CHECK(want_refused == refused);
+        if (sh->outcome[OUT_OTHER]) {
+            fprintf(stderr, "unexpected status %s\n", mfa_status_name(sh->other_status));
+            CHECK(sh->outcome[OUT_OTHER] == 0);
+        }
+        if (sc->per_number) {
+            for (int i = 0; i < sc->numbers; i++) bad_numbers += sh->per_number[sh->number_base + i] != sc->per_number;
+            if (bad_numbers) fprintf(stderr, "%d numbers did not get exactly %d SMS\n", bad_numbers, sc->per_number);
+            CHECK(bad_numbers == 0);
+        }
+        if (sc->per_user) {
+            for (int u = 0; u < USERS; u++) bad_users += sh->ok_per_user[u] != sc->per_user;
+            if (bad_users) fprintf(stderr, "%d users did not get exactly %d SMS\n", bad_users, sc->per_user);
+            CHECK(bad_users == 0);
+        }
+    }
+    ok = failures == before;
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Workers                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct worker {
+    pid_t pid;
+    int command; /* parent writes one byte (an op) per round */
+    int result;  /* worker writes one byte when done */
+} worker;
+
+static worker workers[WORKERS];
+
+static void start_line(int index, int crowded) {
+    int round = sh->round;
+    unsigned long spins = 0;
+    __sync_fetch_and_add(&sh->ready, 1);
+    while (sh->go != round) {
+        __sync_synchronize();
+        /* More workers than CPUs: let the others reach the line. */
+        if (crowded && ++spins % 4096 == 0) sched_yield();
+    }
+    clock_gettime(CLOCK_MONOTONIC, &sh->started[index]);
+}
+
+static void finish_line(int index) {
+    clock_gettime(CLOCK_MONOTONIC, &sh->ended[index]);
+}
+
+static void worker_main(int index, int command, int result) {
+    mfa_ctx *ctx = NULL;
+    unsigned char op;
+    for (;;) {
+        ssize_t got = read(command, &op, 1);
+        if (got < 0 && errno == EINTR) continue;
+        if (got != 1 || op == OP_EXIT) break;
+        if (op == OP_OPEN) {
+            ctx = open_store();
+            sh->status[index] = ctx ? MFA_OK : MFA_ERR_STORAGE_ERROR;
+        } else if (op == OP_RESOLVE || op == OP_GUESS_RESOLVE) {
+            mfa_sign_in_result *out = NULL;
+            const char *code = op == OP_RESOLVE ? sh->code : sh->guess[index];
+            start_line(index, op == OP_GUESS_RESOLVE);
+            sh->status[index] = mfa_resolve_phone(ctx, &out, sh->cred, NULL, sh->vid, code, NULL);
+            finish_line(index);
+            mfa_sign_in_result_free(out);
+        } else if (op == OP_ENROLL || op == OP_GUESS_ENROLL) {
+            mfa_factor_info *info = NULL;
+            mfa_user user;
+            const char *code = op == OP_ENROLL ? sh->code : sh->guess[index];
+            user_make(&user, sh->uid, NULL);
+            start_line(index, op == OP_GUESS_ENROLL);
+            sh->status[index] = mfa_phone_enroll(ctx, &info, &user, sh->vid, code, NULL, NULL);
+            finish_line(index);
+            snprintf(sh->out_eid[index], 64, "%s", info ? info->uid : "");
+            mfa_factor_info_free(info);
+        } else if (op == OP_BURST) {
+            start_line(index, 1);
+            burst_requests(ctx, index);
+            finish_line(index);
+        }
+        if (write(result, "x", 1) != 1) break;
+    }
+    mfa_close(ctx);
+    _exit(0);
+}
+
+static void start_workers(void) {
+    fflush(stdout);
+    fflush(stderr);
+    for (int i = 0; i < WORKERS; i++) {
+        int to_worker[2], from_worker[2];
+        if (pipe(to_worker) != 0 || pipe(from_worker) != 0) {
+            perror("pipe");
+            exit(2);
+        }
+        workers[i].pid = fork();
+        if (workers[i].pid < 0) {
+            perror("fork");
+            exit(2);
+        }
+        if (workers[i].pid == 0) {
+            close(to_worker[1]);
+            close(from_worker[0]);
+            for (int j = 0; j < i; j++) {
+                close(workers[j].command);
+                close(workers[j].result);
+            }
+            worker_main(i, to_worker[0], from_worker[1]);
+        }
+        close(to_worker[0]);
+        close(from_worker[1]);
+        workers[i].command = to_worker[1];
+        workers[i].result = from_worker[0];
+    }
+}
+
+/* Sends `op` to workers 0..count-1, releases them together once all are at
+ * the start line, and waits until each has answered. */
+static int run_round(unsigned char op, int count) {
+    static int round;
+    int racing = op != OP_OPEN;
+    for (int i = 0; i < count; i++) sh->status[i] = 1;
+    sh->ready = 0;
+    sh->round = ++round;
+    __sync_synchronize();
+    for (int i = 0; i < count; i++) {
+        if (write(workers[i].command, &op, 1) != 1) return -1;
+    }
+    if (racing) {
+        while (sh->ready < count) sched_yield();
+        sh->go = round;
+        __sync_synchronize();
+    }
+    for (int i = 0; i < count; i++) {
+        char byte;
+        ssize_t got;
+        do {
+            got = read(workers[i].result, &byte, 1);
+        } while (got < 0 && errno == EINTR);
+        if (got != 1) {
+            fprintf(stderr, "worker %d died\n", i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static double seconds(struct timespec t) {
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Whether the calls of workers 0 and 1 overlapped in time. */
+static int overlapped(void) {
+    return seconds(sh->started[0]) < seconds(sh->ended[1]) && seconds(sh->started[1]) < seconds(sh->ended[0]);
+}
+
+static void stop_workers(void) {
+    for (int i = 0; i < WORKERS; i++) {
+        unsigned char op = OP_EXIT;
+        int wstatus = 0;
+        if (write(workers[i].command, &op, 1) != 1) kill(workers[i].pid, SIGKILL);
+        close(workers[i].command);
+        close(workers[i].result);
+        CHECK(waitpid(workers[i].pid, &wstatus, 0) == workers[i].pid);
+        CHECK(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Parent: the steps                                                    */
+/* ------------------------------------------------------------------ */
+
+/* The code of the last SMS the parent's context sent, which must have gone to `number`. */
+static int last_code(const char *number, char code[MFA_CODE_BUFFER_SIZE]) {
+    code[0] = '\0';
+    if (strcmp(sh->last_to, number) != 0 || strlen(sh->last_message) != 6 + strlen(SMS_SUFFIX)) {
+        fprintf(stderr, "no SMS to %s (last: %s \"%s\")\n", number, sh->last_to, sh->last_message);
+        CHECK(!"an SMS was sent");
+        return 0;
+    }
+    memcpy(code, sh->last_message, 6);
+    code[6] = '\0';
+    return 1;
+}
+
+static void wrong_code(char out[MFA_CODE_BUFFER_SIZE], const char *code, int delta) {
+    long value = atol(code);
+    snprintf(out, MFA_CODE_BUFFER_SIZE, "%06ld", (value + delta) % 1000000);
+}
+
+static int start_enroll(mfa_ctx *ctx, const char *uid, const char *number, char vid[TOKEN_MAX]) {
+    mfa_user user;
+    char *session = NULL, *out = NULL;
+    int status;
+    user_make(&user, uid, NULL);
+    vid[0] = '\0';
+    sh->last_to[0] = '\0';
+    status = mfa_session_new(ctx, &session, &user, NULL);
+    if (status == MFA_OK) status = mfa_phone_start_enrollment(ctx, &out, session, number, GOOD_CRED, NULL);
+    if (out) snprintf(vid, TOKEN_MAX, "%s", out);
+    mfa_free(out);
+    mfa_free(session);
+    return status;
+}
+
+static int enroll_phone(mfa_ctx *ctx, const char *uid, const char *number, char eid[64]) {
+    char vid[TOKEN_MAX], code[MFA_CODE_BUFFER_SIZE];
+    mfa_user user;
+    mfa_factor_info *info = NULL;
+    int status = start_enroll(ctx, uid, number, vid);
+    eid[0] = '\0';
+    if (status != MFA_OK) return status;
+    if (!last_code(number, code)) return MFA_ERR_INTERNAL;
+    user_make(&user, uid, NULL);
+    status = mfa_phone_enroll(ctx, &info, &user, vid, code, NULL, NULL);
+    if (info) snprintf(eid, 64, "%s", info->uid);
+    mfa_factor_info_free(info);
+    return status;
+}
+
+static int begin_sign_in(mfa_ctx *ctx, const char *uid, char cred[TOKEN_MAX]) {
+    mfa_user user;
+    mfa_resolver *resolver = NULL;
+    int status;
+    user_make(&user, uid, NULL);
+    status = mfa_sign_in(ctx, &resolver, &user, NULL);
+    cred[0] = '\0';
+    if (resolver) snprintf(cred, TOKEN_MAX, "%s", resolver->session);
+    mfa_resolver_free(resolver);
+    return status;
+}
+
+static int start_sign_in(mfa_ctx *ctx, const char *cred, const char *eid, char vid[TOKEN_MAX]) {
+    char *out = NULL;
+    int status;
+    sh->last_to[0] = '\0';
+    status = mfa_phone_start_sign_in(ctx, &out, cred, NULL, eid, GOOD_CRED, NULL);
+    vid[0] = '\0';
+    if (out) snprintf(vid, TOKEN_MAX, "%s", out);
+    mfa_free(out);
+    return status;
+}
+
+static int resolve(mfa_ctx *ctx, const char *cred, const char *vid, const char *code) {
+    mfa_sign_in_result *out = NULL;
+    int status = mfa_resolve_phone(ctx, &out, cred, NULL, vid, code, NULL);
+    mfa_sign_in_result_free(out);
+    return status;
+}
+
+static size_t factor_count(mfa_ctx *ctx, const char *uid, char first_eid[64]) {
+    mfa_user user;
+    mfa_factor_list *list = NULL;
+    size_t count;
+    user_make(&user, uid, NULL);
+    CHECK_STATUS(mfa_factors_list(ctx, &list, &user, NULL), MFA_OK);
+    count = list ? list->count : 0;
+    if (first_eid) snprintf(first_eid, 64, "%s", list && list->count ? list->items[0].uid : "");
+    mfa_factor_list_free(list);
+    return count;
+}
+
+/* (a) The same SMS code and pending credential, twice at once. */
+static void race_resolve(mfa_ctx *ctx) {
+    const char *number = "+15108000001";
+    char eid[64];
+    int rounds_ok = 0, overlaps = 0, losers_session = 0, round;
+    CHECK_STATUS(enroll_phone(ctx, "race-resolve", number, eid), MFA_OK);
+    for (round = 0; round < 100 || (overlaps < 20 && round < 500); round++) {
+        int ok = 0;
+        sh->now += 31; /* the resend cooldown */
+        CHECK_STATUS(begin_sign_in(ctx, "race-resolve", sh->cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
+        CHECK_STATUS(start_sign_in(ctx, sh->cred, eid, sh->vid), MFA_OK);
+        if (!last_code(number, sh->code)) return;
+        if (run_round(OP_RESOLVE, PAIR) != 0) {
+            CHECK(!"a worker died");
+            return;
+        }
+        overlaps += overlapped();
+        for (int i = 0; i < PAIR; i++) {
+            int s = sh->status[i];
+            if (s == MFA_OK) ok++;
+            else if (s == MFA_ERR_INVALID_SESSION) losers_session++;
+            else {
+                fprintf(stderr, "resolve round %d: worker %d got %s\n", round, i, mfa_status_name(s));
+                CHECK(!"the loser gets INVALID_SESSION");
+            }
+        }
+        if (ok != 1) fprintf(stderr, "resolve round %d: %d successes\n", round, ok);
+        CHECK(ok == 1);
+        rounds_ok += ok == 1;
+        /* Used up, for everyone. */
+        CHECK_STATUS(resolve(ctx, sh->cred, sh->vid, sh->code), MFA_ERR_INVALID_SESSION);
+    }
+    printf("race (a): %d/%d rounds with exactly one phone sign-in (%d overlapped in time); %d losers got "
+           "INVALID_SESSION\n", rounds_ok, round, overlaps, losers_session);
+    CHECK(rounds_ok == round);
+    if (overlaps == 0) printf("WARNING: no round of (a) overlapped in time (one CPU, or a loaded machine?)\n");
+}
+
+/* (b) The same verification id and code, enrolled twice at once. */
+static void race_enroll(mfa_ctx *ctx) {
+    const char *number = "+15108000002";
+    int rounds_ok = 0, overlaps = 0, losers_session = 0, losers_exists = 0, round;
+    for (round = 0; round < 100 || (overlaps < 20 && round < 500); round++) {
+        int ok = 0, winner = -1;
+        char listed[64];
+        sh->now += 31;
+        snprintf(sh->uid, sizeof sh->uid, "race-enroll-%d", round);
+        CHECK_STATUS(start_enroll(ctx, sh->uid, number, sh->vid), MFA_OK);
+        if (!last_code(number, sh->code)) return;
+        if (run_round(OP_ENROLL, PAIR) != 0) {
+            CHECK(!"a worker died");
+            return;
+        }
+        overlaps += overlapped();
+        for (int i = 0; i < PAIR; i++) {
+            int s = sh->status[i];
+            if (s == MFA_OK) {
+                ok++;
+                winner = i;
+            } else if (s == MFA_ERR_INVALID_SESSION) {
+                losers_session++;
+            } else if (s == MFA_ERR_SECOND_FACTOR_EXISTS) {
+                losers_exists++; /* read the winner's factor before its own claim failed */
+            } else {
+                fprintf(stderr, "enroll round %d: worker %d got %s\n", round, i, mfa_status_name(s));
+                CHECK(!"the loser gets INVALID_SESSION");
+            }
+        }
+        if (ok != 1) fprintf(stderr, "enroll round %d: %d successes\n", round, ok);
+        CHECK(ok == 1);
+        CHECK(factor_count(ctx, sh->uid, listed) == 1);
+        if (winner >= 0) CHECK(strcmp(listed, sh->out_eid[winner]) == 0);
+        rounds_ok += ok == 1;
+    }
+    printf("race (b): %d/%d rounds with exactly one phone enrollment (%d overlapped in time); losers: %d "
+           "INVALID_SESSION, %d SECOND_FACTOR_EXISTS\n", rounds_ok, round, overlaps, losers_session, losers_exists);
+    CHECK(rounds_ok == round);
+    if (overlaps == 0) printf("WARNING: no round of (b) overlapped in time (one CPU, or a loaded machine?)\n");
+}
+
+/* Tallies one round of (c): how many of the racing tries were evaluated. */
+static int evaluated_in_round(int round, const char *what, int *accepted) {
+    int evaluated = 0;
+    *accepted = 0;
+    for (int i = 0; i < WORKERS; i++) {
+        int s = sh->status[i];
+        if (s == MFA_OK) {
+            evaluated++;
+            (*accepted)++;
+        } else if (s == MFA_ERR_INVALID_VERIFICATION_CODE) {
+            evaluated++;
+        } else if (s != MFA_ERR_INVALID_SESSION) {
+            fprintf(stderr, "%s round %d: worker %d got %s\n", what, round, i, mfa_status_name(s));
+            CHECK(!"a racing try is evaluated or refused with INVALID_SESSION");
+        }
+    }
+    return evaluated;
+}
+
+/* (c) The last try of a verification id, raced by eight processes: sign-in. */
+static void race_last_try_sign_in(mfa_ctx *ctx) {
+    const char *number = "+15108000003";
+    char eid[64], wrong[MFA_CODE_BUFFER_SIZE];
+    int bad_rounds = 0, total = 0, accepted_total = 0;
+    CHECK_STATUS(enroll_phone(ctx, "race-last-try", number, eid), MFA_OK);
+    for (int round = 0; round < GUESS_ROUNDS; round++) {
+        int evaluated, accepted;
+        sh->now += 31;
+        CHECK_STATUS(begin_sign_in(ctx, "race-last-try", sh->cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
+        CHECK_STATUS(start_sign_in(ctx, sh->cred, eid, sh->vid), MFA_OK);
+        if (!last_code(number, sh->code)) return;
+        for (int i = 0; i < 4; i++) {
+            wrong_code(wrong, sh->code, 100 + i);
+            CHECK_STATUS(resolve(ctx, sh->cred, sh->vid, wrong), MFA_ERR_INVALID_VERIFICATION_CODE);
+        }
+        for (int i = 0; i < WORKERS; i++) {
+            if (i == round % WORKERS) snprintf(sh->guess[i], MFA_CODE_BUFFER_SIZE, "%s", sh->code);
+            else wrong_code(sh->guess[i], sh->code, 1 + i);
+        }
+        if (run_round(OP_GUESS_RESOLVE, WORKERS) != 0) {
+            CHECK(!"a worker died");
+            return;
+        }
+        evaluated = evaluated_in_round(round, "last try (sign-in)", &accepted);
+        total += evaluated;
+        accepted_total += accepted;
+        if (evaluated != 1 && ++bad_rounds <= 5) {
+            fprintf(stderr, "last try (sign-in) round %d: %d of %d simultaneous tries were evaluated, want 1\n",
+                    round, evaluated, WORKERS);
+        }
+        /* Leave the factor out of backoff for the next round: a good sign-in clears the failures. */
+        if (!accepted) {
+            sh->now += 31;
+            CHECK_STATUS(start_sign_in(ctx, sh->cred, eid, sh->vid), MFA_OK);
+            if (last_code(number, sh->code)) CHECK_STATUS(resolve(ctx, sh->cred, sh->vid, sh->code), MFA_OK);
+        }
+    }
+    printf("race (c, sign-in): %d tries evaluated in %d rounds of %d simultaneous last tries (want %d); "
+           "%d accepted; %d rounds evaluated more than one\n", total, GUESS_ROUNDS, WORKERS, GUESS_ROUNDS,
+           accepted_total, bad_rounds);
+    CHECK(bad_rounds == 0);
+    CHECK(total == GUESS_ROUNDS);
+}
+
+/* (c) The same for an enrollment's verification id. */
+static void race_last_try_enroll(mfa_ctx *ctx) {
+    const char *number = "+15108000004";
+    char wrong[MFA_CODE_BUFFER_SIZE];
+    int bad_rounds = 0, total = 0, accepted_total = 0;
+    for (int round = 0; round < GUESS_ROUNDS; round++) {
+        int evaluated, accepted;
+        mfa_user user;
+        mfa_factor_info *info = NULL;
+        sh->now += 31;
+        snprintf(sh->uid, sizeof sh->uid, "race-last-try-enroll-%d", round);
+        CHECK_STATUS(start_enroll(ctx, sh->uid, number, sh->vid), MFA_OK);
+        if (!last_code(number, sh->code)) return;
+        user_make(&user, sh->uid, NULL);
+        for (int i = 0; i < 4; i++) {
+            wrong_code(wrong, sh->code, 100 + i);
+            CHECK_STATUS(mfa_phone_enroll(ctx, &info, &user, sh->vid, wrong, NULL, NULL),
+                         MFA_ERR_INVALID_VERIFICATION_CODE);
+        }
+        for (int i = 0; i < WORKERS; i++) {
+            if (i == round % WORKERS) snprintf(sh->guess[i], MFA_CODE_BUFFER_SIZE, "%s", sh->code);
+            else wrong_code(sh->guess[i], sh->code, 1 + i);
+        }
+        if (run_round(OP_GUESS_ENROLL, WORKERS) != 0) {
+            CHECK(!"a worker died");
+            return;
+        }
+        evaluated = evaluated_in_round(round, "last try (enrollment)", &accepted);
+        total += evaluated;
+        accepted_total += accepted;
+        if (evaluated != 1 && ++bad_rounds <= 5) {
+            fprintf(stderr, "last try (enrollment) round %d: %d of %d simultaneous tries were evaluated, want 1\n",
+                    round, evaluated, WORKERS);
+        }
+        CHECK(factor_count(ctx, sh->uid, NULL) == (size_t)accepted);
+        /* Either way the verification id is finished now. */
+        CHECK_STATUS(mfa_phone_enroll(ctx, &info, &user, sh->vid, sh->code, NULL, NULL), MFA_ERR_INVALID_SESSION);
+    }
+    printf("race (c, enrollment): %d tries evaluated in %d rounds of %d simultaneous last tries (want %d); "
+           "%d accepted; %d rounds evaluated more than one\n", total, GUESS_ROUNDS, WORKERS, GUESS_ROUNDS,
+           accepted_total, bad_rounds);
+    CHECK(bad_rounds == 0);
+    CHECK(total == GUESS_ROUNDS);
+}
+
+/* (d) The caps under bursts, from threads and from processes. */
+static void bursts(mfa_ctx *ctx) {
+    sh->record = 0;
+    for (int processes = 0; processes < 2; processes++) {
+        for (int s = 0; s < SCENARIO_COUNT; s++) {
+            sh->now += 60;
+            run_burst(ctx, s, processes);
+        }
+    }
+    sh->record = 1;
+    CHECK(sh->malformed == 0);
+    /* A test-number code from the burst still enrolls with its fixed code. */
+    {
+        char vid[TOKEN_MAX];
+        mfa_user user;
+        mfa_factor_info *info = NULL;
+        CHECK_STATUS(start_enroll(ctx, "burst-test-number", TEST_NUMBER, vid), MFA_OK);
+        user_make(&user, "burst-test-number", NULL);
+        CHECK_STATUS(mfa_phone_enroll(ctx, &info, &user, vid, TEST_CODE, NULL, NULL), MFA_OK);
+        mfa_factor_info_free(info);
+    }
+}
+
+int main(void) {
+    char dir[256];
+    const char *base = getenv("TMPDIR");
+    mfa_ctx *ctx;
+    char extra[600];
+
+#ifdef MAP_ANONYMOUS
+    sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+#else
+    {
+        int zero = open("/dev/zero", O_RDWR);
+        sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED, zero, 0);
+        close(zero);
+    }
+#endif
+    if (sh == MAP_FAILED) {
+        perror("mmap");
+        return 2;
+    }
+    memset(sh, 0, sizeof *sh);
+    sh->now = 1700000010;
+    sh->record = 1;
+
+    snprintf(dir, sizeof dir, "%s/libmfa-phone-race-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    snprintf(sh->store, sizeof sh->store, "%s/race.db", dir);
+    alarm(110); /* a hang is a failure (CTest gives 120 s) */
+
+    /* Fork before any store is open: no SQLite connection crosses a fork. */
+    start_workers();
+    ctx = open_store();
+    CHECK(ctx != NULL);
+    /* The project: phone, a test number, caps far away (the bursts set theirs per tenant). */
+    CHECK_STATUS(mfa_config_set_json(ctx, NULL,
+                                     "{\"state\":\"ENABLED\",\"providers\":{\"phone\":\"ENABLED\"},"
+                                     "\"testPhoneNumbers\":{\"" TEST_NUMBER "\":\"" TEST_CODE "\"},"
+                                     "\"limits\":{\"smsPerNumberHour\":1000000,\"smsPerNumberDay\":1000000,"
+                                     "\"smsPerUserHour\":1000000,\"smsPerUserDay\":1000000,"
+                                     "\"smsPerTenantHour\":100000000,\"smsPerTenantDay\":100000000}}",
+                                     NULL),
+                 MFA_OK);
+    if (run_round(OP_OPEN, WORKERS) == 0) {
+        int opened = 1;
+        for (int i = 0; i < WORKERS; i++) opened &= sh->status[i] == MFA_OK;
+        CHECK(opened);
+        if (opened && ctx) {
+            race_resolve(ctx);
+            race_enroll(ctx);
+            race_last_try_sign_in(ctx);
+            race_last_try_enroll(ctx);
+            bursts(ctx);
+        }
+    } else {
+        CHECK(!"workers failed to open the store");
+    }
+    stop_workers();
+    mfa_close(ctx);
+
+    unlink(sh->store);
+    snprintf(extra, sizeof extra, "%s-wal", sh->store);
+    unlink(extra);
+    snprintf(extra, sizeof extra, "%s-shm", sh->store);
+    unlink(extra);
+    rmdir(dir);
+    printf("%d checks, %d failures\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
