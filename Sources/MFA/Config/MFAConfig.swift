@@ -39,6 +39,7 @@ public struct MFAConfig: Sendable, Equatable {
         testPhoneNumbers.first { $0.number == number }?.code
     }
 
+    /// Whether two configurations are the same, field by field (test numbers in order).
     public static func == (lhs: MFAConfig, rhs: MFAConfig) -> Bool {
         lhs.state == rhs.state && lhs.phone == rhs.phone && lhs.totp == rhs.totp
             && lhs.adjacentIntervals == rhs.adjacentIntervals && lhs.limits == rhs.limits

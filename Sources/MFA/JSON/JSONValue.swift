@@ -29,6 +29,7 @@ public enum JSONValue: Sendable, Equatable {
         return members.map(\.0)
     }
 
+    /// Structural equality; object members must match in order.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
