@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A private PostgreSQL server on loopback for the tests and benchmarks.
 #
-#   scripts/pg.sh start [port]   start it (initialising it the first time); prints its URL
+#   scripts/pg.sh start [port]   start it (initialising it the first time; nothing
+#                                to do if it runs already); prints its URL
 #   scripts/pg.sh stop [port]    stop it and delete its data
+#   scripts/pg.sh halt [port]    stop it, keeping its data (`start` brings it back)
 #   scripts/pg.sh restart [port] stop and start it again, keeping its data
 #
 # PostgreSQL refuses to run as root, so the server runs as the `postgres`
@@ -10,7 +12,7 @@
 # $TMPDIR/libmfa-pg-PORT; fsync is off (this server holds test data only)
 # unless MFA_PG_OPTIONS passes other server settings ("-c fsync=on ...").
 set -euo pipefail
-action=${1:?usage: pg.sh start|stop|restart [port]}
+action=${1:?usage: pg.sh start|stop|halt|restart [port]}
 port=${2:-${MFA_PG_PORT:-55432}}
 dir=${TMPDIR:-/tmp}/libmfa-pg-$port
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
@@ -26,9 +28,11 @@ start() {
         [ "$(id -u)" = 0 ] && chown postgres "$dir"
         as_postgres "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 > "$dir/initdb.log"
     fi
-    as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${MFA_PG_OPTIONS:-}" \
-        start > /dev/null
+    if ! as_postgres "$bin/pg_ctl" -D "$dir/data" status > /dev/null 2>&1; then
+        as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+            -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${MFA_PG_OPTIONS:-}" \
+            start > /dev/null
+    fi
     as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc \
         "SELECT 1 FROM pg_database WHERE datname = 'libmfa'" postgres | grep -q 1 ||
         as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres libmfa
@@ -44,6 +48,7 @@ stop() {
 case $action in
     start) start ;;
     stop) stop; rm -rf "$dir" ;;
+    halt) stop ;;
     restart) stop; start ;;
-    *) echo "usage: pg.sh start|stop|restart [port]" >&2; exit 2 ;;
+    *) echo "usage: pg.sh start|stop|halt|restart [port]" >&2; exit 2 ;;
 esac

@@ -1,7 +1,13 @@
 /*
  * The SMS second factor under races, through the C ABI.
  *
- * Worker processes (fork) each open their own context on one SQLite file and
+ * The store is an SQLite file (by default a new one in a temporary
+ * directory) or a PostgreSQL server (a postgres:// URL, or env:NAME for the
+ * URL in an environment variable): the test then works in a schema of its
+ * own, created and dropped through libpq (test_pg_store.h). On PostgreSQL,
+ * (a) and (b) run exactly 1,000 rounds each; the rest as below.
+ *
+ * Worker processes (fork) each open their own context on the same store and
  * read the time from one injected clock in shared memory. The parent sets up
  * each round (sign-in, SMS, code from the message its sender recorded),
  * waits until the workers of the round are at a start line in shared memory,
@@ -13,6 +19,12 @@
  *      verification id and SMS code (mfa_resolve_phone): exactly one MFA_OK.
  *  (b) the same for mfa_phone_enroll with one verification id and code:
  *      exactly one MFA_OK and exactly one factor, the winner's.
+ *  (b2) one user enrolls one number twice at once, through two verification
+ *      ids (two SMS to the number, the resend cooldown apart), from two
+ *      processes: SPEC "the same number twice on one user is
+ *      SECOND_FACTOR_EXISTS", so exactly one MFA_OK, the other
+ *      SECOND_FACTOR_EXISTS, and one factor. 500 rounds on SQLite, 200 on
+ *      PostgreSQL. (Fails: see race_enroll_same_number.)
  *  (c) 30 rounds each, sign-in and enrollment: a verification id with 4 wrong
  *      tries behind it (1 left); eight processes send 7 wrong codes and the
  *      right one at the same moment. One after another, exactly one of them
@@ -26,7 +38,27 @@
  *      cap exactly (in total, per number, per user); every refusal is
  *      QUOTA_EXCEEDED (TOO_MANY_ATTEMPTS_TRY_LATER for the cooldown); every
  *      test-number request succeeds and none reaches a sender.
+ *  (e) 30 rounds each: hand-offs between three processes (the parent and two
+ *      workers take turns in each role): a pending credential from
+ *      mfa_sign_in in one, the SMS started (mfa_phone_start_sign_in) in a
+ *      second, resolved with that verification id in the third; then the
+ *      credential and the verification id are used up in the other two. An
+ *      enrollment session from one, the SMS started in a second, the factor
+ *      enrolled with that verification id in the third: exactly that factor
+ *      is listed, and the verification id is used up in the other two.
+ *  (f) PostgreSQL only, 3 rounds: the last try of an enrollment's
+ *      verification id in a forced order (the test's own libpq connection
+ *      holds the verification's row): the right code is judged and waits to
+ *      claim; a wrong code reads the still-unused verification and waits
+ *      behind it; the right code enrolls, and then the wrong one must be
+ *      refused (INVALID_SESSION), not evaluated. (Fails: see
+ *      interleave_last_try_enroll.)
+ *  (f2) 3 rounds: (b2) in a forced order (an injected random source holds
+ *      both workers inside mfa_phone_enroll, after the number check and
+ *      before the store transaction): one must end SECOND_FACTOR_EXISTS,
+ *      with one factor. (Fails: see interleave_same_number.)
  *
+ * Usage: engine_phone_race_test [LOCATION]
  * Built by CTest with gcc and clang at -std=c99 -Wall -Wextra -pedantic -Werror.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -34,6 +66,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -47,6 +80,7 @@
 #include <unistd.h>
 
 #include "mfa.h"
+#include "test_pg_store.h"
 
 static int failures;
 static int checks;
@@ -76,6 +110,10 @@ static int checks;
 #define WORKERS 8
 #define PAIR 2
 #define GUESS_ROUNDS 30
+#define PG_ROUNDS 1000
+#define HANDOFF_ROUNDS 30
+#define SAME_NUMBER_ROUNDS 500
+#define SAME_NUMBER_PG_ROUNDS 200
 #define USERS 20
 #define REQUESTS 1000
 #define PER_WORKER (REQUESTS / WORKERS)
@@ -86,7 +124,11 @@ static int checks;
 #define GOOD_CRED "good"
 #define SMS_SUFFIX " is your verification code."
 
-enum op { OP_EXIT = 0, OP_OPEN, OP_RESOLVE, OP_ENROLL, OP_GUESS_RESOLVE, OP_GUESS_ENROLL, OP_BURST };
+enum op { OP_EXIT = 0, OP_OPEN, OP_RESOLVE, OP_ENROLL, OP_GUESS_RESOLVE, OP_GUESS_ENROLL, OP_BURST, OP_STEP,
+          OP_ENROLL_OWN, OP_ENROLL_NOW };
+
+/* What one process does in a hand-off (e), on the h_* fields of `shared`. */
+enum step { STEP_SIGN_IN, STEP_START_SIGN_IN, STEP_RESOLVE, STEP_SESSION, STEP_START_ENROLL, STEP_ENROLL };
 enum outcome { OUT_OK, OUT_QUOTA, OUT_COOLDOWN, OUT_OTHER, OUT_KINDS };
 
 /* Everything the processes share, in one MAP_SHARED | MAP_ANONYMOUS mapping. */
@@ -97,13 +139,31 @@ typedef struct shared {
     volatile int round;
     struct timespec started[WORKERS];
     struct timespec ended[WORKERS];
-    char store[512];
+    char store[1200];
+    /* One hand-off step. */
+    int step;
+    int step_status;
+    char h_uid[64];
+    char h_number[32];
+    char h_cred[TOKEN_MAX];
+    char h_eid[64];
+    char h_vid[TOKEN_MAX];
+    char h_code[MFA_CODE_BUFFER_SIZE];
+    char h_session[SESSION_MAX];
+    char h_out_eid[64];
     /* One round of a code race. */
     char cred[TOKEN_MAX];
     char vid[TOKEN_MAX];
     char uid[64];
     char code[MFA_CODE_BUFFER_SIZE];
     char guess[WORKERS][MFA_CODE_BUFFER_SIZE];
+    /* (f2): workers whose gate is set wait at their next random draw until gate_open. */
+    volatile int gate[WORKERS];
+    volatile int at_gate;
+    volatile int gate_open;
+    /* One two-process round where each sends its own verification id and code. */
+    char pvid[PAIR][TOKEN_MAX];
+    char pcode[PAIR][MFA_CODE_BUFFER_SIZE];
     int status[WORKERS];
     char out_eid[WORKERS][64];
     /* What reached a sender, in any process. */
@@ -125,6 +185,7 @@ typedef struct shared {
 } shared;
 
 static shared *sh;
+static test_store store;
 
 static const uint8_t KEY[MFA_MASTER_KEY_BYTES] = {
     0x5a, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
@@ -156,6 +217,33 @@ static int count_sender(void *context, const char *to, const char *message) {
     return 0;
 }
 
+/* This process: -1 for the parent, else the worker's index. */
+static int self_index = -1;
+/* /dev/urandom, opened before the workers are forked. */
+static int urandom_fd = -1;
+
+/* The random source of every context: /dev/urandom, and the gate of (f2). */
+static int gated_random(void *context, uint8_t *out, size_t len) {
+    size_t done = 0;
+    (void)context;
+    if (self_index >= 0 && sh->gate[self_index]) {
+        struct timespec start, now;
+        sh->gate[self_index] = 0;
+        __sync_fetch_and_add(&sh->at_gate, 1);
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        do {
+            sched_yield();
+            clock_gettime(CLOCK_MONOTONIC, &now);
+        } while (!sh->gate_open && now.tv_sec - start.tv_sec < 15);
+    }
+    while (done < len) {
+        ssize_t got = read(urandom_fd, out + done, len - done);
+        if (got <= 0 && errno != EINTR) return 1;
+        if (got > 0) done += (size_t)got;
+    }
+    return 0;
+}
+
 static int accept_good(void *context, const char *credential, int32_t action) {
     (void)context;
     (void)action;
@@ -174,6 +262,7 @@ static mfa_ctx *open_store(void) {
     options.clock = shared_clock;
     options.sms_sender = count_sender;
     options.app_verifier = accept_good;
+    options.random = gated_random;
     status = mfa_open(&ctx, &options, &err);
     if (status != MFA_OK) fprintf(stderr, "mfa_open: %s: %s\n", mfa_status_name(status), err ? err : "");
     mfa_free(err);
@@ -365,6 +454,8 @@ typedef struct worker {
 
 static worker workers[WORKERS];
 
+static int do_step(mfa_ctx *ctx, int step);
+
 static void start_line(int index, int crowded) {
     int round = sh->round;
     unsigned long spins = 0;
@@ -398,13 +489,16 @@ static void worker_main(int index, int command, int result) {
             sh->status[index] = mfa_resolve_phone(ctx, &out, sh->cred, NULL, sh->vid, code, NULL);
             finish_line(index);
             mfa_sign_in_result_free(out);
-        } else if (op == OP_ENROLL || op == OP_GUESS_ENROLL) {
+        } else if (op == OP_ENROLL || op == OP_GUESS_ENROLL || op == OP_ENROLL_OWN || op == OP_ENROLL_NOW) {
             mfa_factor_info *info = NULL;
             mfa_user user;
-            const char *code = op == OP_ENROLL ? sh->code : sh->guess[index];
+            int own = op == OP_ENROLL_OWN || op == OP_ENROLL_NOW;
+            const char *code = op == OP_ENROLL ? sh->code : own ? sh->pcode[index] : sh->guess[index];
+            const char *vid = own ? sh->pvid[index] : sh->vid;
             user_make(&user, sh->uid, NULL);
-            start_line(index, op == OP_GUESS_ENROLL);
-            sh->status[index] = mfa_phone_enroll(ctx, &info, &user, sh->vid, code, NULL, NULL);
+            if (op != OP_ENROLL_NOW) start_line(index, op == OP_GUESS_ENROLL);
+            else clock_gettime(CLOCK_MONOTONIC, &sh->started[index]);
+            sh->status[index] = mfa_phone_enroll(ctx, &info, &user, vid, code, NULL, NULL);
             finish_line(index);
             snprintf(sh->out_eid[index], 64, "%s", info ? info->uid : "");
             mfa_factor_info_free(info);
@@ -412,6 +506,8 @@ static void worker_main(int index, int command, int result) {
             start_line(index, 1);
             burst_requests(ctx, index);
             finish_line(index);
+        } else if (op == OP_STEP) {
+            sh->step_status = do_step(ctx, sh->step);
         }
         if (write(result, "x", 1) != 1) break;
     }
@@ -440,6 +536,7 @@ static void start_workers(void) {
                 close(workers[j].command);
                 close(workers[j].result);
             }
+            self_index = i;
             worker_main(i, to_worker[0], from_worker[1]);
         }
         close(to_worker[0]);
@@ -478,6 +575,52 @@ static int run_round(unsigned char op, int count) {
         }
     }
     return 0;
+}
+
+/* Has worker `index` (or the parent's `ctx`, for -1) do sh->step; returns its status. */
+static int run_step(mfa_ctx *ctx, int index, int step) {
+    unsigned char op = OP_STEP;
+    char byte;
+    ssize_t got;
+    sh->step = step;
+    sh->step_status = 1;
+    if (index < 0) return do_step(ctx, step);
+    __sync_synchronize();
+    if (write(workers[index].command, &op, 1) != 1) return -1;
+    do {
+        got = read(workers[index].result, &byte, 1);
+    } while (got < 0 && errno == EINTR);
+    if (got != 1) {
+        fprintf(stderr, "worker %d died\n", index);
+        return -1;
+    }
+    return sh->step_status;
+}
+
+/* Sends `op` to worker `index` without waiting (see answered and wait_answer). */
+static int send_op(int index, unsigned char op) {
+    sh->status[index] = 1;
+    __sync_synchronize();
+    return write(workers[index].command, &op, 1) == 1 ? 0 : -1;
+}
+
+/* Whether worker `index` has answered (its byte is waiting in the pipe). */
+static int answered(int index) {
+    struct pollfd fd;
+    fd.fd = workers[index].result;
+    fd.events = POLLIN;
+    fd.revents = 0;
+    return poll(&fd, 1, 0) == 1;
+}
+
+static int wait_answer(int index) {
+    char byte;
+    ssize_t got;
+    do {
+        got = read(workers[index].result, &byte, 1);
+    } while (got < 0 && errno == EINTR);
+    if (got != 1) fprintf(stderr, "worker %d died\n", index);
+    return got == 1 ? 0 : -1;
 }
 
 static double seconds(struct timespec t) {
@@ -595,13 +738,21 @@ static size_t factor_count(mfa_ctx *ctx, const char *uid, char first_eid[64]) {
     return count;
 }
 
+/* Whether a two-process race needs another round: at least `least` rounds
+ * (more, up to `most`, until `want` have overlapped in time) on SQLite;
+ * exactly PG_ROUNDS on PostgreSQL. */
+static int more_rounds(int round, int overlaps, int least, int most, int want) {
+    if (store.postgres) return round < PG_ROUNDS;
+    return round < least || (overlaps < want && round < most);
+}
+
 /* (a) The same SMS code and pending credential, twice at once. */
 static void race_resolve(mfa_ctx *ctx) {
     const char *number = "+15108000001";
     char eid[64];
     int rounds_ok = 0, overlaps = 0, losers_session = 0, round;
     CHECK_STATUS(enroll_phone(ctx, "race-resolve", number, eid), MFA_OK);
-    for (round = 0; round < 100 || (overlaps < 20 && round < 500); round++) {
+    for (round = 0; more_rounds(round, overlaps, 100, 500, 20); round++) {
         int ok = 0;
         sh->now += 31; /* the resend cooldown */
         CHECK_STATUS(begin_sign_in(ctx, "race-resolve", sh->cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
@@ -637,7 +788,7 @@ static void race_resolve(mfa_ctx *ctx) {
 static void race_enroll(mfa_ctx *ctx) {
     const char *number = "+15108000002";
     int rounds_ok = 0, overlaps = 0, losers_session = 0, losers_exists = 0, round;
-    for (round = 0; round < 100 || (overlaps < 20 && round < 500); round++) {
+    for (round = 0; more_rounds(round, overlaps, 100, 500, 20); round++) {
         int ok = 0, winner = -1;
         char listed[64];
         sh->now += 31;
@@ -673,6 +824,230 @@ static void race_enroll(mfa_ctx *ctx) {
            "INVALID_SESSION, %d SECOND_FACTOR_EXISTS\n", rounds_ok, round, overlaps, losers_session, losers_exists);
     CHECK(rounds_ok == round);
     if (overlaps == 0) printf("WARNING: no round of (b) overlapped in time (one CPU, or a loaded machine?)\n");
+}
+
+/* (b2) One number, two verification ids of the same user, enrolled at once.
+ *
+ * mfa_phone_enroll checks that the user does not have the number yet with a
+ * read outside any transaction (MFAContext.enrollPhone: store.factors, then
+ * phoneNumbers(of:)), and MFAStore.finishEnrollment, which runs under the
+ * user's lock, only counts the user's factors before inserting (MFAStore
+ * insert). Two enrollments of one number that both read before either
+ * commits both succeed: the user ends with the number twice. (The number is
+ * sealed, so no UNIQUE constraint can catch it; the check has to move into
+ * finishEnrollment's transaction.) */
+static void race_enroll_same_number(mfa_ctx *ctx) {
+    const char *number = "+15108000007";
+    int rounds_ok = 0, overlaps = 0, losers_exists = 0, losers_session = 0, duplicates = 0, round;
+    for (round = 0; round < (store.postgres ? SAME_NUMBER_PG_ROUNDS : SAME_NUMBER_ROUNDS); round++) {
+        int ok = 0;
+        size_t count;
+        snprintf(sh->uid, sizeof sh->uid, "race-same-number-%d", round);
+        for (int i = 0; i < PAIR; i++) {
+            sh->now += 31; /* the resend cooldown */
+            CHECK_STATUS(start_enroll(ctx, sh->uid, number, sh->pvid[i]), MFA_OK);
+            if (!last_code(number, sh->pcode[i])) return;
+        }
+        if (run_round(OP_ENROLL_OWN, PAIR) != 0) {
+            CHECK(!"a worker died");
+            return;
+        }
+        overlaps += overlapped();
+        for (int i = 0; i < PAIR; i++) {
+            int s = sh->status[i];
+            if (s == MFA_OK) ok++;
+            else if (s == MFA_ERR_SECOND_FACTOR_EXISTS) losers_exists++;
+            else if (s == MFA_ERR_INVALID_SESSION) losers_session++;
+            else {
+                fprintf(stderr, "same number round %d: worker %d got %s\n", round, i, mfa_status_name(s));
+                CHECK(!"the loser gets SECOND_FACTOR_EXISTS");
+            }
+        }
+        count = factor_count(ctx, sh->uid, NULL);
+        if ((ok != 1 || count != 1) && ++duplicates <= 5) {
+            fprintf(stderr, "same number round %d: %d enrollments succeeded, the user has %zu phone factors with "
+                            "number %s\n", round, ok, count, number);
+        }
+        rounds_ok += ok == 1 && count == 1;
+    }
+    printf("race (b2): %d/%d rounds with exactly one factor for one number enrolled twice at once through two "
+           "verification ids (%d overlapped in time); losers: %d SECOND_FACTOR_EXISTS, %d INVALID_SESSION; %d rounds "
+           "enrolled the number twice\n", rounds_ok, round, overlaps, losers_exists, losers_session, duplicates);
+    CHECK(rounds_ok == round);
+}
+
+/* ------------------------------------------------------------------ */
+/* (f) PostgreSQL: the last try of an enrollment, in a forced order     */
+/* ------------------------------------------------------------------ */
+
+#define INTERLEAVE_ROUNDS 3
+
+/* Runs `sql` (one text parameter, or none) on the test's own connection;
+ * returns the first column of the first row as a number (0 if none), or -1
+ * on failure. */
+static long admin_exec(PGconn *conn, const char *sql, const char *param) {
+    PGresult *result = PQexecParams(conn, sql, param ? 1 : 0, NULL, param ? &param : NULL, NULL, NULL, 0);
+    long value = -1;
+    if (PQresultStatus(result) == PGRES_COMMAND_OK) value = 0;
+    else if (PQresultStatus(result) == PGRES_TUPLES_OK)
+        value = PQntuples(result) > 0 && !PQgetisnull(result, 0, 0) ? atol(PQgetvalue(result, 0, 0)) : 0;
+    else fprintf(stderr, "libpq: %s: %s", sql, PQerrorMessage(conn));
+    PQclear(result);
+    return value;
+}
+
+/* Polls until `sql` counts at least one row or worker `index` has answered; 0 if either happened within 10 s. */
+static int admin_wait(PGconn *conn, const char *sql, int index, const char *what) {
+    for (int i = 0; i < 5000; i++) {
+        if (admin_exec(conn, sql, NULL) > 0 || answered(index)) return 0;
+        usleep(2000);
+    }
+    fprintf(stderr, "interleaving: %s did not happen within 10 s\n", what);
+    return -1;
+}
+
+/* Backends that wait for a lock this connection's transaction holds (pg_locks, which is
+ * live; pg_stat_activity is a snapshot taken once per transaction). */
+#define WAITING_ON_ME \
+    "SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+/* Backends that wait for one of those. */
+#define WAITING_BEHIND_THEM                                                                            \
+    "SELECT count(DISTINCT b.pid) FROM pg_locks b WHERE NOT b.granted AND EXISTS (SELECT 1 FROM pg_locks a " \
+    "WHERE NOT a.granted AND pg_backend_pid() = ANY(pg_blocking_pids(a.pid)) AND a.pid = ANY(pg_blocking_pids(b.pid)))"
+
+/*
+ * An enrollment's verification id with 4 wrong tries behind it (1 left).
+ * The test's own connection holds the verification's row (SELECT ... FOR
+ * UPDATE in an open transaction). Worker 0 sends the right code: it is
+ * judged right (that read does not wait) and its claim (UPDATE ... SET
+ * used = 1) waits for the row. Then worker 1 sends a wrong code: it reads
+ * the verification (still unused, as worker 0 has not committed) and waits
+ * behind worker 0 to count its wrong try. The test's transaction ends:
+ * worker 0 enrolls, then worker 1 goes on.
+ *
+ * One after another (the right code first, as it was judged and claimed
+ * first), worker 1 would find the verification id used: INVALID_SESSION,
+ * and its wrong code would not be evaluated. mfa_phone_enroll judges the
+ * code in one transaction (MFAStore.judgeSMSCode, advisory lock
+ * "sms-code" + id) and claims it in another (MFAStore.finishEnrollment,
+ * lock of the user): nothing orders worker 1's judgment after worker 0's
+ * claim. Every round is forced, so this fails every time until the judgment
+ * re-reads the verification under a lock the claim also takes (SELECT ...
+ * FOR UPDATE), or counts the wrong try only while the verification is
+ * still unused (UPDATE ... WHERE used = 0 AND attempts < max).
+ */
+static void interleave_last_try_enroll(mfa_ctx *ctx) {
+    const char *number = "+15108000008";
+    char wrong[MFA_CODE_BUFFER_SIZE];
+    int good_rounds = 0;
+    PGconn *conn = PQconnectdb(store.location);
+    if (PQstatus(conn) != CONNECTION_OK) {
+        fprintf(stderr, "libpq: %s", PQerrorMessage(conn));
+        CHECK(!"the test connects to the server");
+        PQfinish(conn);
+        return;
+    }
+    for (int round = 0; round < INTERLEAVE_ROUNDS; round++) {
+        mfa_user user;
+        mfa_factor_info *info = NULL;
+        long attempts, used;
+        int setup = 0;
+        sh->now += 31;
+        snprintf(sh->uid, sizeof sh->uid, "interleave-%d", round);
+        CHECK_STATUS(start_enroll(ctx, sh->uid, number, sh->vid), MFA_OK);
+        if (!last_code(number, sh->code)) break;
+        user_make(&user, sh->uid, NULL);
+        for (int i = 0; i < 4; i++) {
+            wrong_code(wrong, sh->code, 100 + i);
+            CHECK_STATUS(mfa_phone_enroll(ctx, &info, &user, sh->vid, wrong, NULL, NULL),
+                         MFA_ERR_INVALID_VERIFICATION_CODE);
+        }
+        for (int i = 0; i < PAIR; i++) snprintf(sh->pvid[i], TOKEN_MAX, "%s", sh->vid);
+        snprintf(sh->pcode[0], MFA_CODE_BUFFER_SIZE, "%s", sh->code);
+        wrong_code(sh->pcode[1], sh->code, 1);
+
+        setup |= admin_exec(conn, "BEGIN", NULL) != 0;
+        setup |= admin_exec(conn, "SELECT count(*) FROM (SELECT 1 FROM mfa_sms_verifications WHERE uid = $1 FOR UPDATE) r",
+                            sh->uid) != 1;
+        setup |= send_op(0, OP_ENROLL_NOW) != 0;
+        setup |= admin_wait(conn, WAITING_ON_ME, 0, "worker 0 (right code) waiting for the row") != 0;
+        setup |= send_op(1, OP_ENROLL_NOW) != 0;
+        setup |= admin_wait(conn, WAITING_BEHIND_THEM, 1, "worker 1 (wrong code) waiting behind worker 0") != 0;
+        admin_exec(conn, "COMMIT", NULL);
+        setup |= wait_answer(0) != 0;
+        setup |= wait_answer(1) != 0;
+        CHECK(setup == 0);
+        if (setup) break;
+        attempts = admin_exec(conn, "SELECT attempts FROM mfa_sms_verifications WHERE uid = $1", sh->uid);
+        used = admin_exec(conn, "SELECT used FROM mfa_sms_verifications WHERE uid = $1", sh->uid);
+        if (sh->status[0] != MFA_OK || sh->status[1] != MFA_ERR_INVALID_SESSION) {
+            fprintf(stderr, "interleaving round %d: right code (judged and claimed first) got %s, wrong code (read the "
+                            "verification before that claim committed) got %s, want MFA_OK and "
+                            "INVALID_SESSION; the verification now has used = %ld, attempts = %ld\n",
+                    round, mfa_status_name(sh->status[0]), mfa_status_name(sh->status[1]), used, attempts);
+        }
+        CHECK_STATUS(sh->status[0], MFA_OK);
+        CHECK_STATUS(sh->status[1], MFA_ERR_INVALID_SESSION);
+        CHECK(attempts == 4);
+        CHECK(factor_count(ctx, sh->uid, NULL) == 1);
+        good_rounds += sh->status[0] == MFA_OK && sh->status[1] == MFA_ERR_INVALID_SESSION && attempts == 4;
+    }
+    PQfinish(conn);
+    printf("interleaving (f): %d/%d rounds where a wrong last try that read the verification before the right "
+           "code's claim committed was refused with INVALID_SESSION, not evaluated\n", good_rounds,
+           INTERLEAVE_ROUNDS);
+}
+
+/*
+ * (b2) in a forced order, on either store: two verification ids for one
+ * number of one user, enrolled by two workers. Each worker's context draws
+ * its randomness from gated_random, which, when armed, holds the worker at
+ * its first draw of the call: mfa_phone_enroll makes the new enrollment id
+ * after it has checked the user's numbers and before MFAStore
+ * finishEnrollment. Both workers are held there, then released together:
+ * the second to commit must find the number taken (SECOND_FACTOR_EXISTS);
+ * it inserts a second factor with the same number.
+ */
+static void interleave_same_number(mfa_ctx *ctx) {
+    const char *number = "+15108000009";
+    int good_rounds = 0;
+    for (int round = 0; round < INTERLEAVE_ROUNDS; round++) {
+        int setup = 0, ok = 0, held;
+        size_t count;
+        snprintf(sh->uid, sizeof sh->uid, "interleave-number-%d", round);
+        for (int i = 0; i < PAIR; i++) {
+            sh->now += 31;
+            CHECK_STATUS(start_enroll(ctx, sh->uid, number, sh->pvid[i]), MFA_OK);
+            if (!last_code(number, sh->pcode[i])) return;
+        }
+        sh->at_gate = 0;
+        sh->gate_open = 0;
+        for (int i = 0; i < PAIR; i++) sh->gate[i] = 1;
+        __sync_synchronize();
+        for (int i = 0; i < PAIR; i++) setup |= send_op(i, OP_ENROLL_NOW) != 0;
+        for (int i = 0; i < 5000 && sh->at_gate < PAIR && !(answered(0) && answered(1)); i++) usleep(2000);
+        held = sh->at_gate;
+        sh->gate_open = 1;
+        __sync_synchronize();
+        for (int i = 0; i < PAIR; i++) setup |= wait_answer(i) != 0;
+        for (int i = 0; i < PAIR; i++) sh->gate[i] = 0;
+        if (held != PAIR) fprintf(stderr, "interleaving (f2) round %d: %d of 2 enrollments reached the gate\n", round, held);
+        CHECK(setup == 0);
+        if (setup) break;
+        for (int i = 0; i < PAIR; i++) ok += sh->status[i] == MFA_OK;
+        count = factor_count(ctx, sh->uid, NULL);
+        if (ok != 1 || count != 1) {
+            fprintf(stderr, "interleaving (f2) round %d: two enrollments of %s for one user, both past their number "
+                            "check, got %s and %s; the user has %zu factors, want 1\n", round, number,
+                    mfa_status_name(sh->status[0]), mfa_status_name(sh->status[1]), count);
+        }
+        CHECK(ok == 1);
+        CHECK(count == 1);
+        CHECK(sh->status[0] == MFA_ERR_SECOND_FACTOR_EXISTS || sh->status[1] == MFA_ERR_SECOND_FACTOR_EXISTS);
+        good_rounds += ok == 1 && count == 1;
+    }
+    printf("interleaving (f2): %d/%d rounds where, of two enrollments of one number that both checked the user's "
+           "numbers before either committed, exactly one enrolled\n", good_rounds, INTERLEAVE_ROUNDS);
 }
 
 /* Tallies one round of (c): how many of the racing tries were evaluated. */
@@ -807,11 +1182,106 @@ static void bursts(mfa_ctx *ctx) {
     }
 }
 
-int main(void) {
-    char dir[256];
-    const char *base = getenv("TMPDIR");
+/* ------------------------------------------------------------------ */
+/* (e) Hand-offs between processes                                      */
+/* ------------------------------------------------------------------ */
+
+/* One step of a hand-off, in whichever process runs it (see enum step). */
+static int do_step(mfa_ctx *ctx, int step) {
+    mfa_user user;
+    int status = MFA_ERR_INTERNAL;
+    user_make(&user, sh->h_uid, NULL);
+    if (step == STEP_SIGN_IN) {
+        status = begin_sign_in(ctx, sh->h_uid, sh->h_cred);
+    } else if (step == STEP_START_SIGN_IN) {
+        status = start_sign_in(ctx, sh->h_cred, sh->h_eid, sh->h_vid);
+    } else if (step == STEP_RESOLVE) {
+        status = resolve(ctx, sh->h_cred, sh->h_vid, sh->h_code);
+    } else if (step == STEP_SESSION) {
+        char *session = NULL;
+        status = mfa_session_new(ctx, &session, &user, NULL);
+        snprintf(sh->h_session, SESSION_MAX, "%s", session ? session : "");
+        mfa_free(session);
+    } else if (step == STEP_START_ENROLL) {
+        char *out = NULL;
+        sh->last_to[0] = '\0';
+        status = mfa_phone_start_enrollment(ctx, &out, sh->h_session, sh->h_number, GOOD_CRED, NULL);
+        snprintf(sh->h_vid, TOKEN_MAX, "%s", out ? out : "");
+        mfa_free(out);
+    } else if (step == STEP_ENROLL) {
+        mfa_factor_info *info = NULL;
+        status = mfa_phone_enroll(ctx, &info, &user, sh->h_vid, sh->h_code, NULL, NULL);
+        if (info) snprintf(sh->h_out_eid, 64, "%s", info->uid);
+        mfa_factor_info_free(info);
+    }
+    return status;
+}
+
+static const char *process_name(int index) {
+    return index < 0 ? "the parent" : index == 0 ? "worker 0" : "worker 1";
+}
+
+/* What one process mints, others continue and finish: the parent (-1) and
+ * workers 0 and 1 take turns in each role. */
+static void handoff(mfa_ctx *ctx) {
+    static const int processes[3] = {-1, 0, 1};
+    const char *sign_in_number = "+15108000005";
+    char eid[64];
+    int signed_in = 0, enrolled = 0, before = failures;
+    sh->now += 31;
+    CHECK_STATUS(enroll_phone(ctx, "handoff", sign_in_number, eid), MFA_OK);
+    for (int round = 0; round < HANDOFF_ROUNDS; round++) {
+        int first = processes[round % 3], second = processes[(round + 1) % 3], third = processes[(round + 2) % 3];
+        int status, round_failures = failures;
+        char listed[64];
+        sh->now += 31; /* the resend cooldown */
+        /* Sign-in: credential from the first, SMS started by the second, resolved by the third ... */
+        snprintf(sh->h_uid, sizeof sh->h_uid, "handoff");
+        snprintf(sh->h_eid, sizeof sh->h_eid, "%s", eid);
+        CHECK_STATUS(run_step(ctx, first, STEP_SIGN_IN), MFA_ERR_SECOND_FACTOR_REQUIRED);
+        CHECK_STATUS(run_step(ctx, second, STEP_START_SIGN_IN), MFA_OK);
+        if (!last_code(sign_in_number, sh->h_code)) return;
+        status = run_step(ctx, third, STEP_RESOLVE);
+        CHECK_STATUS(status, MFA_OK);
+        signed_in += status == MFA_OK;
+        /* ... and used up for the other two. */
+        CHECK_STATUS(run_step(ctx, first, STEP_RESOLVE), MFA_ERR_INVALID_SESSION);
+        CHECK_STATUS(run_step(ctx, second, STEP_RESOLVE), MFA_ERR_INVALID_SESSION);
+
+        /* Enrollment: session from the first, SMS started by the second, enrolled by the third ... */
+        snprintf(sh->h_uid, sizeof sh->h_uid, "handoff-enroll-%d", round);
+        snprintf(sh->h_number, sizeof sh->h_number, "+1510801%04d", round);
+        sh->h_out_eid[0] = '\0';
+        CHECK_STATUS(run_step(ctx, first, STEP_SESSION), MFA_OK);
+        CHECK_STATUS(run_step(ctx, second, STEP_START_ENROLL), MFA_OK);
+        if (!last_code(sh->h_number, sh->h_code)) return;
+        status = run_step(ctx, third, STEP_ENROLL);
+        CHECK_STATUS(status, MFA_OK);
+        enrolled += status == MFA_OK;
+        CHECK(factor_count(ctx, sh->h_uid, listed) == 1);
+        CHECK(strcmp(listed, sh->h_out_eid) == 0);
+        /* ... and the verification id is used up for the other two. */
+        CHECK_STATUS(run_step(ctx, first, STEP_ENROLL), MFA_ERR_INVALID_SESSION);
+        CHECK_STATUS(run_step(ctx, second, STEP_ENROLL), MFA_ERR_INVALID_SESSION);
+        CHECK(factor_count(ctx, sh->h_uid, NULL) == 1);
+        if (failures != round_failures) {
+            fprintf(stderr, "hand-off round %d: minted in %s, continued in %s, finished in %s\n", round,
+                    process_name(first), process_name(second), process_name(third));
+        }
+    }
+    printf("hand-off (e): %d/%d phone sign-ins and %d/%d phone enrollments across three processes; every "
+           "credential and verification id used up everywhere%s\n", signed_in, HANDOFF_ROUNDS, enrolled,
+           HANDOFF_ROUNDS, failures == before ? "" : " (FAILED)");
+}
+
+int main(int argc, char **argv) {
     mfa_ctx *ctx;
-    char extra[600];
+    struct timespec t0, t1;
+
+    if (argc > 2) {
+        fprintf(stderr, "usage: %s [STORE]\n", argv[0]);
+        return 2;
+    }
 
 #ifdef MAP_ANONYMOUS
     sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -830,15 +1300,19 @@ int main(void) {
     sh->now = 1700000010;
     sh->record = 1;
 
-    snprintf(dir, sizeof dir, "%s/libmfa-phone-race-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if (test_store_make(&store, argc > 1 ? argv[1] : NULL, "libmfa-phone-race") != 0) return 2;
+    snprintf(sh->store, sizeof sh->store, "%s", store.location);
+    printf("store: %s\n", store.postgres ? store.location : "SQLite");
+    /* A hang is a failure (CTest gives 120 s on SQLite, 300 s on PostgreSQL). */
+    alarm(store.postgres ? 290 : 110);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+
+    urandom_fd = open("/dev/urandom", O_RDONLY);
+    if (urandom_fd < 0) {
+        perror("/dev/urandom");
         return 2;
     }
-    snprintf(sh->store, sizeof sh->store, "%s/race.db", dir);
-    alarm(110); /* a hang is a failure (CTest gives 120 s) */
-
-    /* Fork before any store is open: no SQLite connection crosses a fork. */
+    /* Fork before any store is open: no connection crosses a fork. */
     start_workers();
     ctx = open_store();
     CHECK(ctx != NULL);
@@ -858,9 +1332,13 @@ int main(void) {
         if (opened && ctx) {
             race_resolve(ctx);
             race_enroll(ctx);
+            race_enroll_same_number(ctx);
             race_last_try_sign_in(ctx);
             race_last_try_enroll(ctx);
             bursts(ctx);
+            handoff(ctx);
+            if (store.postgres) interleave_last_try_enroll(ctx);
+            interleave_same_number(ctx);
         }
     } else {
         CHECK(!"workers failed to open the store");
@@ -868,12 +1346,8 @@ int main(void) {
     stop_workers();
     mfa_close(ctx);
 
-    unlink(sh->store);
-    snprintf(extra, sizeof extra, "%s-wal", sh->store);
-    unlink(extra);
-    snprintf(extra, sizeof extra, "%s-shm", sh->store);
-    unlink(extra);
-    rmdir(dir);
-    printf("%d checks, %d failures\n", checks, failures);
+    test_store_remove(&store);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("%d checks, %d failures (%.1f s)\n", checks, failures, seconds(t1) - seconds(t0));
     return failures == 0 ? 0 : 1;
 }

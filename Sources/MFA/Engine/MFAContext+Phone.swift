@@ -59,10 +59,6 @@ extension MFAContext {
         let number = String(decoding: try FactorSealer.open(record.sealed, keyID: record.keyID,
                                                             id: record.verificationID, tenant: record.tenant,
                                                             keyring: keyring), as: UTF8.self)
-        let existing = try store.factors(tenant: user.tenantKey, uid: user.uid)
-        guard try !phoneNumbers(of: existing).contains(number) else {
-            throw MFAError(.secondFactorExists, "this number is already one of the user's second factors")
-        }
         let enrollmentID = try newEnrollmentID()
         let sealed = try FactorSealer.seal(Array(number.utf8), id: enrollmentID, tenant: user.tenantKey,
                                            keyring: keyring)
@@ -73,7 +69,12 @@ extension MFAContext {
         try store.finishEnrollment(factor, claim: .smsCode(verificationID: record.verificationID,
                                                             maxAttempts: config.limits.smsMaxAttempts, now: now),
                                    sessionTokenID: claims.id, sessionExpires: now.plus(config.limits.sessionLifetime),
-                                   maxFactors: config.limits.maxFactors, now: now)
+                                   maxFactors: config.limits.maxFactors, now: now) { (existing) throws(MFAError) in
+            // Checked under the user's lock, so two enrollments racing with one number cannot both win.
+            guard try !phoneNumbers(of: existing).contains(number) else {
+                throw MFAError(.secondFactorExists, "this number is already one of the user's second factors")
+            }
+        }
         audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: PhoneMultiFactorID,
                          enrollmentID: enrollmentID, time: now))
         return try factorInfo(factor, masked: false)

@@ -87,9 +87,8 @@ package final class MFAStore: Sendable {
             view.sms = sms
             switch try decide(view) {
             case .wrong(let limits):
-                if let id = request.smsVerificationID {
-                    try db.execute("UPDATE mfa_sms_verifications SET attempts = attempts + 1 WHERE verification_id = ?",
-                                   [.text(id)])
+                if let id = request.smsVerificationID, try !Self.countWrongCode(db, id) {
+                    throw MFAError(.invalidSession, "this code was already used")
                 }
                 return try Self.countFailure(db, enrollmentID: enrollmentID, tenant: request.tenant,
                                              uid: request.uid, now: request.now, limits: limits)
@@ -168,10 +167,15 @@ package final class MFAStore: Sendable {
     /// factor limit, stores the factor and revokes the user's earlier credentials.
     /// - Throws: `invalidSession` if the session or the proof was already
     ///   used; `secondFactorLimitExceeded` at the limit.
+    /// `admit` sees the user's factors inside the transaction, after the
+    /// user's lock is taken, and throws to refuse the new one (a phone number
+    /// the user already has: numbers are sealed, so no index can refuse it).
     package func finishEnrollment(_ factor: FactorRecord, claim: FactorClaim, sessionTokenID: [UInt8],
-                                  sessionExpires: Int64, maxFactors: Int64, now: Int64) throws(MFAError) {
+                                  sessionExpires: Int64, maxFactors: Int64, now: Int64,
+                                  admit: ([FactorRecord]) throws(MFAError) -> Void = { _ in }) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
             try db.serialize(Self.userKey(factor.tenant, factor.uid))
+            try admit(Self.factors(db, factor.tenant, factor.uid))
             try Self.consume(db, sessionTokenID, expires: sessionExpires)
             try Self.claim(db, claim, enrollmentID: factor.enrollmentID)
             try Self.insert(db, factor, maxFactors: maxFactors)
@@ -420,6 +424,7 @@ package final class MFAStore: Sendable {
                 """, [.int(step), .text(enrollmentID), .int(step)])
             guard claimed == 1 else { throw MFAError(.invalidVerificationCode, "this code was already used") }
         case .smsCode(let id, let maxAttempts, let now):
+            try db.serialize("sms-code\u{1f}" + id)
             let claimed = try db.execute("""
                 UPDATE mfa_sms_verifications SET used = 1 \
                 WHERE verification_id = ? AND used = 0 AND attempts < ? AND expires >= ?
@@ -443,6 +448,13 @@ package final class MFAStore: Sendable {
                   .int(factor.period), .int(factor.lastStep), .int(0)])
     }
 
+    /// Counts a wrong try against an unused SMS verification; false if it was
+    /// used meanwhile (a racing right code won), so the try is not judged.
+    private static func countWrongCode(_ db: SQLConnection, _ verificationID: String) throws(MFAError) -> Bool {
+        try db.execute("UPDATE mfa_sms_verifications SET attempts = attempts + 1 WHERE verification_id = ? AND used = 0",
+                       [.text(verificationID)]) == 1
+    }
+
     /// `?, ?, …` for `count` parameters.
     private static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
@@ -462,8 +474,9 @@ package final class MFAStore: Sendable {
                 SELECT \(SMSVerificationRecord.columns) FROM mfa_sms_verifications WHERE verification_id = ?
                 """, [.text(verificationID)]).first.map { (row) throws(MFAError) in try SMSVerificationRecord(row: row) }
             guard try judge(record) else {
-                try db.execute("UPDATE mfa_sms_verifications SET attempts = attempts + 1 WHERE verification_id = ?",
-                               [.text(verificationID)])
+                guard try Self.countWrongCode(db, verificationID) else {
+                    throw MFAError(.invalidSession, "this code was already used")
+                }
                 record?.attempts += 1
                 return (record, false, record?.attempts ?? 0)
             }

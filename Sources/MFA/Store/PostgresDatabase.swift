@@ -57,9 +57,24 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
             checkIn(connection)
             return result
         } catch {
-            if connection.isUsable { checkIn(connection) } else { connection.finish() }
+            if connection.isUsable {
+                checkIn(connection)
+            } else {
+                // A broken connection means the server went away: the idle
+                // ones are broken too, so the next call connects afresh.
+                connection.finish()
+                dropIdle()
+            }
             throw error
         }
+    }
+
+    private func dropIdle() {
+        let stale = lock.withLock { () -> [PostgresConnection] in
+            defer { idle.removeAll() }
+            return idle
+        }
+        for connection in stale { connection.finish() }
     }
 
     private func checkOut() throws(MFAError) -> PostgresConnection {
