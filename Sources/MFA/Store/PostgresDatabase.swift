@@ -22,7 +22,7 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// `postgresql://` URL, as libpq reads it).
     /// - Throws: `storageError` if the server cannot be reached.
     package init(url: String) throws(MFAError) {
-        conninfo = url
+        conninfo = Self.withDefaults(url)
         let first = try PostgresConnection(conninfo: url)
         idle.append(first)
     }
@@ -30,6 +30,19 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     @discardableResult
     package func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         try run(begin: "BEGIN", body)
+    }
+
+    /// The URL with the connection settings a server needs when the
+    /// network fails, unless the URL sets them: give up connecting after
+    /// 10 s, and notice a dead peer through TCP keepalives and a 30 s
+    /// TCP user timeout instead of waiting forever.
+    static func withDefaults(_ url: String) -> String {
+        let defaults = ["connect_timeout=10", "keepalives=1", "keepalives_idle=30", "tcp_user_timeout=30000"]
+        var out = url
+        for setting in defaults where !url.contains(setting.prefix { $0 != "=" } + "=") {
+            out += (out.contains("?") ? "&" : "?") + setting
+        }
+        return out
     }
 
 
