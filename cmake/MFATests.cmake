@@ -112,9 +112,15 @@ add_test(NAME header_up_to_date
 add_test(NAME exports_match_header
   COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_exports.sh $<TARGET_FILE:mfa> ${PROJECT_SOURCE_DIR}/include/mfa.h)
 
-# The C example runs.
+# The examples run: the stateless C one, the whole flow in C (the README's
+# demo) and in Python, each in a scratch folder of its own.
 add_test(NAME example_totp_demo COMMAND totp_demo)
 set_tests_properties(example_totp_demo PROPERTIES PASS_REGULAR_EXPRESSION "verified: time step")
+add_test(NAME example_mfa_demo
+  COMMAND mfa_demo ${PROJECT_BINARY_DIR}/example-demo.sqlite ${PROJECT_BINARY_DIR}/example-demo-outbox.jsonl)
+set_tests_properties(example_mfa_demo PROPERTIES PASS_REGULAR_EXPRESSION "\ndone\n")
+add_test(NAME example_python_mfa_demo COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/examples/python/mfa_demo.py)
+set_tests_properties(example_python_mfa_demo PROPERTIES ENVIRONMENT "LIBMFA_LIBRARY=$<TARGET_FILE:mfa>")
 
 # cmake --install, then find_package(mfa) and pkg-config from a separate project.
 add_test(NAME install_and_consume
