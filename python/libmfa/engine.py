@@ -512,12 +512,15 @@ class Context:
         raw_info = _args.text(session_info, "session_info")
         raw_otp = _otp(one_time_password)
         raw_name = _args.optional_text(display_name, "display_name")
+        return self._new_factor(lib.mfa_totp_enroll, c_user, raw_info, raw_otp, raw_name)
+
+    def _new_factor(self, function, c_user, *arguments):
+        """Calls an engine function that makes a factor (ctx, out, user, *arguments, err) and copies it."""
         out = ctypes.POINTER(mfa_factor_info)()
         err = ctypes.c_void_p()
         try:
             with self._use() as handle:
-                check(lib.mfa_totp_enroll(handle, ctypes.byref(out), ctypes.byref(c_user), raw_info, raw_otp,
-                                          raw_name, ctypes.byref(err)), err)
+                check(function(handle, ctypes.byref(out), ctypes.byref(c_user), *arguments, ctypes.byref(err)), err)
             return _factor_info(out.contents)
         finally:
             lib.mfa_factor_info_free(out)
@@ -660,15 +663,7 @@ class Context:
         raw_id = _args.text(verification_id, "verification_id")
         raw_code = _code(code)
         raw_name = _args.optional_text(display_name, "display_name")
-        out = ctypes.POINTER(mfa_factor_info)()
-        err = ctypes.c_void_p()
-        try:
-            with self._use() as handle:
-                check(lib.mfa_phone_enroll(handle, ctypes.byref(out), ctypes.byref(c_user), raw_id, raw_code,
-                                           raw_name, ctypes.byref(err)), err)
-            return _factor_info(out.contents)
-        finally:
-            lib.mfa_factor_info_free(out)
+        return self._new_factor(lib.mfa_phone_enroll, c_user, raw_id, raw_code, raw_name)
 
     def _resolve_phone(self, pending_credential, tenant, verification_id, code):
         _phone_functions()
@@ -769,18 +764,11 @@ class Context:
             raw = _args.secret(secret)
         raw_name = _args.optional_text(display_name, "display_name")
         buffer = (ctypes.c_char * max(len(raw), 1)).from_buffer_copy(raw or b"\0")
-        out = ctypes.POINTER(mfa_factor_info)()
-        err = ctypes.c_void_p()
         try:
-            with self._use() as handle:
-                check(lib.mfa_totp_import(handle, ctypes.byref(out), ctypes.byref(c_user),
-                                          ctypes.cast(buffer, ctypes.c_char_p), len(raw),
-                                          None if params is None else ctypes.byref(params), raw_name,
-                                          ctypes.byref(err)), err)
-            return _factor_info(out.contents)
+            return self._new_factor(lib.mfa_totp_import, c_user, ctypes.cast(buffer, ctypes.c_char_p), len(raw),
+                                    None if params is None else ctypes.byref(params), raw_name)
         finally:
             ctypes.memset(buffer, 0, len(buffer))
-            lib.mfa_factor_info_free(out)
 
     def import_uri(self, user, uri, display_name=None):
         """Import a TOTP factor from an ``otpauth://totp/...`` URI (see :meth:`import_totp`).
@@ -793,15 +781,7 @@ class Context:
         c_user = _c_user(user)
         raw = _args.text(uri, "uri")
         raw_name = _args.optional_text(display_name, "display_name")
-        out = ctypes.POINTER(mfa_factor_info)()
-        err = ctypes.c_void_p()
-        try:
-            with self._use() as handle:
-                check(lib.mfa_totp_import_uri(handle, ctypes.byref(out), ctypes.byref(c_user), raw, raw_name,
-                                              ctypes.byref(err)), err)
-            return _factor_info(out.contents)
-        finally:
-            lib.mfa_factor_info_free(out)
+        return self._new_factor(lib.mfa_totp_import_uri, c_user, raw, raw_name)
 
     def rotate_keys(self):
         """Re-encrypt every stored secret that is not under the current master key.
