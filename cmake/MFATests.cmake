@@ -2,6 +2,8 @@
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 set(MFA_VECTORS ${PROJECT_SOURCE_DIR}/Tests/vectors/otp_vectors.txt)
 set(MFA_STRICT_C -std=c99 -Wall -Wextra -pedantic -Werror)
+# What the test programs share (check macros, helpers): a change rebuilds them.
+set(MFA_TEST_SUPPORT_H ${PROJECT_SOURCE_DIR}/Tests/c/test_support.h)
 
 # The C API test program, built once with gcc and once with clang.
 foreach(compiler gcc clang)
@@ -11,7 +13,7 @@ foreach(compiler gcc clang)
     COMMAND ${MFA_${compiler}} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include
             ${PROJECT_SOURCE_DIR}/Tests/c/test_mfa.c -L$<TARGET_FILE_DIR:mfa> -lmfa
             -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
-    DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_mfa.c
+    DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_mfa.c ${MFA_TEST_SUPPORT_H}
             ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
     COMMENT "Building the C API test with ${compiler}")
   add_custom_target(c_api_test_${compiler}_build ALL DEPENDS ${program})
@@ -30,13 +32,15 @@ endforeach()
 #                 enrolled twice and on a last try; caps under 1,000-request bursts from 8 threads
 #                 and from 8 processes; verification ids handed between processes
 # The two race tests take a store location (default: a new SQLite file); their PostgreSQL
-# runs are registered below (test_pg_store.h, linked with libpq).
+# runs are registered below (test_pg_store.h, linked with libpq); the worker processes
+# of both are in test_race_support.h.
 set(MFA_ENGINE_LIBS_engine "")
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_phone "")
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
-set(MFA_PG_STORE_H ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h)
+set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h)
 foreach(name engine engine_race engine_crash engine_phone engine_phone_race)
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})
@@ -44,7 +48,7 @@ foreach(name engine engine_race engine_crash engine_phone engine_phone_race)
       COMMAND ${MFA_${compiler}} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include ${SQLITE_CFLAGS} ${PQ_CFLAGS}
               ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c -L$<TARGET_FILE_DIR:mfa> -lmfa
               ${MFA_ENGINE_LIBS_${name}} -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
-      DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c ${MFA_PG_STORE_H}
+      DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c ${MFA_TEST_HEADERS}
               ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
       COMMENT "Building the ${name} test with ${compiler}")
     add_custom_target(${name}_test_${compiler}_build ALL DEPENDS ${program})
@@ -82,7 +86,7 @@ add_custom_command(OUTPUT ${program}
   COMMAND ${MFA_gcc} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include ${PQ_CFLAGS}
           ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_restart.c -L$<TARGET_FILE_DIR:mfa> -lmfa
           ${PQ_LDFLAGS} -pthread -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
-  DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_restart.c ${MFA_PG_STORE_H}
+  DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_restart.c ${MFA_TEST_HEADERS}
           ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
   COMMENT "Building the pg_restart test with gcc")
 add_custom_target(pg_restart_test_gcc_build ALL DEPENDS ${program})

@@ -22,94 +22,20 @@
 #include <unistd.h>
 
 #include "mfa.h"
-
-static int failures;
-static int checks;
-
-#define CHECK_AT(cond, line)                                                      \
-    do {                                                                          \
-        checks++;                                                                 \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, line, #cond);  \
-        }                                                                         \
-    } while (0)
-
-#define CHECK(cond) CHECK_AT(cond, __LINE__)
-
-#define CHECK_STATUS_AT(expr, want, line)                                         \
-    do {                                                                          \
-        int got_ = (expr);                                                        \
-        checks++;                                                                 \
-        if (got_ != (want)) {                                                     \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: %s gave %s, want %s\n", __FILE__, line,       \
-                    #expr, mfa_status_name(got_), mfa_status_name(want));         \
-        }                                                                         \
-    } while (0)
-
-#define CHECK_STATUS(expr, want) CHECK_STATUS_AT(expr, want, __LINE__)
-
-/* A status check that also prints the `err` message on a mismatch and frees it. */
-#define CHECK_ERR(expr, want, errvar)                                             \
-    do {                                                                          \
-        int got_ = (expr);                                                        \
-        checks++;                                                                 \
-        if (got_ != (want)) {                                                     \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: %s gave %s (%s), want %s\n", __FILE__,        \
-                    __LINE__, #expr, mfa_status_name(got_),                       \
-                    (errvar) ? (errvar) : "no message", mfa_status_name(want));   \
-        }                                                                         \
-        mfa_free(errvar);                                                         \
-        (errvar) = NULL;                                                          \
-    } while (0)
-
-#define TOKEN_MAX 4200
-#define START_TIME 1700000010 /* a TOTP step boundary */
+#include "test_support.h"
 
 /* ------------------------------------------------------------------ */
-/* Injected clock, keys, audit log, random source                      */
+/* Injected clock, audit log, random source                            */
 /* ------------------------------------------------------------------ */
 
 static int64_t g_now = START_TIME;
 
-static int64_t test_clock(void *context) {
-    return *(const int64_t *)context;
-}
-
-static const uint8_t K1[MFA_MASTER_KEY_BYTES] = {
-    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
-    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f, 0x20};
-static const uint8_t K2[MFA_MASTER_KEY_BYTES] = {
-    0xa1, 0xb2, 0xc3, 0xd4, 0xe5, 0xf6, 0x07, 0x18, 0x29, 0x3a, 0x4b, 0x5c, 0x6d, 0x7e, 0x8f, 0x90,
-    0x91, 0x82, 0x73, 0x64, 0x55, 0x46, 0x37, 0x28, 0x19, 0x0a, 0xfb, 0xec, 0xdd, 0xce, 0xbf, 0xa0};
-
 #define AUDIT_MAX 512
-typedef struct audit_record {
-    int32_t kind;
-    char kind_name[32];
-    char tenant[160];
-    char uid[160];
-    char factor_id[16];
-    char enrollment_id[64];
-    int64_t time;
-    char detail[256];
-} audit_record;
-
 typedef struct audit_log {
     size_t count;
     size_t dropped;
     audit_record events[AUDIT_MAX];
 } audit_log;
-
-static void copy_field(char *out, size_t size, const char *text) {
-    if (!text) {
-        snprintf(out, size, "<NULL>");
-        return;
-    }
-    snprintf(out, size, "%s", text);
-}
 
 static void audit_callback(void *context, const mfa_audit_event *event) {
     audit_log *log = context;
@@ -119,14 +45,7 @@ static void audit_callback(void *context, const mfa_audit_event *event) {
         return;
     }
     record = &log->events[log->count++];
-    record->kind = event->kind;
-    copy_field(record->kind_name, sizeof record->kind_name, event->kind_name);
-    copy_field(record->tenant, sizeof record->tenant, event->tenant);
-    copy_field(record->uid, sizeof record->uid, event->uid);
-    copy_field(record->factor_id, sizeof record->factor_id, event->factor_id);
-    copy_field(record->enrollment_id, sizeof record->enrollment_id, event->enrollment_id);
-    record->time = event->time;
-    copy_field(record->detail, sizeof record->detail, event->detail);
+    audit_record_copy(record, event);
 }
 
 /* A deterministic random source (splitmix64) that can be told to fail. */
@@ -155,45 +74,11 @@ static int rng_fill(void *context, uint8_t *out, size_t len) {
 
 static const char *ENABLE_TOTP = "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}";
 
-static void base_options(mfa_options *options, const char *store) {
-    CHECK_STATUS(mfa_options_init(options), MFA_OK);
-    options->store = store;
-    options->master_key.id = "k1";
-    options->master_key.key = K1;
-    options->clock = test_clock;
-    options->clock_context = &g_now;
-}
-
-static mfa_ctx *open_with_at(const mfa_options *options, int line) {
-    mfa_ctx *ctx = NULL;
-    char *err = NULL;
-    int status = mfa_open(&ctx, options, &err);
-    if (status != MFA_OK) {
-        fprintf(stderr, "%s:%d: mfa_open: %s: %s\n", __FILE__, line, mfa_status_name(status), err ? err : "");
-    }
-    CHECK_AT(status == MFA_OK && ctx != NULL, line);
-    mfa_free(err);
-    return ctx;
-}
-#define open_with(options) open_with_at(options, __LINE__)
-
-static void set_config_at(mfa_ctx *ctx, const char *tenant, const char *json, int line) {
-    char *err = NULL;
-    int status = mfa_config_set_json(ctx, tenant, json, &err);
-    if (status != MFA_OK) {
-        fprintf(stderr, "%s:%d: mfa_config_set_json(%s): %s: %s\n", __FILE__, line, json,
-                mfa_status_name(status), err ? err : "");
-    }
-    CHECK_AT(status == MFA_OK, line);
-    mfa_free(err);
-}
-#define set_config(ctx, tenant, json) set_config_at(ctx, tenant, json, __LINE__)
-
 /* A fresh in-memory context with TOTP enabled for the project. */
 static mfa_ctx *open_project_at(int line) {
     mfa_options options;
     mfa_ctx *ctx;
-    base_options(&options, ":memory:");
+    test_options(&options, ":memory:", &g_now);
     ctx = open_with_at(&options, line);
     set_config_at(ctx, NULL, ENABLE_TOTP, line);
     return ctx;
@@ -201,23 +86,8 @@ static mfa_ctx *open_project_at(int line) {
 #define open_project() open_project_at(__LINE__)
 
 static void user_make(mfa_user *user, const char *uid, const char *tenant) {
-    CHECK_STATUS(mfa_user_init(user), MFA_OK);
-    user->uid = uid;
-    user->tenant = tenant;
-    user->email = "user@example.com";
-    user->email_verified = 1;
+    CHECK_STATUS(test_user(user, uid, tenant, "user@example.com", g_now), MFA_OK);
     user->provider = "password";
-    user->auth_time = g_now;
-}
-
-/* The code an authenticator app shows at time `when` for a base32 key. */
-static void code_at(char out[MFA_CODE_BUFFER_SIZE], const char *base32, int64_t when) {
-    uint8_t *key = NULL;
-    size_t len = 0;
-    out[0] = '\0';
-    CHECK_STATUS(mfa_base32_decode(&key, &len, base32), MFA_OK);
-    if (key) CHECK_STATUS(mfa_totp_generate(out, MFA_CODE_BUFFER_SIZE, key, len, NULL, when), MFA_OK);
-    mfa_free(key);
 }
 
 /* A six-digit code that matches no time step within +/- MFA_WINDOW_MAX of `when`. */
@@ -282,22 +152,6 @@ static int enroll_at(mfa_ctx *ctx, const mfa_user *user, const char *display_nam
 #define enroll(ctx, user, name, f) enroll_at(ctx, user, name, f, __LINE__)
 #define ENROLL_OK(ctx, user, name, f) CHECK_STATUS(enroll(ctx, user, name, f), MFA_OK)
 
-/* First factor for a user who has second factors: copies the pending credential. */
-static int begin_sign_in_at(mfa_ctx *ctx, const mfa_user *user, char cred[TOKEN_MAX], int line) {
-    mfa_resolver *resolver = NULL;
-    char *err = NULL;
-    int status = mfa_sign_in(ctx, &resolver, user, &err);
-    cred[0] = '\0';
-    CHECK_AT((status == MFA_ERR_SECOND_FACTOR_REQUIRED) == (resolver != NULL), line);
-    if (resolver) snprintf(cred, TOKEN_MAX, "%s", resolver->session);
-    mfa_resolver_free(resolver);
-    mfa_free(err);
-    return status;
-}
-#define begin_sign_in(ctx, user, cred) begin_sign_in_at(ctx, user, cred, __LINE__)
-#define SIGN_IN_REQUIRED(ctx, user, cred) \
-    CHECK_STATUS(begin_sign_in(ctx, user, cred), MFA_ERR_SECOND_FACTOR_REQUIRED)
-
 static int resolve_at(mfa_ctx *ctx, const char *cred, const char *tenant, const char *eid, const char *code,
                       int line) {
     mfa_sign_in_result *result = NULL;
@@ -320,47 +174,6 @@ static int resolve_at(mfa_ctx *ctx, const char *cred, const char *tenant, const 
         code_at(code_, (f)->key, g_now);                                           \
         CHECK_STATUS(resolve(ctx, cred_, (user)->tenant, (f)->eid, code_), MFA_OK); \
     } while (0)
-
-static size_t factor_count_at(mfa_ctx *ctx, const mfa_user *user, int line) {
-    mfa_factor_list *list = NULL;
-    size_t count;
-    CHECK_STATUS_AT(mfa_factors_list(ctx, &list, user, NULL), MFA_OK, line);
-    count = list ? list->count : (size_t)-1;
-    mfa_factor_list_free(list);
-    return count;
-}
-#define factor_count(ctx, user) factor_count_at(ctx, user, __LINE__)
-
-static void tamper(char *token) {
-    size_t len = strlen(token);
-    if (len == 0) return;
-    token[len / 2] = token[len / 2] == 'A' ? 'B' : 'A';
-}
-
-static int contains(const char *haystack, const char *needle) {
-    return haystack && needle && strstr(haystack, needle) != NULL;
-}
-
-/* Whether `code` occurs in `text` as a run of digits of its own. */
-static int contains_code(const char *text, const char *code) {
-    size_t n = strlen(code);
-    const char *at = text;
-    while ((at = strstr(at, code)) != NULL) {
-        int before = at > text && at[-1] >= '0' && at[-1] <= '9';
-        int after = at[n] >= '0' && at[n] <= '9';
-        if (!before && !after) return 1;
-        at++;
-    }
-    return 0;
-}
-
-static int memfind(const uint8_t *hay, size_t hay_len, const uint8_t *needle, size_t needle_len) {
-    if (needle_len == 0 || hay_len < needle_len) return 0;
-    for (size_t i = 0; i + needle_len <= hay_len; i++) {
-        if (hay[i] == needle[0] && memcmp(hay + i, needle, needle_len) == 0) return 1;
-    }
-    return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Flow 1: configuration                                                */
@@ -403,7 +216,7 @@ static void test_config(void) {
     char big[1024];
     size_t used;
 
-    base_options(&options, ":memory:");
+    test_options(&options, ":memory:", &g_now);
     ctx = open_with(&options);
 
     /* Defaults: MFA disabled, both providers disabled, +/-5 steps. */
@@ -560,7 +373,7 @@ static void test_prerequisites(void) {
     const char *unsupported[] = {"phone", "anonymous", "custom", "gc.apple.com"};
     const char *supported[] = {"password", "emailLink", "google.com", "apple.com", "github.com"};
 
-    base_options(&options, ":memory:");
+    test_options(&options, ":memory:", &g_now);
     ctx = open_with(&options);
     user_make(&user, "prereq-user", NULL);
 
@@ -712,6 +525,22 @@ static void test_qr(const char *uri) {
     CHECK_STATUS(mfa_qr_encode(&out, NULL, uri, MFA_QR_PNG), MFA_ERR_INVALID_ARGUMENT);
 }
 
+/* A new session for `user` (first factor passed now) and a secret from it, both checked. */
+static void new_secret_at(mfa_ctx *ctx, mfa_user *user, char **session, mfa_totp_secret **secret, int line) {
+    user->auth_time = g_now;
+    CHECK_STATUS_AT(mfa_session_new(ctx, session, user, NULL), MFA_OK, line);
+    CHECK_STATUS_AT(mfa_totp_generate_secret(ctx, secret, *session, NULL), MFA_OK, line);
+}
+#define new_secret(ctx, user, session, secret) new_secret_at(ctx, user, session, secret, __LINE__)
+
+/* Frees a session and its secret, and forgets them. */
+static void drop_secret(char **session, mfa_totp_secret **secret) {
+    mfa_totp_secret_free(*secret);
+    *secret = NULL;
+    mfa_free(*session);
+    *session = NULL;
+}
+
 static void test_enrollment(void) {
     mfa_ctx *ctx = open_project();
     mfa_user alice, bob, alice_tenant;
@@ -860,15 +689,10 @@ static void test_enrollment(void) {
         CHECK(again == NULL);
     }
     CHECK(factor_count(ctx, &alice) == 1);
-    mfa_totp_secret_free(secret);
-    secret = NULL;
-    mfa_free(session);
-    session = NULL;
+    drop_secret(&session, &secret);
 
     /* An expired secret: CODE_EXPIRED even with the right code. */
-    alice.auth_time = g_now;
-    CHECK_STATUS(mfa_session_new(ctx, &session, &alice, NULL), MFA_OK);
-    CHECK_STATUS(mfa_totp_generate_secret(ctx, &secret, session, NULL), MFA_OK);
+    new_secret(ctx, &alice, &session, &secret);
     if (secret) {
         int64_t deadline = secret->deadline;
         CHECK(deadline == g_now + 600);
@@ -885,15 +709,10 @@ static void test_enrollment(void) {
         }
     }
     CHECK(factor_count(ctx, &alice) == 1);
-    mfa_totp_secret_free(secret);
-    secret = NULL;
-    mfa_free(session);
-    session = NULL;
+    drop_secret(&session, &secret);
 
     /* Exactly at the deadline it still works. */
-    alice.auth_time = g_now;
-    CHECK_STATUS(mfa_session_new(ctx, &session, &alice, NULL), MFA_OK);
-    CHECK_STATUS(mfa_totp_generate_secret(ctx, &secret, session, NULL), MFA_OK);
+    new_secret(ctx, &alice, &session, &secret);
     if (secret) {
         g_now = secret->deadline;
         code_at(code, secret->shared_secret_key, g_now);
@@ -902,16 +721,11 @@ static void test_enrollment(void) {
         info = NULL;
     }
     CHECK(factor_count(ctx, &alice) == 2);
-    mfa_totp_secret_free(secret);
-    secret = NULL;
-    mfa_free(session);
-    session = NULL;
+    drop_secret(&session, &secret);
 
     /* The TOTP provider disabled: OPERATION_NOT_ALLOWED, both when generating and when finishing. */
     g_now += 30;
-    alice.auth_time = g_now;
-    CHECK_STATUS(mfa_session_new(ctx, &session, &alice, NULL), MFA_OK);
-    CHECK_STATUS(mfa_totp_generate_secret(ctx, &secret, session, NULL), MFA_OK);
+    new_secret(ctx, &alice, &session, &secret);
     set_config(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"DISABLED\",\"phone\":\"ENABLED\"}}");
     if (secret) {
         code_at(code, secret->shared_secret_key, g_now);
@@ -919,10 +733,7 @@ static void test_enrollment(void) {
                   MFA_ERR_OPERATION_NOT_ALLOWED, err);
         CHECK(info == NULL);
     }
-    mfa_totp_secret_free(secret);
-    secret = NULL;
-    mfa_free(session);
-    session = NULL;
+    drop_secret(&session, &secret);
     CHECK_STATUS(mfa_session_new(ctx, &session, &alice, NULL), MFA_OK); /* phone is still enabled */
     CHECK_ERR(mfa_totp_generate_secret(ctx, &secret, session, &err), MFA_ERR_OPERATION_NOT_ALLOWED, err);
     CHECK(secret == NULL);
@@ -1245,6 +1056,16 @@ static void test_brute_force(void) {
     mfa_close(ctx);
 }
 
+/* `n` wrong codes for factor `f` with the pending credential `cred`, each evaluated. */
+static void wrong_codes_at(mfa_ctx *ctx, const char *cred, const factor *f, int n, int line) {
+    char code[MFA_CODE_BUFFER_SIZE];
+    for (int i = 0; i < n; i++) {
+        wrong_code_at(code, f->key, g_now);
+        CHECK_STATUS_AT(resolve_at(ctx, cred, NULL, f->eid, code, line), MFA_ERR_INVALID_VERIFICATION_CODE, line);
+    }
+}
+#define wrong_codes(ctx, cred, f, n) wrong_codes_at(ctx, cred, f, n, __LINE__)
+
 /* The backoff schedule, failure memory and the per-user lock, one step at a time. */
 static void test_backoff_schedule(void) {
     mfa_ctx *ctx = open_project();
@@ -1261,10 +1082,7 @@ static void test_backoff_schedule(void) {
 
     /* freeAttempts 5: five failures cost nothing; the sixth locks for backoffBase (1 s). */
     SIGN_IN_REQUIRED(ctx, &user, cred);
-    for (int i = 0; i < 6; i++) {
-        wrong_code_at(code, fa.key, g_now);
-        CHECK_STATUS(resolve(ctx, cred, NULL, fa.eid, code), MFA_ERR_INVALID_VERIFICATION_CODE);
-    }
+    wrong_codes(ctx, cred, &fa, 6);
     /* Locked: even the right code is refused, on this factor and (per user) on the other. */
     code_at(code, fa.key, g_now);
     CHECK_STATUS(resolve(ctx, cred, NULL, fa.eid, code), MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER);
@@ -1272,8 +1090,7 @@ static void test_backoff_schedule(void) {
     CHECK_STATUS(resolve(ctx, cred, NULL, fb.eid, code), MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER);
     /* One second later: evaluated again; the seventh failure locks for 2 s. */
     g_now += 1;
-    wrong_code_at(code, fa.key, g_now);
-    CHECK_STATUS(resolve(ctx, cred, NULL, fa.eid, code), MFA_ERR_INVALID_VERIFICATION_CODE);
+    wrong_codes(ctx, cred, &fa, 1);
     g_now += 1;
     code_at(code, fa.key, g_now);
     CHECK_STATUS(resolve(ctx, cred, NULL, fa.eid, code), MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER);
@@ -1284,18 +1101,14 @@ static void test_backoff_schedule(void) {
     /* Cleared: five free failures again. */
     g_now += 30;
     SIGN_IN_REQUIRED(ctx, &user, cred);
-    for (int i = 0; i < 6; i++) {
-        wrong_code_at(code, fa.key, g_now);
-        CHECK_STATUS(resolve(ctx, cred, NULL, fa.eid, code), MFA_ERR_INVALID_VERIFICATION_CODE);
-    }
+    wrong_codes(ctx, cred, &fa, 6);
     wrong_code_at(code, fa.key, g_now);
     CHECK_STATUS(resolve(ctx, cred, NULL, fa.eid, code), MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER);
     /* Build a long backoff ... */
     for (int i = 0; i < 12; i++) {
         g_now += 1000;
         SIGN_IN_REQUIRED(ctx, &user, cred);
-        wrong_code_at(code, fa.key, g_now);
-        CHECK_STATUS(resolve(ctx, cred, NULL, fa.eid, code), MFA_ERR_INVALID_VERIFICATION_CODE);
+        wrong_codes(ctx, cred, &fa, 1);
     }
     /* ... which is capped at backoffMax (900 s). */
     g_now += 899;
@@ -1305,10 +1118,7 @@ static void test_backoff_schedule(void) {
     /* failureMemory (3600 s) after the last failure they are forgotten: five free failures. */
     g_now += 3601 - 899;
     SIGN_IN_REQUIRED(ctx, &user, cred);
-    for (int i = 0; i < 5; i++) {
-        wrong_code_at(code, fa.key, g_now);
-        CHECK_STATUS(resolve(ctx, cred, NULL, fa.eid, code), MFA_ERR_INVALID_VERIFICATION_CODE);
-    }
+    wrong_codes(ctx, cred, &fa, 5);
     code_at(code, fb.key, g_now);
     CHECK_STATUS(resolve(ctx, cred, NULL, fb.eid, code), MFA_OK);
     mfa_close(ctx);
@@ -1496,7 +1306,7 @@ static void test_audit(void) {
 
     memset(&log, 0, sizeof log);
     memset(&f, 0, sizeof f);
-    base_options(&options, ":memory:");
+    test_options(&options, ":memory:", &g_now);
     options.audit = audit_callback;
     options.audit_context = &log;
     ctx = open_with(&options);
@@ -1677,7 +1487,7 @@ static void test_random(void) {
     mfa_user user;
     char k1[128], k2[128], k3[128], e1[64], e2[64], e3[64];
 
-    base_options(&options, ":memory:");
+    test_options(&options, ":memory:", &g_now);
     options.random = rng_fill;
     options.random_context = &r1;
     c1 = open_with(&options);
@@ -1733,50 +1543,6 @@ static void test_random(void) {
 
 static char temp_dir[256];
 
-static void make_temp_dir(void) {
-    const char *base = getenv("TMPDIR");
-    snprintf(temp_dir, sizeof temp_dir, "%s/libmfa-engine-XXXXXX", base && *base ? base : "/tmp");
-    CHECK(mkdtemp(temp_dir) != NULL);
-}
-
-static void store_path(char *out, size_t size, const char *name) {
-    snprintf(out, size, "%s/%s", temp_dir, name);
-}
-
-static void remove_store(const char *path) {
-    char extra[600];
-    unlink(path);
-    snprintf(extra, sizeof extra, "%s-wal", path);
-    unlink(extra);
-    snprintf(extra, sizeof extra, "%s-shm", path);
-    unlink(extra);
-    snprintf(extra, sizeof extra, "%s-journal", path);
-    unlink(extra);
-}
-
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *file = fopen(path, "rb");
-    uint8_t *data = NULL;
-    size_t size = 0, cap = 0, got;
-    *len = 0;
-    if (!file) return NULL;
-    for (;;) {
-        if (size == cap) {
-            uint8_t *bigger;
-            cap = cap ? cap * 2 : 65536;
-            bigger = realloc(data, cap);
-            if (!bigger) break;
-            data = bigger;
-        }
-        got = fread(data + size, 1, cap - size, file);
-        if (got == 0) break;
-        size += got;
-    }
-    fclose(file);
-    *len = size;
-    return data;
-}
-
 static void test_key_rotation(void) {
     char path[512];
     mfa_options options;
@@ -1791,13 +1557,13 @@ static void test_key_rotation(void) {
     size_t count = 0;
     char *err = NULL;
 
-    store_path(path, sizeof path, "rotation.db");
-    remove_store(path);
+    snprintf(path, sizeof path, "%s/rotation.db", temp_dir);
+    test_remove_sqlite(path);
     user_make(&alice, "rotate-alice", NULL);
     user_make(&bob, "rotate-bob", NULL);
 
     /* Enroll under k1; leave a pending secret under k1 too. */
-    base_options(&options, path);
+    test_options(&options, path, &g_now);
     options.master_key = k1;
     ctx = open_with(&options);
     set_config(ctx, NULL, ENABLE_TOTP);
@@ -1922,26 +1688,43 @@ static void test_key_rotation(void) {
         options.master_key = nokey;
         CHECK_STATUS(mfa_open(&bad, &options, NULL), MFA_ERR_INVALID_ARGUMENT);
     }
-    remove_store(path);
+    test_remove_sqlite(path);
 }
 
-static void test_secrets_at_rest(void) {
-    char path[512], wal[600];
-    mfa_options options;
-    mfa_ctx *ctx;
+/* The TOTP secrets that must not be found at rest: as base32 text, as bytes, or half of them. */
+typedef struct at_rest {
     char keys[8][128];
     uint8_t *raw[8];
     size_t raw_len[8];
-    size_t n = 0;
-    const char *files[2];
+    size_t n;
+} at_rest;
 
-    store_path(path, sizeof path, "at-rest.db");
-    remove_store(path);
-    snprintf(wal, sizeof wal, "%s-wal", path);
-    files[0] = path;
-    files[1] = wal;
+static void look_for_secrets(const uint8_t *data, size_t len, const char *file, int pass, void *context) {
+    const at_rest *r = context;
+    for (size_t i = 0; i < r->n; i++) {
+        int text = memfind(data, len, r->keys[i], strlen(r->keys[i]));
+        int bytes = r->raw[i] && memfind(data, len, r->raw[i], r->raw_len[i]);
+        int half = r->raw[i] && memfind(data, len, r->raw[i], 10);
+        if (text || bytes || half) {
+            fprintf(stderr, "secret %zu found in %s (pass %d): text %d bytes %d\n", i, file, pass, text, bytes);
+        }
+        CHECK(!text);
+        CHECK(!bytes);
+        CHECK(!half);
+    }
+}
 
-    base_options(&options, path);
+static void test_secrets_at_rest(void) {
+    char path[512];
+    mfa_options options;
+    mfa_ctx *ctx;
+    at_rest r;
+
+    r.n = 0;
+    snprintf(path, sizeof path, "%s/at-rest.db", temp_dir);
+    test_remove_sqlite(path);
+
+    test_options(&options, path, &g_now);
     ctx = open_with(&options);
     set_config(ctx, NULL, ENABLE_TOTP);
     set_config(ctx, "tenant-rest", "{}");
@@ -1952,7 +1735,7 @@ static void test_secrets_at_rest(void) {
         snprintf(uid, sizeof uid, "at-rest-user-%d", i);
         user_make(&user, uid, i % 2 ? "tenant-rest" : NULL);
         ENROLL_OK(ctx, &user, "at rest", &f);
-        snprintf(keys[n++], 128, "%s", f.key);
+        snprintf(r.keys[r.n++], 128, "%s", f.key);
         g_now += 30;
         SIGN_IN_OK(ctx, &user, &f);
     }
@@ -1964,51 +1747,20 @@ static void test_secrets_at_rest(void) {
         user_make(&user, "at-rest-pending", NULL);
         CHECK_STATUS(mfa_session_new(ctx, &session, &user, NULL), MFA_OK);
         CHECK_STATUS(mfa_totp_generate_secret(ctx, &secret, session, NULL), MFA_OK);
-        if (secret) snprintf(keys[n++], 128, "%s", secret->shared_secret_key);
+        if (secret) snprintf(r.keys[r.n++], 128, "%s", secret->shared_secret_key);
         mfa_totp_secret_free(secret);
         mfa_free(session);
     }
-    for (size_t i = 0; i < n; i++) {
-        raw[i] = NULL;
-        raw_len[i] = 0;
-        CHECK_STATUS(mfa_base32_decode(&raw[i], &raw_len[i], keys[i]), MFA_OK);
-        CHECK(raw_len[i] == 20);
+    for (size_t i = 0; i < r.n; i++) {
+        r.raw[i] = NULL;
+        r.raw_len[i] = 0;
+        CHECK_STATUS(mfa_base32_decode(&r.raw[i], &r.raw_len[i], r.keys[i]), MFA_OK);
+        CHECK(r.raw_len[i] == 20);
     }
-
-    /* While open (the WAL holds the recent pages) and after closing. */
-    for (int pass = 0; pass < 2; pass++) {
-        size_t total = 0;
-        int found_uid = 0;
-        if (pass == 1) mfa_close(ctx);
-        for (int fi = 0; fi < 2; fi++) {
-            size_t len = 0;
-            uint8_t *data = read_file(files[fi], &len);
-            if (!data) {
-                CHECK(fi == 1); /* the database itself must exist */
-                continue;
-            }
-            total += len;
-            found_uid |= memfind(data, len, (const uint8_t *)"at-rest-user-3", 14);
-            for (size_t i = 0; i < n; i++) {
-                int text = memfind(data, len, (const uint8_t *)keys[i], strlen(keys[i]));
-                int bytes = raw[i] && memfind(data, len, raw[i], raw_len[i]);
-                int half = raw[i] && memfind(data, len, raw[i], 10);
-                if (text || bytes || half) {
-                    fprintf(stderr, "secret %zu found in %s (pass %d): text %d bytes %d\n", i, files[fi], pass, text,
-                            bytes);
-                }
-                CHECK(!text);
-                CHECK(!bytes);
-                CHECK(!half);
-            }
-            free(data);
-        }
-        /* A positive control: what is stored in the clear is found. */
-        CHECK(total > 0);
-        CHECK(found_uid);
-    }
-    for (size_t i = 0; i < n; i++) mfa_free(raw[i]);
-    remove_store(path);
+    /* The user ids are stored in the clear. */
+    scan_store(ctx, path, "at-rest-user-3", look_for_secrets, &r);
+    for (size_t i = 0; i < r.n; i++) mfa_free(r.raw[i]);
+    test_remove_sqlite(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2043,7 +1795,7 @@ static void test_bad_input(void) {
     /* mfa_open. */
     {
         mfa_ctx *opened = (mfa_ctx *)&opened;
-        base_options(&options, ":memory:");
+        test_options(&options, ":memory:", &g_now);
         CHECK_STATUS(mfa_open(NULL, &options, NULL), MFA_ERR_INVALID_ARGUMENT);
         CHECK_ERR(mfa_open(&opened, NULL, &err), MFA_ERR_INVALID_ARGUMENT, err);
         CHECK(opened == NULL);
@@ -2051,9 +1803,9 @@ static void test_bad_input(void) {
         CHECK_STATUS(mfa_open(&opened, &options, NULL), MFA_ERR_INVALID_ARGUMENT);
         options.version = MFA_OPTIONS_VERSION + 1;
         CHECK_STATUS(mfa_open(&opened, &options, NULL), MFA_ERR_INVALID_ARGUMENT);
-        base_options(&options, NULL);
+        test_options(&options, NULL, &g_now);
         CHECK_STATUS(mfa_open(&opened, &options, NULL), MFA_ERR_INVALID_ARGUMENT);
-        base_options(&options, "");
+        test_options(&options, "", &g_now);
         CHECK_ERR(mfa_open(&opened, &options, &err), MFA_ERR_INVALID_ARGUMENT, err);
         CHECK(opened == NULL);
         {
@@ -2061,22 +1813,22 @@ static void test_bad_input(void) {
             if (long_path) {
                 memset(long_path, 'p', 4999);
                 long_path[4999] = '\0';
-                base_options(&options, long_path);
+                test_options(&options, long_path, &g_now);
                 CHECK_STATUS(mfa_open(&opened, &options, NULL), MFA_ERR_INVALID_ARGUMENT);
                 free(long_path);
             }
         }
-        base_options(&options, "\xff\xfe.db");
+        test_options(&options, "\xff\xfe.db", &g_now);
         CHECK_STATUS(mfa_open(&opened, &options, NULL), MFA_ERR_INVALID_ARGUMENT);
         snprintf(path, sizeof path, "%s/no/such/directory/mfa.db", temp_dir);
-        base_options(&options, path);
+        test_options(&options, path, &g_now);
         opened = (mfa_ctx *)&opened;
         CHECK_STATUS(mfa_open(&opened, &options, &err), MFA_ERR_STORAGE_ERROR);
         CHECK(opened == NULL);
         CHECK(err != NULL);
         mfa_free(err);
         err = NULL;
-        base_options(&options, ":memory:");
+        test_options(&options, ":memory:", &g_now);
         options.master_key.key = NULL;
         CHECK_STATUS(mfa_open(&opened, &options, NULL), MFA_ERR_INVALID_ARGUMENT);
         CHECK(opened == NULL);
@@ -2325,7 +2077,7 @@ static void test_extreme_auth_time(void) {
 }
 
 int main(void) {
-    make_temp_dir();
+    CHECK(test_temp_dir(temp_dir, sizeof temp_dir, "libmfa-engine") == 0);
     test_config();
     test_prerequisites();
     test_enrollment();
@@ -2340,6 +2092,5 @@ int main(void) {
     test_bad_input();
     test_extreme_auth_time();
     rmdir(temp_dir);
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return test_report();
 }

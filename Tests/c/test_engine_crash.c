@@ -30,32 +30,9 @@
 #include <sqlite3.h>
 
 #include "mfa.h"
-
-static int failures;
-static int checks;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        checks++;                                                                 \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                         \
-    } while (0)
-
-#define CHECK_STATUS(expr, want)                                                  \
-    do {                                                                          \
-        int got_ = (expr);                                                        \
-        checks++;                                                                 \
-        if (got_ != (want)) {                                                     \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: %s gave %s, want %s\n", __FILE__, __LINE__,   \
-                    #expr, mfa_status_name(got_), mfa_status_name(want));         \
-        }                                                                         \
-    } while (0)
+#include "test_support.h"
 
 #define ITERATIONS 20
-#define TOKEN_MAX 4200
 
 static const uint8_t KEY[MFA_MASTER_KEY_BYTES] = {
     0xc3, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
@@ -69,10 +46,6 @@ typedef struct record {
 } record;
 
 static int64_t g_now;
-
-static int64_t test_clock(void *context) {
-    return *(const int64_t *)context;
-}
 
 static mfa_ctx *open_store(const char *path) {
     mfa_options options;
@@ -92,20 +65,7 @@ static mfa_ctx *open_store(const char *path) {
 }
 
 static void user_make(mfa_user *user, const char *uid) {
-    if (mfa_user_init(user) != MFA_OK) abort();
-    user->uid = uid;
-    user->email = "crash@example.com";
-    user->email_verified = 1;
-    user->auth_time = g_now;
-}
-
-static int code_at(char out[MFA_CODE_BUFFER_SIZE], const char *base32, int64_t when) {
-    uint8_t *key = NULL;
-    size_t len = 0;
-    int status = mfa_base32_decode(&key, &len, base32);
-    if (status == MFA_OK) status = mfa_totp_generate(out, MFA_CODE_BUFFER_SIZE, key, len, NULL, when);
-    mfa_free(key);
-    return status;
+    if (test_user(user, uid, NULL, "crash@example.com", g_now) != MFA_OK) abort();
 }
 
 /* The child: enroll, report, sign in, forever (until killed). */
@@ -132,7 +92,7 @@ static void child_main(const char *path, int iteration, int report) {
         user.auth_time = g_now;
         if (mfa_session_new(ctx, &session, &user, NULL) != MFA_OK) _exit(4);
         if (mfa_totp_generate_secret(ctx, &secret, session, NULL) != MFA_OK) _exit(5);
-        if (code_at(code, secret->shared_secret_key, g_now) != MFA_OK) _exit(6);
+        if (app_code(code, secret->shared_secret_key, g_now) != MFA_OK) _exit(6);
         status = mfa_totp_enroll(ctx, &info, &user, secret->session_info, code, "crash test", NULL);
         if (status != MFA_OK) _exit(7);
         /* Committed: say so. */
@@ -146,7 +106,7 @@ static void child_main(const char *path, int iteration, int report) {
         /* A sign-in with the new factor: more writes to interrupt. */
         g_now += 30;
         if (mfa_sign_in(ctx, &resolver, &user, NULL) != MFA_ERR_SECOND_FACTOR_REQUIRED) _exit(9);
-        if (code_at(code, r.key, g_now) != MFA_OK) _exit(10);
+        if (app_code(code, r.key, g_now) != MFA_OK) _exit(10);
         if (mfa_resolve_totp(ctx, &result, resolver->session, NULL, r.eid, code, NULL) != MFA_OK) _exit(11);
         mfa_sign_in_result_free(result);
         mfa_resolver_free(resolver);
@@ -210,7 +170,7 @@ static int signs_in(mfa_ctx *ctx, const record *r) {
     user_make(&user, r->uid);
     status = mfa_sign_in(ctx, &resolver, &user, NULL);
     if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) return status;
-    if (code_at(code, r->key, g_now) != MFA_OK) {
+    if (app_code(code, r->key, g_now) != MFA_OK) {
         mfa_resolver_free(resolver);
         return MFA_ERR_INTERNAL;
     }
@@ -221,14 +181,12 @@ static int signs_in(mfa_ctx *ctx, const record *r) {
 }
 
 int main(void) {
-    char dir[256], path[512], extra[600];
-    const char *base = getenv("TMPDIR");
+    char dir[256], path[512];
     size_t total = 0, verified = 0;
     int killed_mid_work = 0;
     mfa_ctx *ctx;
 
-    snprintf(dir, sizeof dir, "%s/libmfa-crash-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(dir)) {
+    if (test_temp_dir(dir, sizeof dir, "libmfa-crash") != 0) {
         perror("mkdtemp");
         return 2;
     }
@@ -315,12 +273,7 @@ int main(void) {
     CHECK(total > 0);
     CHECK(killed_mid_work == ITERATIONS);
 
-    unlink(path);
-    snprintf(extra, sizeof extra, "%s-wal", path);
-    unlink(extra);
-    snprintf(extra, sizeof extra, "%s-shm", path);
-    unlink(extra);
+    test_remove_sqlite(path);
     rmdir(dir);
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return test_report();
 }

@@ -47,51 +47,8 @@
 #include <unistd.h>
 
 #include "mfa.h"
+#include "test_support.h"
 
-static int failures;
-static int checks;
-
-#define CHECK_AT(cond, line)                                                      \
-    do {                                                                          \
-        checks++;                                                                 \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, line, #cond);  \
-        }                                                                         \
-    } while (0)
-
-#define CHECK(cond) CHECK_AT(cond, __LINE__)
-
-#define CHECK_STATUS_AT(expr, want, line)                                         \
-    do {                                                                          \
-        int got_ = (expr);                                                        \
-        checks++;                                                                 \
-        if (got_ != (want)) {                                                     \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: %s gave %s, want %s\n", __FILE__, line,       \
-                    #expr, mfa_status_name(got_), mfa_status_name(want));         \
-        }                                                                         \
-    } while (0)
-
-#define CHECK_STATUS(expr, want) CHECK_STATUS_AT(expr, want, __LINE__)
-
-/* A status check that also prints the `err` message on a mismatch and frees it. */
-#define CHECK_ERR(expr, want, errvar)                                             \
-    do {                                                                          \
-        int got_ = (expr);                                                        \
-        checks++;                                                                 \
-        if (got_ != (want)) {                                                     \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: %s gave %s (%s), want %s\n", __FILE__,        \
-                    __LINE__, #expr, mfa_status_name(got_),                       \
-                    (errvar) ? (errvar) : "no message", mfa_status_name(want));   \
-        }                                                                         \
-        mfa_free(errvar);                                                         \
-        (errvar) = NULL;                                                          \
-    } while (0)
-
-#define TOKEN_MAX 4200
-#define START_TIME 1700000010 /* a TOTP step boundary */
 #define GOOD_CRED "good-token"
 #define BAD_CRED "forged-token"
 #define SMS_SUFFIX " is your verification code."
@@ -99,50 +56,8 @@ static int checks;
 static const char *PHONE_ON = "{\"state\":\"ENABLED\",\"providers\":{\"phone\":\"ENABLED\"}}";
 static const char *PHONE_TOTP_ON = "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\",\"phone\":\"ENABLED\"}}";
 
-/* ------------------------------------------------------------------ */
-/* Injected clock, key                                                  */
-/* ------------------------------------------------------------------ */
-
+/* The injected clock. */
 static int64_t g_now = START_TIME;
-
-static int64_t test_clock(void *context) {
-    return *(const int64_t *)context;
-}
-
-static const uint8_t K1[MFA_MASTER_KEY_BYTES] = {
-    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
-    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f, 0x20};
-
-static const uint8_t K2[MFA_MASTER_KEY_BYTES] = {
-    0xa1, 0xb2, 0xc3, 0xd4, 0xe5, 0xf6, 0x07, 0x18, 0x29, 0x3a, 0x4b, 0x5c, 0x6d, 0x7e, 0x8f, 0x90,
-    0x91, 0x82, 0x73, 0x64, 0x55, 0x46, 0x37, 0x28, 0x19, 0x0a, 0xfb, 0xec, 0xdd, 0xce, 0xbf, 0xa0};
-
-static int contains(const char *haystack, const char *needle) {
-    return haystack && needle && strstr(haystack, needle) != NULL;
-}
-
-/* Whether `code` occurs in `text` as a run of digits of its own. */
-static int contains_code(const char *text, const char *code) {
-    size_t n = strlen(code);
-    const char *at = text;
-    if (!text || n == 0) return 0;
-    while ((at = strstr(at, code)) != NULL) {
-        int before = at > text && at[-1] >= '0' && at[-1] <= '9';
-        int after = at[n] >= '0' && at[n] <= '9';
-        if (!before && !after) return 1;
-        at++;
-    }
-    return 0;
-}
-
-static int memfind(const uint8_t *hay, size_t hay_len, const void *needle, size_t needle_len) {
-    const uint8_t *n = needle;
-    if (needle_len == 0 || hay_len < needle_len) return 0;
-    for (size_t i = 0; i + needle_len <= hay_len; i++) {
-        if (hay[i] == n[0] && memcmp(hay + i, n, needle_len) == 0) return 1;
-    }
-    return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* What must never appear in an audit event: numbers and codes          */
@@ -290,17 +205,6 @@ static int verify_app(void *context, const char *credential, int32_t action) {
 /* ------------------------------------------------------------------ */
 
 #define AUDIT_MAX 1024
-typedef struct audit_record {
-    int32_t kind;
-    char kind_name[32];
-    char tenant[160];
-    char uid[160];
-    char factor_id[16];
-    char enrollment_id[64];
-    int64_t time;
-    char detail[128];
-} audit_record;
-
 typedef struct audit_log {
     size_t count; /* events since the last reset (only the first AUDIT_MAX are kept) */
     unsigned long total;
@@ -309,10 +213,6 @@ typedef struct audit_log {
 } audit_log;
 
 static audit_log g_audit;
-
-static void copy_field(char *out, size_t size, const char *text) {
-    snprintf(out, size, "%s", text ? text : "<NULL>");
-}
 
 static void audit_callback(void *context, const mfa_audit_event *event) {
     audit_log *log = context;
@@ -332,15 +232,7 @@ static void audit_callback(void *context, const mfa_audit_event *event) {
         fprintf(stderr, "audit event with a NULL string: %s\n", all);
     }
     if (log->count < AUDIT_MAX) {
-        audit_record *record = &log->events[log->count];
-        record->kind = event->kind;
-        copy_field(record->kind_name, sizeof record->kind_name, event->kind_name);
-        copy_field(record->tenant, sizeof record->tenant, event->tenant);
-        copy_field(record->uid, sizeof record->uid, event->uid);
-        copy_field(record->factor_id, sizeof record->factor_id, event->factor_id);
-        copy_field(record->enrollment_id, sizeof record->enrollment_id, event->enrollment_id);
-        record->time = event->time;
-        copy_field(record->detail, sizeof record->detail, event->detail);
+        audit_record_copy(&log->events[log->count], event);
     }
     log->count++;
 }
@@ -375,59 +267,9 @@ static void reset_recorders(void) {
 
 static char temp_dir[256];
 
-static void make_temp_dir(void) {
-    const char *base = getenv("TMPDIR");
-    snprintf(temp_dir, sizeof temp_dir, "%s/libmfa-phone-XXXXXX", base && *base ? base : "/tmp");
-    CHECK(mkdtemp(temp_dir) != NULL);
-}
-
-static void temp_path(char *out, size_t size, const char *name) {
-    snprintf(out, size, "%s/%s", temp_dir, name);
-}
-
-static void remove_store(const char *path) {
-    char extra[600];
-    unlink(path);
-    snprintf(extra, sizeof extra, "%s-wal", path);
-    unlink(extra);
-    snprintf(extra, sizeof extra, "%s-shm", path);
-    unlink(extra);
-    snprintf(extra, sizeof extra, "%s-journal", path);
-    unlink(extra);
-}
-
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *file = fopen(path, "rb");
-    uint8_t *data = NULL;
-    size_t size = 0, cap = 0, got;
-    *len = 0;
-    if (!file) return NULL;
-    for (;;) {
-        if (size + 1 >= cap) {
-            uint8_t *bigger;
-            cap = cap ? cap * 2 : 65536;
-            bigger = realloc(data, cap);
-            if (!bigger) break;
-            data = bigger;
-        }
-        got = fread(data + size, 1, cap - size - 1, file);
-        if (got == 0) break;
-        size += got;
-    }
-    fclose(file);
-    if (data) data[size] = 0;
-    *len = size;
-    return data;
-}
-
 /* Options with the injected clock, the recording sender, the verifier and the audit log. */
 static void phone_options(mfa_options *options, const char *store) {
-    CHECK_STATUS(mfa_options_init(options), MFA_OK);
-    options->store = store;
-    options->master_key.id = "k1";
-    options->master_key.key = K1;
-    options->clock = test_clock;
-    options->clock_context = &g_now;
+    test_options(options, store, &g_now);
     options->sms_sender = sms_record;
     options->sms_sender_context = &g_sms;
     options->app_verifier = verify_app;
@@ -435,31 +277,6 @@ static void phone_options(mfa_options *options, const char *store) {
     options->audit = audit_callback;
     options->audit_context = &g_audit;
 }
-
-static mfa_ctx *open_with_at(const mfa_options *options, int line) {
-    mfa_ctx *ctx = NULL;
-    char *err = NULL;
-    int status = mfa_open(&ctx, options, &err);
-    if (status != MFA_OK) {
-        fprintf(stderr, "%s:%d: mfa_open: %s: %s\n", __FILE__, line, mfa_status_name(status), err ? err : "");
-    }
-    CHECK_AT(status == MFA_OK && ctx != NULL, line);
-    mfa_free(err);
-    return ctx;
-}
-#define open_with(options) open_with_at(options, __LINE__)
-
-static void set_config_at(mfa_ctx *ctx, const char *tenant, const char *json, int line) {
-    char *err = NULL;
-    int status = mfa_config_set_json(ctx, tenant, json, &err);
-    if (status != MFA_OK) {
-        fprintf(stderr, "%s:%d: mfa_config_set_json(%s): %s: %s\n", __FILE__, line, json,
-                mfa_status_name(status), err ? err : "");
-    }
-    CHECK_AT(status == MFA_OK, line);
-    mfa_free(err);
-}
-#define set_config(ctx, tenant, json) set_config_at(ctx, tenant, json, __LINE__)
 
 /* A fresh in-memory context with the recorders and `config` for the project. */
 static mfa_ctx *open_phone_at(const char *config, int line) {
@@ -473,18 +290,26 @@ static mfa_ctx *open_phone_at(const char *config, int line) {
 #define open_phone(config) open_phone_at(config, __LINE__)
 
 static void user_make(mfa_user *user, const char *uid, const char *tenant) {
-    CHECK_STATUS(mfa_user_init(user), MFA_OK);
-    user->uid = uid;
-    user->tenant = tenant;
-    user->email = "user@example.com";
-    user->email_verified = 1;
+    CHECK_STATUS(test_user(user, uid, tenant, "user@example.com", g_now), MFA_OK);
     user->provider = "password";
-    user->auth_time = g_now;
 }
 
 /* ------------------------------------------------------------------ */
 /* The steps of the flows                                               */
 /* ------------------------------------------------------------------ */
+
+/* Checks the shape of an answer (`out` was `sentinel` before the call): on MFA_OK a
+ * result and no message, otherwise no result and a message. Whether there is a result. */
+static int answer_ok_at(int status, const void *out, const void *sentinel, const char *err, int line) {
+    if (status != MFA_OK) {
+        CHECK_AT(out == NULL, line);
+        CHECK_AT(err != NULL, line);
+        return 0;
+    }
+    CHECK_AT(out != NULL && out != sentinel, line);
+    CHECK_AT(err == NULL, line);
+    return out && out != sentinel;
+}
 
 /* mfa_phone_start_enrollment on an existing session. */
 static int start_with_session_at(mfa_ctx *ctx, const char *session, const char *number, const char *app_cred,
@@ -494,17 +319,10 @@ static int start_with_session_at(mfa_ctx *ctx, const char *session, const char *
     char *err = NULL;
     int status = mfa_phone_start_enrollment(ctx, &out, session, number, app_cred, &err);
     vid[0] = '\0';
-    if (status == MFA_OK) {
-        CHECK_AT(out != NULL && out != &sentinel, line);
-        CHECK_AT(err == NULL, line);
-        if (out && out != &sentinel) {
-            CHECK_AT(strlen(out) > 0 && strlen(out) < TOKEN_MAX, line);
-            snprintf(vid, TOKEN_MAX, "%s", out);
-            mfa_free(out);
-        }
-    } else {
-        CHECK_AT(out == NULL, line);
-        CHECK_AT(err != NULL, line);
+    if (answer_ok_at(status, out, &sentinel, err, line)) {
+        CHECK_AT(strlen(out) > 0 && strlen(out) < TOKEN_MAX, line);
+        snprintf(vid, TOKEN_MAX, "%s", out);
+        mfa_free(out);
     }
     mfa_free(err);
     return status;
@@ -541,20 +359,13 @@ static int finish_enroll_at(mfa_ctx *ctx, const mfa_user *user, const char *vid,
     char *err = NULL;
     int status = mfa_phone_enroll(ctx, &info, user, vid, code, display_name, &err);
     if (eid) eid[0] = '\0';
-    if (status == MFA_OK) {
-        CHECK_AT(info != NULL && info != &sentinel, line);
-        CHECK_AT(err == NULL, line);
-        if (info && info != &sentinel) {
-            CHECK_AT(info->factor_id && strcmp(info->factor_id, "phone") == 0, line);
-            CHECK_AT(info->uid && strlen(info->uid) == 28, line);
-            if (number) CHECK_AT(info->phone_number && strcmp(info->phone_number, number) == 0, line);
-            CHECK_AT(info->enrollment_time == g_now, line);
-            if (eid && info->uid) snprintf(eid, 64, "%s", info->uid);
-            mfa_factor_info_free(info);
-        }
-    } else {
-        CHECK_AT(info == NULL, line);
-        CHECK_AT(err != NULL, line);
+    if (answer_ok_at(status, info, &sentinel, err, line)) {
+        CHECK_AT(info->factor_id && strcmp(info->factor_id, "phone") == 0, line);
+        CHECK_AT(info->uid && strlen(info->uid) == 28, line);
+        if (number) CHECK_AT(info->phone_number && strcmp(info->phone_number, number) == 0, line);
+        CHECK_AT(info->enrollment_time == g_now, line);
+        if (eid && info->uid) snprintf(eid, 64, "%s", info->uid);
+        mfa_factor_info_free(info);
     }
     mfa_free(err);
     return status;
@@ -576,22 +387,6 @@ static int enroll_phone_at(mfa_ctx *ctx, const mfa_user *user, const char *numbe
 #define enroll_phone(ctx, user, number, name, eid) enroll_phone_at(ctx, user, number, name, eid, __LINE__)
 #define ENROLL_PHONE_OK(ctx, user, number, name, eid) CHECK_STATUS(enroll_phone(ctx, user, number, name, eid), MFA_OK)
 
-/* First factor for a user who has second factors: copies the pending credential. */
-static int begin_sign_in_at(mfa_ctx *ctx, const mfa_user *user, char cred[TOKEN_MAX], int line) {
-    mfa_resolver *resolver = NULL;
-    char *err = NULL;
-    int status = mfa_sign_in(ctx, &resolver, user, &err);
-    cred[0] = '\0';
-    CHECK_AT((status == MFA_ERR_SECOND_FACTOR_REQUIRED) == (resolver != NULL), line);
-    if (resolver) snprintf(cred, TOKEN_MAX, "%s", resolver->session);
-    mfa_resolver_free(resolver);
-    mfa_free(err);
-    return status;
-}
-#define begin_sign_in(ctx, user, cred) begin_sign_in_at(ctx, user, cred, __LINE__)
-#define SIGN_IN_REQUIRED(ctx, user, cred) \
-    CHECK_STATUS(begin_sign_in(ctx, user, cred), MFA_ERR_SECOND_FACTOR_REQUIRED)
-
 static int start_sign_in_at(mfa_ctx *ctx, const char *cred, const char *tenant, const char *eid, const char *app_cred,
                             char vid[TOKEN_MAX], int line) {
     char sentinel = 0;
@@ -599,16 +394,9 @@ static int start_sign_in_at(mfa_ctx *ctx, const char *cred, const char *tenant, 
     char *err = NULL;
     int status = mfa_phone_start_sign_in(ctx, &out, cred, tenant, eid, app_cred, &err);
     vid[0] = '\0';
-    if (status == MFA_OK) {
-        CHECK_AT(out != NULL && out != &sentinel, line);
-        CHECK_AT(err == NULL, line);
-        if (out && out != &sentinel) {
-            snprintf(vid, TOKEN_MAX, "%s", out);
-            mfa_free(out);
-        }
-    } else {
-        CHECK_AT(out == NULL, line);
-        CHECK_AT(err != NULL, line);
+    if (answer_ok_at(status, out, &sentinel, err, line)) {
+        snprintf(vid, TOKEN_MAX, "%s", out);
+        mfa_free(out);
     }
     mfa_free(err);
     return status;
@@ -622,17 +410,10 @@ static int resolve_phone_at(mfa_ctx *ctx, const char *cred, const char *tenant, 
     mfa_sign_in_result *result = &sentinel;
     char *err = NULL;
     int status = mfa_resolve_phone(ctx, &result, cred, tenant, vid, code, &err);
-    if (status == MFA_OK) {
-        CHECK_AT(result != NULL && result != &sentinel, line);
-        CHECK_AT(err == NULL, line);
-        if (result && result != &sentinel) {
-            CHECK_AT(result->factor_id && strcmp(result->factor_id, "phone") == 0, line);
-            CHECK_AT(result->time == g_now, line);
-            mfa_sign_in_result_free(result);
-        }
-    } else {
-        CHECK_AT(result == NULL, line);
-        CHECK_AT(err != NULL, line);
+    if (answer_ok_at(status, result, &sentinel, err, line)) {
+        CHECK_AT(result->factor_id && strcmp(result->factor_id, "phone") == 0, line);
+        CHECK_AT(result->time == g_now, line);
+        mfa_sign_in_result_free(result);
     }
     mfa_free(err);
     return status;
@@ -651,32 +432,6 @@ static int sign_in_phone_at(mfa_ctx *ctx, const mfa_user *user, const char *eid,
     return resolve_phone_at(ctx, cred, user->tenant, vid, code, line);
 }
 #define sign_in_phone(ctx, user, eid, number) sign_in_phone_at(ctx, user, eid, number, __LINE__)
-
-static void tamper(char *token) {
-    size_t len = strlen(token);
-    if (len == 0) return;
-    token[len / 2] = token[len / 2] == 'A' ? 'B' : 'A';
-}
-
-static size_t factor_count_at(mfa_ctx *ctx, const mfa_user *user, int line) {
-    mfa_factor_list *list = NULL;
-    size_t count;
-    CHECK_STATUS_AT(mfa_factors_list(ctx, &list, user, NULL), MFA_OK, line);
-    count = list ? list->count : (size_t)-1;
-    mfa_factor_list_free(list);
-    return count;
-}
-#define factor_count(ctx, user) factor_count_at(ctx, user, __LINE__)
-
-/* The code an authenticator app shows at time `when` for a base32 key. */
-static void totp_code_at(char out[MFA_CODE_BUFFER_SIZE], const char *base32, int64_t when) {
-    uint8_t *key = NULL;
-    size_t len = 0;
-    out[0] = '\0';
-    CHECK_STATUS(mfa_base32_decode(&key, &len, base32), MFA_OK);
-    if (key) CHECK_STATUS(mfa_totp_generate(out, MFA_CODE_BUFFER_SIZE, key, len, NULL, when), MFA_OK);
-    mfa_free(key);
-}
 
 /* ------------------------------------------------------------------ */
 /* Flows 3 and 5                                                        */
@@ -1562,8 +1317,8 @@ static void test_send_failure(void) {
     /* No sender and no outbox: SMS_SEND_FAILED, and nothing is counted
      * (a context with a sender on the same store sends at once, cap 1). */
     reset_recorders();
-    temp_path(path, sizeof path, "no-sender.db");
-    remove_store(path);
+    snprintf(path, sizeof path, "%s/no-sender.db", temp_dir);
+    test_remove_sqlite(path);
     phone_options(&options, path);
     options.sms_sender = NULL;
     options.sms_sender_context = NULL;
@@ -1584,7 +1339,7 @@ static void test_send_failure(void) {
         mfa_close(with_sender);
     }
     mfa_close(ctx);
-    remove_store(path);
+    test_remove_sqlite(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1650,7 +1405,7 @@ static void test_outbox(void) {
     struct stat st;
 
     reset_recorders();
-    temp_path(path, sizeof path, "outbox.jsonl");
+    snprintf(path, sizeof path, "%s/outbox.jsonl", temp_dir);
     unlink(path);
 
     /* sms_sender and sms_outbox together: INVALID_ARGUMENT. */
@@ -1668,7 +1423,7 @@ static void test_outbox(void) {
     user_make(&user, "outbox-user", NULL);
     t_enroll = g_now;
     CHECK_STATUS(start_enroll(ctx, &user, "+15105559001", GOOD_CRED, vid), MFA_OK);
-    data = read_file(path, &len);
+    data = test_read_file(path, &len);
     CHECK(data != NULL);
     CHECK(data && count_lines((char *)data) == 1 && data[len - 1] == '\n');
     if (data && nth_line((char *)data, 0, line, sizeof line) &&
@@ -1685,7 +1440,7 @@ static void test_outbox(void) {
     t_sign_in = g_now;
     SIGN_IN_REQUIRED(ctx, &user, cred);
     CHECK_STATUS(start_sign_in(ctx, cred, NULL, eid, GOOD_CRED, vid), MFA_OK);
-    data = read_file(path, &len);
+    data = test_read_file(path, &len);
     CHECK(data && count_lines((char *)data) == 2);
     if (data && nth_line((char *)data, 1, line, sizeof line) &&
         outbox_line_at(line, t_sign_in, "+15105559001", code, __LINE__)) {
@@ -1887,7 +1642,7 @@ static void test_mixed_factors(void) {
         CHECK_STATUS(mfa_totp_generate_secret(ctx, &secret, session, NULL), MFA_OK);
         if (secret) {
             snprintf(key, sizeof key, "%s", secret->shared_secret_key);
-            totp_code_at(code, key, g_now);
+            code_at(code, key, g_now);
             CHECK_STATUS(mfa_totp_enroll(ctx, &info, &user, secret->session_info, code, "app", NULL), MFA_OK);
             if (info) snprintf(totp_eid, sizeof totp_eid, "%s", info->uid);
         }
@@ -1920,7 +1675,7 @@ static void test_mixed_factors(void) {
     /* Sign in with TOTP. */
     if (resolver) {
         mfa_sign_in_result *result = NULL;
-        totp_code_at(code, key, g_now);
+        code_at(code, key, g_now);
         CHECK_STATUS(mfa_resolve_totp(ctx, &result, resolver->session, NULL, totp_eid, code, NULL), MFA_OK);
         CHECK(result && strcmp(result->factor_id, "totp") == 0 && strcmp(result->enrollment_id, totp_eid) == 0);
         mfa_sign_in_result_free(result);
@@ -1936,7 +1691,7 @@ static void test_mixed_factors(void) {
     CHECK(start_sign_in(ctx, cred, NULL, totp_eid, GOOD_CRED, vid) != MFA_OK);
     CHECK(g_sms.calls == sent);
     /* And the phone factor cannot take a TOTP code. */
-    totp_code_at(code, key, g_now);
+    code_at(code, key, g_now);
     {
         mfa_sign_in_result *result = NULL;
         CHECK(mfa_resolve_totp(ctx, &result, cred, NULL, phone_eid, code, NULL) != MFA_OK);
@@ -1957,6 +1712,17 @@ static void test_mixed_factors(void) {
 
 #define GUESSES 10000
 
+/* Guess `i` of GUESSES at `code`: the code itself as the 6th and the last, otherwise
+ * the next of 000000, 000001, ... that is not the code. */
+static void next_guess(char guess[MFA_CODE_BUFFER_SIZE], const char *code, int i, int *next) {
+    if (i == 5 || i == GUESSES - 1) {
+        snprintf(guess, MFA_CODE_BUFFER_SIZE, "%s", code);
+    } else {
+        snprintf(guess, MFA_CODE_BUFFER_SIZE, "%06d", (*next)++);
+        if (strcmp(guess, code) == 0) snprintf(guess, MFA_CODE_BUFFER_SIZE, "%06d", (*next)++);
+    }
+}
+
 static void test_brute_force(void) {
     mfa_ctx *ctx;
     mfa_user user;
@@ -1974,12 +1740,7 @@ static void test_brute_force(void) {
     next = 0;
     for (int i = 0; i < GUESSES; i++) {
         int status;
-        if (i == 5 || i == GUESSES - 1) {
-            snprintf(guess, sizeof guess, "%s", code);
-        } else {
-            snprintf(guess, sizeof guess, "%06d", next++);
-            if (strcmp(guess, code) == 0) snprintf(guess, sizeof guess, "%06d", next++);
-        }
+        next_guess(guess, code, i, &next);
         status = finish_enroll(ctx, &user, vid, guess, NULL, NULL, NULL);
         if (status == MFA_OK) ok++;
         else if (status == MFA_ERR_INVALID_VERIFICATION_CODE) evaluated++;
@@ -2004,12 +1765,7 @@ static void test_brute_force(void) {
     for (int i = 0; i < GUESSES; i++) {
         int status;
         mfa_sign_in_result *result = NULL;
-        if (i == 5 || i == GUESSES - 1) {
-            snprintf(guess, sizeof guess, "%s", code);
-        } else {
-            snprintf(guess, sizeof guess, "%06d", next++);
-            if (strcmp(guess, code) == 0) snprintf(guess, sizeof guess, "%06d", next++);
-        }
+        next_guess(guess, code, i, &next);
         status = mfa_resolve_phone(ctx, &result, cred, NULL, vid, guess, NULL);
         mfa_sign_in_result_free(result);
         if (status == MFA_OK) ok++;
@@ -2122,8 +1878,8 @@ static void test_key_rotation(void) {
     size_t rotated = 0;
 
     reset_recorders();
-    temp_path(path, sizeof path, "rotation.db");
-    remove_store(path);
+    snprintf(path, sizeof path, "%s/rotation.db", temp_dir);
+    test_remove_sqlite(path);
     phone_options(&options, path);
     ctx = open_with(&options);
     set_config(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"phone\":\"ENABLED\"},"
@@ -2172,32 +1928,60 @@ static void test_key_rotation(void) {
     }
     CHECK_STATUS(sign_in_phone(ctx, &user, eid, "+15105551201"), MFA_OK);
     mfa_close(ctx);
-    remove_store(path);
+    test_remove_sqlite(path);
 }
 
 /* ------------------------------------------------------------------ */
 /* At rest                                                              */
 /* ------------------------------------------------------------------ */
 
+/* What must not be found at rest: the numbers (nor their digits) and the codes sent. */
+typedef struct at_rest {
+    const char *numbers[8];
+    int number_count;
+    char codes[16][MFA_CODE_BUFFER_SIZE];
+    int code_count;
+} at_rest;
+
+static void look_for_numbers_and_codes(const uint8_t *data, size_t len, const char *file, int pass, void *context) {
+    const at_rest *r = context;
+    /* Every number: in full, its digits, and any 7 consecutive digits of it. */
+    for (int i = 0; i < r->number_count; i++) {
+        const char *number = r->numbers[i];
+        const char *digits = number + 1;
+        size_t nd = strlen(digits);
+        int leaked = memfind(data, len, number, strlen(number));
+        for (size_t at = 0; at + 7 <= nd; at++) leaked |= memfind(data, len, digits + at, 7);
+        if (leaked) fprintf(stderr, "%s found in %s (pass %d)\n", number, file, pass);
+        CHECK(!leaked);
+    }
+    for (int i = 0; i < r->code_count; i++) {
+        int leaked = memfind(data, len, r->codes[i], 6);
+        if (leaked) fprintf(stderr, "SMS code %s found in %s (pass %d)\n", r->codes[i], file, pass);
+        CHECK(!leaked);
+    }
+    CHECK(!memfind(data, len, SMS_SUFFIX, strlen(SMS_SUFFIX)));
+}
+
 static void test_at_rest(void) {
     static const char *numbers[] = {"+15105550901", "+447911123457", "+6831239"};
     enum { NN = sizeof numbers / sizeof numbers[0] };
-    char path[512], wal[600];
-    char codes[16][MFA_CODE_BUFFER_SIZE];
-    int ncodes = 0;
+    char path[512];
+    at_rest r;
     mfa_options options;
     mfa_ctx *ctx;
     mfa_user users[NN];
     char eids[NN][64], uids[NN][32];
     char vid[TOKEN_MAX], cred[TOKEN_MAX];
-    const char *files[2];
 
+    r.code_count = 0;
+    r.number_count = 0;
+    for (int i = 0; i < NN; i++) r.numbers[r.number_count++] = numbers[i];
+    r.numbers[r.number_count++] = "+15105550902";
+    r.numbers[r.number_count++] = "+15105550903";
     reset_recorders();
-    temp_path(path, sizeof path, "at-rest.db");
-    remove_store(path);
-    snprintf(wal, sizeof wal, "%s-wal", path);
-    files[0] = path;
-    files[1] = wal;
+    snprintf(path, sizeof path, "%s/at-rest.db", temp_dir);
+    test_remove_sqlite(path);
     phone_options(&options, path);
     ctx = open_with(&options);
     set_config(ctx, NULL, PHONE_ON);
@@ -2206,59 +1990,24 @@ static void test_at_rest(void) {
         snprintf(uids[i], sizeof uids[i], "at-rest-user-%d", i);
         user_make(&users[i], uids[i], i == 1 ? "tenant-rest" : NULL);
         ENROLL_PHONE_OK(ctx, &users[i], numbers[i], NULL, eids[i]);
-        if (sms_code(numbers[i], codes[ncodes])) ncodes++;
+        if (sms_code(numbers[i], r.codes[r.code_count])) r.code_count++;
     }
     g_now += 31;
     /* A finished sign-in, a pending sign-in code, a pending enrollment code, a failed send. */
     CHECK_STATUS(sign_in_phone(ctx, &users[0], eids[0], numbers[0]), MFA_OK);
-    if (sms_code(numbers[0], codes[ncodes])) ncodes++;
+    if (sms_code(numbers[0], r.codes[r.code_count])) r.code_count++;
     SIGN_IN_REQUIRED(ctx, &users[1], cred);
     CHECK_STATUS(start_sign_in(ctx, cred, "tenant-rest", eids[1], GOOD_CRED, vid), MFA_OK);
-    if (sms_code(numbers[1], codes[ncodes])) ncodes++;
+    if (sms_code(numbers[1], r.codes[r.code_count])) r.code_count++;
     CHECK_STATUS(start_enroll(ctx, &users[2], "+15105550902", GOOD_CRED, vid), MFA_OK);
-    if (sms_code("+15105550902", codes[ncodes])) ncodes++;
+    if (sms_code("+15105550902", r.codes[r.code_count])) r.code_count++;
     g_sms.fail = 1;
     CHECK_STATUS(start_enroll(ctx, &users[2], "+15105550903", GOOD_CRED, vid), MFA_ERR_SMS_SEND_FAILED);
     g_sms.fail = 0;
-    CHECK(ncodes == NN + 3);
-
-    /* While open (the WAL holds the recent pages) and after closing. */
-    for (int pass = 0; pass < 2; pass++) {
-        size_t total = 0;
-        int found_uid = 0;
-        if (pass == 1) mfa_close(ctx);
-        for (int fi = 0; fi < 2; fi++) {
-            size_t len = 0;
-            uint8_t *data = read_file(files[fi], &len);
-            if (!data) {
-                CHECK(fi == 1); /* the database itself must exist */
-                continue;
-            }
-            total += len;
-            found_uid |= memfind(data, len, "at-rest-user-2", 14);
-            /* Every number: in full, its digits, and any 7 consecutive digits of it. */
-            for (int i = 0; i < NN + 2; i++) {
-                const char *number = i < NN ? numbers[i] : i == NN ? "+15105550902" : "+15105550903";
-                const char *digits = number + 1;
-                size_t nd = strlen(digits);
-                int leaked = memfind(data, len, number, strlen(number));
-                for (size_t at = 0; at + 7 <= nd; at++) leaked |= memfind(data, len, digits + at, 7);
-                if (leaked) fprintf(stderr, "%s found in %s (pass %d)\n", number, files[fi], pass);
-                CHECK(!leaked);
-            }
-            for (int i = 0; i < ncodes; i++) {
-                int leaked = memfind(data, len, codes[i], 6);
-                if (leaked) fprintf(stderr, "SMS code %s found in %s (pass %d)\n", codes[i], files[fi], pass);
-                CHECK(!leaked);
-            }
-            CHECK(!memfind(data, len, SMS_SUFFIX, strlen(SMS_SUFFIX)));
-            free(data);
-        }
-        /* A positive control: what is stored in the clear is found. */
-        CHECK(total > 0);
-        CHECK(found_uid);
-    }
-    remove_store(path);
+    CHECK(r.code_count == NN + 3);
+    /* The user ids are stored in the clear. */
+    scan_store(ctx, path, "at-rest-user-2", look_for_numbers_and_codes, &r);
+    test_remove_sqlite(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2509,7 +2258,7 @@ static void test_bad_input(void) {
 }
 
 int main(void) {
-    make_temp_dir();
+    CHECK(test_temp_dir(temp_dir, sizeof temp_dir, "libmfa-phone") == 0);
     test_flow();
     test_masking();
     test_phone_numbers();
@@ -2530,6 +2279,5 @@ int main(void) {
     test_audit();
     test_bad_input();
     rmdir(temp_dir);
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return test_report();
 }

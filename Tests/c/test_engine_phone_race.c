@@ -69,48 +69,19 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "mfa.h"
-#include "test_pg_store.h"
+#include "test_support.h"
 
-static int failures;
-static int checks;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        checks++;                                                                 \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                         \
-    } while (0)
-
-#define CHECK_STATUS(expr, want)                                                  \
-    do {                                                                          \
-        int got_ = (expr);                                                        \
-        checks++;                                                                 \
-        if (got_ != (want)) {                                                     \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: %s gave %s, want %s\n", __FILE__, __LINE__,   \
-                    #expr, mfa_status_name(got_), mfa_status_name(want));         \
-        }                                                                         \
-    } while (0)
-
-#define TOKEN_MAX 4200
 #define SESSION_MAX 1024
 #define WORKERS 8
 #define PAIR 2
 #define GUESS_ROUNDS 30
-#define PG_ROUNDS 1000
 #define HANDOFF_ROUNDS 30
 #define SAME_NUMBER_ROUNDS 500
 #define SAME_NUMBER_PG_ROUNDS 200
@@ -184,17 +155,7 @@ typedef struct shared {
     volatile int ok_test;
 } shared;
 
-static shared *sh;
-static test_store store;
-
-static const uint8_t KEY[MFA_MASTER_KEY_BYTES] = {
-    0x5a, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
-    0x01, 0x12, 0x23, 0x34, 0x45, 0x56, 0x67, 0x78, 0x89, 0x9a, 0xab, 0xbc, 0xcd, 0xde, 0xef, 0xf0};
-
-static int64_t shared_clock(void *context) {
-    (void)context;
-    return sh->now;
-}
+#include "test_race_support.h"
 
 /* The sender of every context, in every process: counts in shared memory. */
 static int count_sender(void *context, const char *to, const char *message) {
@@ -217,8 +178,6 @@ static int count_sender(void *context, const char *to, const char *message) {
     return 0;
 }
 
-/* This process: -1 for the parent, else the worker's index. */
-static int self_index = -1;
 /* /dev/urandom, opened before the workers are forked. */
 static int urandom_fd = -1;
 
@@ -252,30 +211,11 @@ static int accept_good(void *context, const char *credential, int32_t action) {
 
 static mfa_ctx *open_store(void) {
     mfa_options options;
-    mfa_ctx *ctx = NULL;
-    char *err = NULL;
-    int status;
-    if (mfa_options_init(&options) != MFA_OK) return NULL;
-    options.store = sh->store;
-    options.master_key.id = "race";
-    options.master_key.key = KEY;
-    options.clock = shared_clock;
+    if (race_options(&options) != MFA_OK) return NULL;
     options.sms_sender = count_sender;
     options.app_verifier = accept_good;
     options.random = gated_random;
-    status = mfa_open(&ctx, &options, &err);
-    if (status != MFA_OK) fprintf(stderr, "mfa_open: %s: %s\n", mfa_status_name(status), err ? err : "");
-    mfa_free(err);
-    return ctx;
-}
-
-static void user_make(mfa_user *user, const char *uid, const char *tenant) {
-    if (mfa_user_init(user) != MFA_OK) abort();
-    user->uid = uid;
-    user->tenant = tenant;
-    user->email = "race@example.com";
-    user->email_verified = 1;
-    user->auth_time = sh->now;
+    return race_open(&options);
 }
 
 /* ------------------------------------------------------------------ */
@@ -354,8 +294,6 @@ static void *burst_thread(void *arg) {
     burst_requests(job->ctx, job->worker);
     return NULL;
 }
-
-static int run_round(unsigned char op, int count);
 
 /* One scenario, `processes` or threads; returns 1 if every check held. */
 static int run_burst(mfa_ctx *ctx, int s, int processes) {
@@ -446,155 +384,33 @@ static int run_burst(mfa_ctx *ctx, int s, int processes) {
 /* Workers                                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct worker {
-    pid_t pid;
-    int command; /* parent writes one byte (an op) per round */
-    int result;  /* worker writes one byte when done */
-} worker;
-
-static worker workers[WORKERS];
-
-static int do_step(mfa_ctx *ctx, int step);
-
-static void start_line(int index, int crowded) {
-    int round = sh->round;
-    unsigned long spins = 0;
-    __sync_fetch_and_add(&sh->ready, 1);
-    while (sh->go != round) {
-        __sync_synchronize();
-        /* More workers than CPUs: let the others reach the line. */
-        if (crowded && ++spins % 4096 == 0) sched_yield();
+/* A worker's part in a round of (a), (b), (b2), (c), (d), (f) or (f2). */
+static void worker_op(mfa_ctx *ctx, int index, unsigned char op) {
+    if (op == OP_RESOLVE || op == OP_GUESS_RESOLVE) {
+        mfa_sign_in_result *out = NULL;
+        const char *code = op == OP_RESOLVE ? sh->code : sh->guess[index];
+        start_line(index, op == OP_GUESS_RESOLVE);
+        sh->status[index] = mfa_resolve_phone(ctx, &out, sh->cred, NULL, sh->vid, code, NULL);
+        finish_line(index);
+        mfa_sign_in_result_free(out);
+    } else if (op == OP_ENROLL || op == OP_GUESS_ENROLL || op == OP_ENROLL_OWN || op == OP_ENROLL_NOW) {
+        mfa_factor_info *info = NULL;
+        mfa_user user;
+        int own = op == OP_ENROLL_OWN || op == OP_ENROLL_NOW;
+        const char *code = op == OP_ENROLL ? sh->code : own ? sh->pcode[index] : sh->guess[index];
+        const char *vid = own ? sh->pvid[index] : sh->vid;
+        user_make(&user, sh->uid, NULL);
+        if (op != OP_ENROLL_NOW) start_line(index, op == OP_GUESS_ENROLL);
+        else clock_gettime(CLOCK_MONOTONIC, &sh->started[index]);
+        sh->status[index] = mfa_phone_enroll(ctx, &info, &user, vid, code, NULL, NULL);
+        finish_line(index);
+        snprintf(sh->out_eid[index], 64, "%s", info ? info->uid : "");
+        mfa_factor_info_free(info);
+    } else if (op == OP_BURST) {
+        start_line(index, 1);
+        burst_requests(ctx, index);
+        finish_line(index);
     }
-    clock_gettime(CLOCK_MONOTONIC, &sh->started[index]);
-}
-
-static void finish_line(int index) {
-    clock_gettime(CLOCK_MONOTONIC, &sh->ended[index]);
-}
-
-static void worker_main(int index, int command, int result) {
-    mfa_ctx *ctx = NULL;
-    unsigned char op;
-    for (;;) {
-        ssize_t got = read(command, &op, 1);
-        if (got < 0 && errno == EINTR) continue;
-        if (got != 1 || op == OP_EXIT) break;
-        if (op == OP_OPEN) {
-            ctx = open_store();
-            sh->status[index] = ctx ? MFA_OK : MFA_ERR_STORAGE_ERROR;
-        } else if (op == OP_RESOLVE || op == OP_GUESS_RESOLVE) {
-            mfa_sign_in_result *out = NULL;
-            const char *code = op == OP_RESOLVE ? sh->code : sh->guess[index];
-            start_line(index, op == OP_GUESS_RESOLVE);
-            sh->status[index] = mfa_resolve_phone(ctx, &out, sh->cred, NULL, sh->vid, code, NULL);
-            finish_line(index);
-            mfa_sign_in_result_free(out);
-        } else if (op == OP_ENROLL || op == OP_GUESS_ENROLL || op == OP_ENROLL_OWN || op == OP_ENROLL_NOW) {
-            mfa_factor_info *info = NULL;
-            mfa_user user;
-            int own = op == OP_ENROLL_OWN || op == OP_ENROLL_NOW;
-            const char *code = op == OP_ENROLL ? sh->code : own ? sh->pcode[index] : sh->guess[index];
-            const char *vid = own ? sh->pvid[index] : sh->vid;
-            user_make(&user, sh->uid, NULL);
-            if (op != OP_ENROLL_NOW) start_line(index, op == OP_GUESS_ENROLL);
-            else clock_gettime(CLOCK_MONOTONIC, &sh->started[index]);
-            sh->status[index] = mfa_phone_enroll(ctx, &info, &user, vid, code, NULL, NULL);
-            finish_line(index);
-            snprintf(sh->out_eid[index], 64, "%s", info ? info->uid : "");
-            mfa_factor_info_free(info);
-        } else if (op == OP_BURST) {
-            start_line(index, 1);
-            burst_requests(ctx, index);
-            finish_line(index);
-        } else if (op == OP_STEP) {
-            sh->step_status = do_step(ctx, sh->step);
-        }
-        if (write(result, "x", 1) != 1) break;
-    }
-    mfa_close(ctx);
-    _exit(0);
-}
-
-static void start_workers(void) {
-    fflush(stdout);
-    fflush(stderr);
-    for (int i = 0; i < WORKERS; i++) {
-        int to_worker[2], from_worker[2];
-        if (pipe(to_worker) != 0 || pipe(from_worker) != 0) {
-            perror("pipe");
-            exit(2);
-        }
-        workers[i].pid = fork();
-        if (workers[i].pid < 0) {
-            perror("fork");
-            exit(2);
-        }
-        if (workers[i].pid == 0) {
-            close(to_worker[1]);
-            close(from_worker[0]);
-            for (int j = 0; j < i; j++) {
-                close(workers[j].command);
-                close(workers[j].result);
-            }
-            self_index = i;
-            worker_main(i, to_worker[0], from_worker[1]);
-        }
-        close(to_worker[0]);
-        close(from_worker[1]);
-        workers[i].command = to_worker[1];
-        workers[i].result = from_worker[0];
-    }
-}
-
-/* Sends `op` to workers 0..count-1, releases them together once all are at
- * the start line, and waits until each has answered. */
-static int run_round(unsigned char op, int count) {
-    static int round;
-    int racing = op != OP_OPEN;
-    for (int i = 0; i < count; i++) sh->status[i] = 1;
-    sh->ready = 0;
-    sh->round = ++round;
-    __sync_synchronize();
-    for (int i = 0; i < count; i++) {
-        if (write(workers[i].command, &op, 1) != 1) return -1;
-    }
-    if (racing) {
-        while (sh->ready < count) sched_yield();
-        sh->go = round;
-        __sync_synchronize();
-    }
-    for (int i = 0; i < count; i++) {
-        char byte;
-        ssize_t got;
-        do {
-            got = read(workers[i].result, &byte, 1);
-        } while (got < 0 && errno == EINTR);
-        if (got != 1) {
-            fprintf(stderr, "worker %d died\n", i);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Has worker `index` (or the parent's `ctx`, for -1) do sh->step; returns its status. */
-static int run_step(mfa_ctx *ctx, int index, int step) {
-    unsigned char op = OP_STEP;
-    char byte;
-    ssize_t got;
-    sh->step = step;
-    sh->step_status = 1;
-    if (index < 0) return do_step(ctx, step);
-    __sync_synchronize();
-    if (write(workers[index].command, &op, 1) != 1) return -1;
-    do {
-        got = read(workers[index].result, &byte, 1);
-    } while (got < 0 && errno == EINTR);
-    if (got != 1) {
-        fprintf(stderr, "worker %d died\n", index);
-        return -1;
-    }
-    return sh->step_status;
 }
 
 /* Sends `op` to worker `index` without waiting (see answered and wait_answer). */
@@ -611,37 +427,6 @@ static int answered(int index) {
     fd.events = POLLIN;
     fd.revents = 0;
     return poll(&fd, 1, 0) == 1;
-}
-
-static int wait_answer(int index) {
-    char byte;
-    ssize_t got;
-    do {
-        got = read(workers[index].result, &byte, 1);
-    } while (got < 0 && errno == EINTR);
-    if (got != 1) fprintf(stderr, "worker %d died\n", index);
-    return got == 1 ? 0 : -1;
-}
-
-static double seconds(struct timespec t) {
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* Whether the calls of workers 0 and 1 overlapped in time. */
-static int overlapped(void) {
-    return seconds(sh->started[0]) < seconds(sh->ended[1]) && seconds(sh->started[1]) < seconds(sh->ended[0]);
-}
-
-static void stop_workers(void) {
-    for (int i = 0; i < WORKERS; i++) {
-        unsigned char op = OP_EXIT;
-        int wstatus = 0;
-        if (write(workers[i].command, &op, 1) != 1) kill(workers[i].pid, SIGKILL);
-        close(workers[i].command);
-        close(workers[i].result);
-        CHECK(waitpid(workers[i].pid, &wstatus, 0) == workers[i].pid);
-        CHECK(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -696,16 +481,14 @@ static int enroll_phone(mfa_ctx *ctx, const char *uid, const char *number, char 
     return status;
 }
 
-static int begin_sign_in(mfa_ctx *ctx, const char *uid, char cred[TOKEN_MAX]) {
-    mfa_user user;
-    mfa_resolver *resolver = NULL;
-    int status;
-    user_make(&user, uid, NULL);
-    status = mfa_sign_in(ctx, &resolver, &user, NULL);
-    cred[0] = '\0';
-    if (resolver) snprintf(cred, TOKEN_MAX, "%s", resolver->session);
-    mfa_resolver_free(resolver);
-    return status;
+/* Four wrong codes for the enrollment sh->vid of `user`: one try is left. */
+static void wrong_enroll_tries(mfa_ctx *ctx, const mfa_user *user) {
+    char wrong[MFA_CODE_BUFFER_SIZE];
+    mfa_factor_info *info = NULL;
+    for (int i = 0; i < 4; i++) {
+        wrong_code(wrong, sh->code, 100 + i);
+        CHECK_STATUS(mfa_phone_enroll(ctx, &info, user, sh->vid, wrong, NULL, NULL), MFA_ERR_INVALID_VERIFICATION_CODE);
+    }
 }
 
 static int start_sign_in(mfa_ctx *ctx, const char *cred, const char *eid, char vid[TOKEN_MAX]) {
@@ -726,26 +509,6 @@ static int resolve(mfa_ctx *ctx, const char *cred, const char *vid, const char *
     return status;
 }
 
-static size_t factor_count(mfa_ctx *ctx, const char *uid, char first_eid[64]) {
-    mfa_user user;
-    mfa_factor_list *list = NULL;
-    size_t count;
-    user_make(&user, uid, NULL);
-    CHECK_STATUS(mfa_factors_list(ctx, &list, &user, NULL), MFA_OK);
-    count = list ? list->count : 0;
-    if (first_eid) snprintf(first_eid, 64, "%s", list && list->count ? list->items[0].uid : "");
-    mfa_factor_list_free(list);
-    return count;
-}
-
-/* Whether a two-process race needs another round: at least `least` rounds
- * (more, up to `most`, until `want` have overlapped in time) on SQLite;
- * exactly PG_ROUNDS on PostgreSQL. */
-static int more_rounds(int round, int overlaps, int least, int most, int want) {
-    if (store.postgres) return round < PG_ROUNDS;
-    return round < least || (overlaps < want && round < most);
-}
-
 /* (a) The same SMS code and pending credential, twice at once. */
 static void race_resolve(mfa_ctx *ctx) {
     const char *number = "+15108000001";
@@ -755,14 +518,10 @@ static void race_resolve(mfa_ctx *ctx) {
     for (round = 0; more_rounds(round, overlaps, 100, 500, 20); round++) {
         int ok = 0;
         sh->now += 31; /* the resend cooldown */
-        CHECK_STATUS(begin_sign_in(ctx, "race-resolve", sh->cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
+        CHECK_STATUS(sign_in_as(ctx, "race-resolve", sh->cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
         CHECK_STATUS(start_sign_in(ctx, sh->cred, eid, sh->vid), MFA_OK);
         if (!last_code(number, sh->code)) return;
-        if (run_round(OP_RESOLVE, PAIR) != 0) {
-            CHECK(!"a worker died");
-            return;
-        }
-        overlaps += overlapped();
+        if (run_pair(OP_RESOLVE, &overlaps) != 0) return;
         for (int i = 0; i < PAIR; i++) {
             int s = sh->status[i];
             if (s == MFA_OK) ok++;
@@ -781,7 +540,7 @@ static void race_resolve(mfa_ctx *ctx) {
     printf("race (a): %d/%d rounds with exactly one phone sign-in (%d overlapped in time); %d losers got "
            "INVALID_SESSION\n", rounds_ok, round, overlaps, losers_session);
     CHECK(rounds_ok == round);
-    if (overlaps == 0) printf("WARNING: no round of (a) overlapped in time (one CPU, or a loaded machine?)\n");
+    warn_if_no_overlap("a", overlaps);
 }
 
 /* (b) The same verification id and code, enrolled twice at once. */
@@ -795,11 +554,7 @@ static void race_enroll(mfa_ctx *ctx) {
         snprintf(sh->uid, sizeof sh->uid, "race-enroll-%d", round);
         CHECK_STATUS(start_enroll(ctx, sh->uid, number, sh->vid), MFA_OK);
         if (!last_code(number, sh->code)) return;
-        if (run_round(OP_ENROLL, PAIR) != 0) {
-            CHECK(!"a worker died");
-            return;
-        }
-        overlaps += overlapped();
+        if (run_pair(OP_ENROLL, &overlaps) != 0) return;
         for (int i = 0; i < PAIR; i++) {
             int s = sh->status[i];
             if (s == MFA_OK) {
@@ -816,14 +571,14 @@ static void race_enroll(mfa_ctx *ctx) {
         }
         if (ok != 1) fprintf(stderr, "enroll round %d: %d successes\n", round, ok);
         CHECK(ok == 1);
-        CHECK(factor_count(ctx, sh->uid, listed) == 1);
+        CHECK(count_factors(ctx, sh->uid, listed) == 1);
         if (winner >= 0) CHECK(strcmp(listed, sh->out_eid[winner]) == 0);
         rounds_ok += ok == 1;
     }
     printf("race (b): %d/%d rounds with exactly one phone enrollment (%d overlapped in time); losers: %d "
            "INVALID_SESSION, %d SECOND_FACTOR_EXISTS\n", rounds_ok, round, overlaps, losers_session, losers_exists);
     CHECK(rounds_ok == round);
-    if (overlaps == 0) printf("WARNING: no round of (b) overlapped in time (one CPU, or a loaded machine?)\n");
+    warn_if_no_overlap("b", overlaps);
 }
 
 /* (b2) One number, two verification ids of the same user, enrolled at once.
@@ -848,11 +603,7 @@ static void race_enroll_same_number(mfa_ctx *ctx) {
             CHECK_STATUS(start_enroll(ctx, sh->uid, number, sh->pvid[i]), MFA_OK);
             if (!last_code(number, sh->pcode[i])) return;
         }
-        if (run_round(OP_ENROLL_OWN, PAIR) != 0) {
-            CHECK(!"a worker died");
-            return;
-        }
-        overlaps += overlapped();
+        if (run_pair(OP_ENROLL_OWN, &overlaps) != 0) return;
         for (int i = 0; i < PAIR; i++) {
             int s = sh->status[i];
             if (s == MFA_OK) ok++;
@@ -863,7 +614,7 @@ static void race_enroll_same_number(mfa_ctx *ctx) {
                 CHECK(!"the loser gets SECOND_FACTOR_EXISTS");
             }
         }
-        count = factor_count(ctx, sh->uid, NULL);
+        count = count_factors(ctx, sh->uid, NULL);
         if ((ok != 1 || count != 1) && ++duplicates <= 5) {
             fprintf(stderr, "same number round %d: %d enrollments succeeded, the user has %zu phone factors with "
                             "number %s\n", round, ok, count, number);
@@ -886,14 +637,7 @@ static void race_enroll_same_number(mfa_ctx *ctx) {
  * returns the first column of the first row as a number (0 if none), or -1
  * on failure. */
 static long admin_exec(PGconn *conn, const char *sql, const char *param) {
-    PGresult *result = PQexecParams(conn, sql, param ? 1 : 0, NULL, param ? &param : NULL, NULL, NULL, 0);
-    long value = -1;
-    if (PQresultStatus(result) == PGRES_COMMAND_OK) value = 0;
-    else if (PQresultStatus(result) == PGRES_TUPLES_OK)
-        value = PQntuples(result) > 0 && !PQgetisnull(result, 0, 0) ? atol(PQgetvalue(result, 0, 0)) : 0;
-    else fprintf(stderr, "libpq: %s: %s", sql, PQerrorMessage(conn));
-    PQclear(result);
-    return value;
+    return test_pg_query(conn, sql, param ? 1 : 0, param ? &param : NULL);
 }
 
 /* Polls until `sql` counts at least one row or worker `index` has answered; 0 if either happened within 10 s. */
@@ -906,11 +650,7 @@ static int admin_wait(PGconn *conn, const char *sql, int index, const char *what
     return -1;
 }
 
-/* Backends that wait for a lock this connection's transaction holds (pg_locks, which is
- * live; pg_stat_activity is a snapshot taken once per transaction). */
-#define WAITING_ON_ME \
-    "SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
-/* Backends that wait for one of those. */
+/* Backends that wait for one of those that wait for this connection (WAITING_ON_ME). */
 #define WAITING_BEHIND_THEM                                                                            \
     "SELECT count(DISTINCT b.pid) FROM pg_locks b WHERE NOT b.granted AND EXISTS (SELECT 1 FROM pg_locks a " \
     "WHERE NOT a.granted AND pg_backend_pid() = ANY(pg_blocking_pids(a.pid)) AND a.pid = ANY(pg_blocking_pids(b.pid)))"
@@ -938,7 +678,6 @@ static int admin_wait(PGconn *conn, const char *sql, int index, const char *what
  */
 static void interleave_last_try_enroll(mfa_ctx *ctx) {
     const char *number = "+15108000008";
-    char wrong[MFA_CODE_BUFFER_SIZE];
     int good_rounds = 0;
     PGconn *conn = PQconnectdb(store.location);
     if (PQstatus(conn) != CONNECTION_OK) {
@@ -949,7 +688,6 @@ static void interleave_last_try_enroll(mfa_ctx *ctx) {
     }
     for (int round = 0; round < INTERLEAVE_ROUNDS; round++) {
         mfa_user user;
-        mfa_factor_info *info = NULL;
         long attempts, used;
         int setup = 0;
         sh->now += 31;
@@ -957,11 +695,7 @@ static void interleave_last_try_enroll(mfa_ctx *ctx) {
         CHECK_STATUS(start_enroll(ctx, sh->uid, number, sh->vid), MFA_OK);
         if (!last_code(number, sh->code)) break;
         user_make(&user, sh->uid, NULL);
-        for (int i = 0; i < 4; i++) {
-            wrong_code(wrong, sh->code, 100 + i);
-            CHECK_STATUS(mfa_phone_enroll(ctx, &info, &user, sh->vid, wrong, NULL, NULL),
-                         MFA_ERR_INVALID_VERIFICATION_CODE);
-        }
+        wrong_enroll_tries(ctx, &user);
         for (int i = 0; i < PAIR; i++) snprintf(sh->pvid[i], TOKEN_MAX, "%s", sh->vid);
         snprintf(sh->pcode[0], MFA_CODE_BUFFER_SIZE, "%s", sh->code);
         wrong_code(sh->pcode[1], sh->code, 1);
@@ -989,7 +723,7 @@ static void interleave_last_try_enroll(mfa_ctx *ctx) {
         CHECK_STATUS(sh->status[0], MFA_OK);
         CHECK_STATUS(sh->status[1], MFA_ERR_INVALID_SESSION);
         CHECK(attempts == 4);
-        CHECK(factor_count(ctx, sh->uid, NULL) == 1);
+        CHECK(count_factors(ctx, sh->uid, NULL) == 1);
         good_rounds += sh->status[0] == MFA_OK && sh->status[1] == MFA_ERR_INVALID_SESSION && attempts == 4;
     }
     PQfinish(conn);
@@ -1035,7 +769,7 @@ static void interleave_same_number(mfa_ctx *ctx) {
         CHECK(setup == 0);
         if (setup) break;
         for (int i = 0; i < PAIR; i++) ok += sh->status[i] == MFA_OK;
-        count = factor_count(ctx, sh->uid, NULL);
+        count = count_factors(ctx, sh->uid, NULL);
         if (ok != 1 || count != 1) {
             fprintf(stderr, "interleaving (f2) round %d: two enrollments of %s for one user, both past their number "
                             "check, got %s and %s; the user has %zu factors, want 1\n", round, number,
@@ -1069,37 +803,61 @@ static int evaluated_in_round(int round, const char *what, int *accepted) {
     return evaluated;
 }
 
+/* What the rounds of one (c) race gave. */
+typedef struct tally {
+    int total;      /* tries evaluated */
+    int accepted;   /* tries accepted */
+    int bad_rounds; /* rounds that evaluated more than one */
+} tally;
+
+/* One round of (c): every worker sends its guess with `op` at once (worker round %
+ * WORKERS the right code, the others wrong ones). How many were accepted; -1 if a
+ * worker died. */
+static int race_guesses(unsigned char op, int round, const char *what, tally *t) {
+    int evaluated, accepted;
+    for (int i = 0; i < WORKERS; i++) {
+        if (i == round % WORKERS) snprintf(sh->guess[i], MFA_CODE_BUFFER_SIZE, "%s", sh->code);
+        else wrong_code(sh->guess[i], sh->code, 1 + i);
+    }
+    if (run_round(op, WORKERS) != 0) {
+        CHECK(!"a worker died");
+        return -1;
+    }
+    evaluated = evaluated_in_round(round, what, &accepted);
+    t->total += evaluated;
+    t->accepted += accepted;
+    if (evaluated != 1 && ++t->bad_rounds <= 5) {
+        fprintf(stderr, "%s round %d: %d of %d simultaneous tries were evaluated, want 1\n", what, round, evaluated,
+                WORKERS);
+    }
+    return accepted;
+}
+
+static void report_last_tries(const char *kind, const tally *t) {
+    printf("race (c, %s): %d tries evaluated in %d rounds of %d simultaneous last tries (want %d); "
+           "%d accepted; %d rounds evaluated more than one\n", kind, t->total, GUESS_ROUNDS, WORKERS, GUESS_ROUNDS,
+           t->accepted, t->bad_rounds);
+    CHECK(t->bad_rounds == 0);
+    CHECK(t->total == GUESS_ROUNDS);
+}
+
 /* (c) The last try of a verification id, raced by eight processes: sign-in. */
 static void race_last_try_sign_in(mfa_ctx *ctx) {
     const char *number = "+15108000003";
     char eid[64], wrong[MFA_CODE_BUFFER_SIZE];
-    int bad_rounds = 0, total = 0, accepted_total = 0;
+    tally t = {0, 0, 0};
     CHECK_STATUS(enroll_phone(ctx, "race-last-try", number, eid), MFA_OK);
     for (int round = 0; round < GUESS_ROUNDS; round++) {
-        int evaluated, accepted;
+        int accepted;
         sh->now += 31;
-        CHECK_STATUS(begin_sign_in(ctx, "race-last-try", sh->cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
+        CHECK_STATUS(sign_in_as(ctx, "race-last-try", sh->cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
         CHECK_STATUS(start_sign_in(ctx, sh->cred, eid, sh->vid), MFA_OK);
         if (!last_code(number, sh->code)) return;
         for (int i = 0; i < 4; i++) {
             wrong_code(wrong, sh->code, 100 + i);
             CHECK_STATUS(resolve(ctx, sh->cred, sh->vid, wrong), MFA_ERR_INVALID_VERIFICATION_CODE);
         }
-        for (int i = 0; i < WORKERS; i++) {
-            if (i == round % WORKERS) snprintf(sh->guess[i], MFA_CODE_BUFFER_SIZE, "%s", sh->code);
-            else wrong_code(sh->guess[i], sh->code, 1 + i);
-        }
-        if (run_round(OP_GUESS_RESOLVE, WORKERS) != 0) {
-            CHECK(!"a worker died");
-            return;
-        }
-        evaluated = evaluated_in_round(round, "last try (sign-in)", &accepted);
-        total += evaluated;
-        accepted_total += accepted;
-        if (evaluated != 1 && ++bad_rounds <= 5) {
-            fprintf(stderr, "last try (sign-in) round %d: %d of %d simultaneous tries were evaluated, want 1\n",
-                    round, evaluated, WORKERS);
-        }
+        if ((accepted = race_guesses(OP_GUESS_RESOLVE, round, "last try (sign-in)", &t)) < 0) return;
         /* Leave the factor out of backoff for the next round: a good sign-in clears the failures. */
         if (!accepted) {
             sh->now += 31;
@@ -1107,20 +865,15 @@ static void race_last_try_sign_in(mfa_ctx *ctx) {
             if (last_code(number, sh->code)) CHECK_STATUS(resolve(ctx, sh->cred, sh->vid, sh->code), MFA_OK);
         }
     }
-    printf("race (c, sign-in): %d tries evaluated in %d rounds of %d simultaneous last tries (want %d); "
-           "%d accepted; %d rounds evaluated more than one\n", total, GUESS_ROUNDS, WORKERS, GUESS_ROUNDS,
-           accepted_total, bad_rounds);
-    CHECK(bad_rounds == 0);
-    CHECK(total == GUESS_ROUNDS);
+    report_last_tries("sign-in", &t);
 }
 
 /* (c) The same for an enrollment's verification id. */
 static void race_last_try_enroll(mfa_ctx *ctx) {
     const char *number = "+15108000004";
-    char wrong[MFA_CODE_BUFFER_SIZE];
-    int bad_rounds = 0, total = 0, accepted_total = 0;
+    tally t = {0, 0, 0};
     for (int round = 0; round < GUESS_ROUNDS; round++) {
-        int evaluated, accepted;
+        int accepted;
         mfa_user user;
         mfa_factor_info *info = NULL;
         sh->now += 31;
@@ -1128,35 +881,13 @@ static void race_last_try_enroll(mfa_ctx *ctx) {
         CHECK_STATUS(start_enroll(ctx, sh->uid, number, sh->vid), MFA_OK);
         if (!last_code(number, sh->code)) return;
         user_make(&user, sh->uid, NULL);
-        for (int i = 0; i < 4; i++) {
-            wrong_code(wrong, sh->code, 100 + i);
-            CHECK_STATUS(mfa_phone_enroll(ctx, &info, &user, sh->vid, wrong, NULL, NULL),
-                         MFA_ERR_INVALID_VERIFICATION_CODE);
-        }
-        for (int i = 0; i < WORKERS; i++) {
-            if (i == round % WORKERS) snprintf(sh->guess[i], MFA_CODE_BUFFER_SIZE, "%s", sh->code);
-            else wrong_code(sh->guess[i], sh->code, 1 + i);
-        }
-        if (run_round(OP_GUESS_ENROLL, WORKERS) != 0) {
-            CHECK(!"a worker died");
-            return;
-        }
-        evaluated = evaluated_in_round(round, "last try (enrollment)", &accepted);
-        total += evaluated;
-        accepted_total += accepted;
-        if (evaluated != 1 && ++bad_rounds <= 5) {
-            fprintf(stderr, "last try (enrollment) round %d: %d of %d simultaneous tries were evaluated, want 1\n",
-                    round, evaluated, WORKERS);
-        }
-        CHECK(factor_count(ctx, sh->uid, NULL) == (size_t)accepted);
+        wrong_enroll_tries(ctx, &user);
+        if ((accepted = race_guesses(OP_GUESS_ENROLL, round, "last try (enrollment)", &t)) < 0) return;
+        CHECK(count_factors(ctx, sh->uid, NULL) == (size_t)accepted);
         /* Either way the verification id is finished now. */
         CHECK_STATUS(mfa_phone_enroll(ctx, &info, &user, sh->vid, sh->code, NULL, NULL), MFA_ERR_INVALID_SESSION);
     }
-    printf("race (c, enrollment): %d tries evaluated in %d rounds of %d simultaneous last tries (want %d); "
-           "%d accepted; %d rounds evaluated more than one\n", total, GUESS_ROUNDS, WORKERS, GUESS_ROUNDS,
-           accepted_total, bad_rounds);
-    CHECK(bad_rounds == 0);
-    CHECK(total == GUESS_ROUNDS);
+    report_last_tries("enrollment", &t);
 }
 
 /* (d) The caps under bursts, from threads and from processes. */
@@ -1192,16 +923,13 @@ static int do_step(mfa_ctx *ctx, int step) {
     int status = MFA_ERR_INTERNAL;
     user_make(&user, sh->h_uid, NULL);
     if (step == STEP_SIGN_IN) {
-        status = begin_sign_in(ctx, sh->h_uid, sh->h_cred);
+        status = sign_in_as(ctx, sh->h_uid, sh->h_cred);
     } else if (step == STEP_START_SIGN_IN) {
         status = start_sign_in(ctx, sh->h_cred, sh->h_eid, sh->h_vid);
     } else if (step == STEP_RESOLVE) {
         status = resolve(ctx, sh->h_cred, sh->h_vid, sh->h_code);
     } else if (step == STEP_SESSION) {
-        char *session = NULL;
-        status = mfa_session_new(ctx, &session, &user, NULL);
-        snprintf(sh->h_session, SESSION_MAX, "%s", session ? session : "");
-        mfa_free(session);
+        status = handoff_session(ctx, &user);
     } else if (step == STEP_START_ENROLL) {
         char *out = NULL;
         sh->last_to[0] = '\0';
@@ -1217,23 +945,17 @@ static int do_step(mfa_ctx *ctx, int step) {
     return status;
 }
 
-static const char *process_name(int index) {
-    return index < 0 ? "the parent" : index == 0 ? "worker 0" : "worker 1";
-}
-
 /* What one process mints, others continue and finish: the parent (-1) and
  * workers 0 and 1 take turns in each role. */
 static void handoff(mfa_ctx *ctx) {
-    static const int processes[3] = {-1, 0, 1};
     const char *sign_in_number = "+15108000005";
     char eid[64];
     int signed_in = 0, enrolled = 0, before = failures;
     sh->now += 31;
     CHECK_STATUS(enroll_phone(ctx, "handoff", sign_in_number, eid), MFA_OK);
     for (int round = 0; round < HANDOFF_ROUNDS; round++) {
-        int first = processes[round % 3], second = processes[(round + 1) % 3], third = processes[(round + 2) % 3];
-        int status, round_failures = failures;
-        char listed[64];
+        int first, second, third, status, round_failures = failures;
+        handoff_roles(round, &first, &second, &third);
         sh->now += 31; /* the resend cooldown */
         /* Sign-in: credential from the first, SMS started by the second, resolved by the third ... */
         snprintf(sh->h_uid, sizeof sh->h_uid, "handoff");
@@ -1255,19 +977,9 @@ static void handoff(mfa_ctx *ctx) {
         CHECK_STATUS(run_step(ctx, first, STEP_SESSION), MFA_OK);
         CHECK_STATUS(run_step(ctx, second, STEP_START_ENROLL), MFA_OK);
         if (!last_code(sh->h_number, sh->h_code)) return;
-        status = run_step(ctx, third, STEP_ENROLL);
-        CHECK_STATUS(status, MFA_OK);
-        enrolled += status == MFA_OK;
-        CHECK(factor_count(ctx, sh->h_uid, listed) == 1);
-        CHECK(strcmp(listed, sh->h_out_eid) == 0);
         /* ... and the verification id is used up for the other two. */
-        CHECK_STATUS(run_step(ctx, first, STEP_ENROLL), MFA_ERR_INVALID_SESSION);
-        CHECK_STATUS(run_step(ctx, second, STEP_ENROLL), MFA_ERR_INVALID_SESSION);
-        CHECK(factor_count(ctx, sh->h_uid, NULL) == 1);
-        if (failures != round_failures) {
-            fprintf(stderr, "hand-off round %d: minted in %s, continued in %s, finished in %s\n", round,
-                    process_name(first), process_name(second), process_name(third));
-        }
+        enrolled += handoff_enroll(ctx, third, first, second);
+        handoff_round_report(round, first, second, third, round_failures);
     }
     printf("hand-off (e): %d/%d phone sign-ins and %d/%d phone enrollments across three processes; every "
            "credential and verification id used up everywhere%s\n", signed_in, HANDOFF_ROUNDS, enrolled,
@@ -1276,33 +988,11 @@ static void handoff(mfa_ctx *ctx) {
 
 int main(int argc, char **argv) {
     mfa_ctx *ctx;
-    struct timespec t0, t1;
+    int status;
+    struct timespec t0;
 
-    if (argc > 2) {
-        fprintf(stderr, "usage: %s [STORE]\n", argv[0]);
-        return 2;
-    }
-
-#ifdef MAP_ANONYMOUS
-    sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-#else
-    {
-        int zero = open("/dev/zero", O_RDWR);
-        sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED, zero, 0);
-        close(zero);
-    }
-#endif
-    if (sh == MAP_FAILED) {
-        perror("mmap");
-        return 2;
-    }
-    memset(sh, 0, sizeof *sh);
-    sh->now = 1700000010;
+    if ((status = race_setup(argc, argv, "libmfa-phone-race")) != 0) return status;
     sh->record = 1;
-
-    if (test_store_make(&store, argc > 1 ? argv[1] : NULL, "libmfa-phone-race") != 0) return 2;
-    snprintf(sh->store, sizeof sh->store, "%s", store.location);
-    printf("store: %s\n", store.postgres ? store.location : "SQLite");
     /* A hang is a failure (CTest gives 120 s on SQLite, 300 s on PostgreSQL). */
     alarm(store.postgres ? 290 : 110);
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1312,42 +1002,21 @@ int main(int argc, char **argv) {
         perror("/dev/urandom");
         return 2;
     }
-    /* Fork before any store is open: no connection crosses a fork. */
-    start_workers();
-    ctx = open_store();
-    CHECK(ctx != NULL);
     /* The project: phone, a test number, caps far away (the bursts set theirs per tenant). */
-    CHECK_STATUS(mfa_config_set_json(ctx, NULL,
-                                     "{\"state\":\"ENABLED\",\"providers\":{\"phone\":\"ENABLED\"},"
-                                     "\"testPhoneNumbers\":{\"" TEST_NUMBER "\":\"" TEST_CODE "\"},"
-                                     "\"limits\":{\"smsPerNumberHour\":1000000,\"smsPerNumberDay\":1000000,"
-                                     "\"smsPerUserHour\":1000000,\"smsPerUserDay\":1000000,"
-                                     "\"smsPerTenantHour\":100000000,\"smsPerTenantDay\":100000000}}",
-                                     NULL),
-                 MFA_OK);
-    if (run_round(OP_OPEN, WORKERS) == 0) {
-        int opened = 1;
-        for (int i = 0; i < WORKERS; i++) opened &= sh->status[i] == MFA_OK;
-        CHECK(opened);
-        if (opened && ctx) {
-            race_resolve(ctx);
-            race_enroll(ctx);
-            race_enroll_same_number(ctx);
-            race_last_try_sign_in(ctx);
-            race_last_try_enroll(ctx);
-            bursts(ctx);
-            handoff(ctx);
-            if (store.postgres) interleave_last_try_enroll(ctx);
-            interleave_same_number(ctx);
-        }
-    } else {
-        CHECK(!"workers failed to open the store");
+    if (race_start(&ctx, "{\"state\":\"ENABLED\",\"providers\":{\"phone\":\"ENABLED\"},"
+                         "\"testPhoneNumbers\":{\"" TEST_NUMBER "\":\"" TEST_CODE "\"},"
+                         "\"limits\":{\"smsPerNumberHour\":1000000,\"smsPerNumberDay\":1000000,"
+                         "\"smsPerUserHour\":1000000,\"smsPerUserDay\":1000000,"
+                         "\"smsPerTenantHour\":100000000,\"smsPerTenantDay\":100000000}}")) {
+        race_resolve(ctx);
+        race_enroll(ctx);
+        race_enroll_same_number(ctx);
+        race_last_try_sign_in(ctx);
+        race_last_try_enroll(ctx);
+        bursts(ctx);
+        handoff(ctx);
+        if (store.postgres) interleave_last_try_enroll(ctx);
+        interleave_same_number(ctx);
     }
-    stop_workers();
-    mfa_close(ctx);
-
-    test_store_remove(&store);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("%d checks, %d failures (%.1f s)\n", checks, failures, seconds(t1) - seconds(t0));
-    return failures == 0 ? 0 : 1;
+    return race_finish(ctx, t0);
 }

@@ -5,34 +5,14 @@
  *
  * usage: test_mfa <path to Tests/vectors/otp_vectors.txt>
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mfa.h"
-
-static int failures;
-static int checks;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        checks++;                                                                 \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                         \
-    } while (0)
-
-#define CHECK_STATUS(expr, want)                                                  \
-    do {                                                                          \
-        int got_ = (expr);                                                        \
-        checks++;                                                                 \
-        if (got_ != (want)) {                                                     \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: %s gave %s, want %s\n", __FILE__, __LINE__,   \
-                    #expr, mfa_status_name(got_), mfa_status_name(want));         \
-        }                                                                         \
-    } while (0)
+#include "test_support.h"
 
 static const unsigned char key20[] = "12345678901234567890";
 
@@ -330,6 +310,5 @@ int main(int argc, char **argv) {
     test_bad_base32();
     test_uri();
     test_library();
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return test_report();
 }

@@ -54,34 +54,11 @@
 
 #include "mfa.h"
 #include "test_pg_store.h"
-
-static int failures;
-static int checks;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        checks++;                                                                 \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                         \
-    } while (0)
-
-#define CHECK_STATUS(expr, want)                                                  \
-    do {                                                                          \
-        int got_ = (expr);                                                        \
-        checks++;                                                                 \
-        if (got_ != (want)) {                                                     \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: %s gave %s, want %s\n", __FILE__, __LINE__,   \
-                    #expr, mfa_status_name(got_), mfa_status_name(want));         \
-        }                                                                         \
-    } while (0)
+#include "test_support.h"
 
 #define USERS 12
 #define MAX_FACTORS 5
 #define CYCLES 3
-#define TOKEN_MAX 4200
 #define SECRET_BYTES 20
 #define SLOW 5.0 /* seconds: a call that takes longer is a hang */
 #define POOL_THREADS 4
@@ -117,7 +94,7 @@ static const char *volatile step = "start";
 static double slowest; /* the slowest call while the server was down */
 static int printed_message;
 
-static int64_t test_clock(void *context) {
+static int64_t restart_clock(void *context) {
     (void)context;
     return now_s;
 }
@@ -170,11 +147,7 @@ static int server_start(char *url, size_t size) {
 /* ------------------------------------------------------------------ */
 
 static void user_make(mfa_user *user, const char *uid) {
-    if (mfa_user_init(user) != MFA_OK) abort();
-    user->uid = uid;
-    user->email = "restart@example.com";
-    user->email_verified = 1;
-    user->auth_time = now_s;
+    if (test_user(user, uid, NULL, "restart@example.com", now_s) != MFA_OK) abort();
 }
 
 static void code_raw(char out[MFA_CODE_BUFFER_SIZE], const uint8_t *key, size_t len) {
@@ -182,25 +155,11 @@ static void code_raw(char out[MFA_CODE_BUFFER_SIZE], const uint8_t *key, size_t 
     CHECK_STATUS(mfa_totp_generate(out, MFA_CODE_BUFFER_SIZE, key, len, NULL, now_s), MFA_OK);
 }
 
-static void code_base32(char out[MFA_CODE_BUFFER_SIZE], const char *base32) {
-    uint8_t *key = NULL;
-    size_t len = 0;
-    out[0] = '\0';
-    CHECK_STATUS(mfa_base32_decode(&key, &len, base32), MFA_OK);
-    if (key) code_raw(out, key, len);
-    mfa_free(key);
-}
-
-static int begin_sign_in(mfa_ctx *ctx, const char *uid, char cred[TOKEN_MAX]) {
+/* The user `uid` passes the first factor: the status; the pending credential in `cred`. */
+static int sign_in_as(mfa_ctx *ctx, const char *uid, char cred[TOKEN_MAX]) {
     mfa_user user;
-    mfa_resolver *resolver = NULL;
-    int status;
     user_make(&user, uid);
-    status = mfa_sign_in(ctx, &resolver, &user, NULL);
-    cred[0] = '\0';
-    if (resolver) snprintf(cred, TOKEN_MAX, "%s", resolver->session);
-    mfa_resolver_free(resolver);
-    return status;
+    return sign_in_for(ctx, &user, cred, NULL, NULL);
 }
 
 static int resolve(mfa_ctx *ctx, const char *cred, const char *eid, const char *code) {
@@ -228,7 +187,7 @@ static int new_secret(mfa_ctx *ctx, const char *uid, waiting_secret *out) {
     if (status == MFA_OK) status = mfa_totp_generate_secret(ctx, &secret, session, NULL);
     if (status == MFA_OK) {
         snprintf(out->session_info, TOKEN_MAX, "%s", secret->session_info);
-        code_base32(out->code, secret->shared_secret_key);
+        code_at(out->code, secret->shared_secret_key, now_s);
     }
     mfa_totp_secret_free(secret);
     mfa_free(session);
@@ -288,7 +247,7 @@ static void sign_in_everyone(mfa_ctx *ctx, int which) {
         char cred[TOKEN_MAX], code[MFA_CODE_BUFFER_SIZE];
         int imported = 1 + u % 3;
         const factor *f = &users[u].factors[which % imported];
-        CHECK_STATUS(begin_sign_in(ctx, users[u].uid, cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
+        CHECK_STATUS(sign_in_as(ctx, users[u].uid, cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
         code_raw(code, f->key, SECRET_BYTES);
         ok += resolve(ctx, cred, f->eid, code) == MFA_OK;
     }
@@ -323,23 +282,6 @@ static void *fly(void *arg) {
     f->ended = mono();
     return NULL;
 }
-
-/* The test's own connection: first column of the first row as a number, -1 on failure. */
-static long admin(PGconn *conn, const char *sql, int count, const char *const *params) {
-    PGresult *result = PQexecParams(conn, sql, count, NULL, params, NULL, NULL, 0);
-    long value = -1;
-    if (PQresultStatus(result) == PGRES_COMMAND_OK) value = 0;
-    else if (PQresultStatus(result) == PGRES_TUPLES_OK)
-        value = PQntuples(result) > 0 && !PQgetisnull(result, 0, 0) ? atol(PQgetvalue(result, 0, 0)) : 0;
-    else fprintf(stderr, "libpq: %s: %s", sql, PQerrorMessage(conn));
-    PQclear(result);
-    return value;
-}
-
-/* Backends waiting for a lock this connection (or its transaction) holds. pg_locks, not
- * pg_stat_activity: that one is a snapshot taken once per transaction. */
-#define WAITING_ON_ME \
-    "SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
 
 /* ------------------------------------------------------------------ */
 /* While the server is down                                             */
@@ -449,7 +391,7 @@ static void cycle(mfa_ctx *ctx, int n) {
     now_s += 30;
     step = "tokens in flight";
     /* In flight across the stop. */
-    CHECK_STATUS(begin_sign_in(ctx, users[U_PENDING].uid, fl.cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
+    CHECK_STATUS(sign_in_as(ctx, users[U_PENDING].uid, fl.cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
     code_raw(fl.code, users[U_PENDING].factors[0].key, SECRET_BYTES);
     {
         mfa_user user;
@@ -461,7 +403,7 @@ static void cycle(mfa_ctx *ctx, int n) {
     }
     CHECK_STATUS(new_secret(ctx, users[U_ACROSS].uid, &fl.across), MFA_OK);
     /* To be caught mid-flight. */
-    CHECK_STATUS(begin_sign_in(ctx, users[U_MID].uid, mid_cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
+    CHECK_STATUS(sign_in_as(ctx, users[U_MID].uid, mid_cred), MFA_ERR_SECOND_FACTOR_REQUIRED);
     code_raw(mid_code, users[U_MID].factors[0].key, SECRET_BYTES);
     CHECK_STATUS(new_secret(ctx, users[U_ENROLL].uid, &mid_secret), MFA_OK);
 
@@ -471,9 +413,9 @@ static void cycle(mfa_ctx *ctx, int n) {
     lock_params[0] = users[U_MID].uid;
     lock_params[1] = users[U_ENROLL].uid;
     CHECK(PQstatus(conn) == CONNECTION_OK);
-    CHECK(admin(conn, "BEGIN", 0, NULL) == 0);
-    CHECK(admin(conn, "SELECT count(*) FROM (SELECT 1 FROM mfa_users WHERE tenant = '' AND uid IN ($1, $2) "
-                      "FOR UPDATE) r", 2, lock_params) == 2);
+    CHECK(test_pg_query(conn, "BEGIN", 0, NULL) == 0);
+    CHECK(test_pg_query(conn, "SELECT count(*) FROM (SELECT 1 FROM mfa_users WHERE tenant = '' AND uid IN ($1, $2) "
+                              "FOR UPDATE) r", 2, lock_params) == 2);
     memset(flights, 0, sizeof flights);
     flights[0].ctx = ctx;
     flights[0].kind = 0;
@@ -486,12 +428,12 @@ static void cycle(mfa_ctx *ctx, int n) {
     flights[1].secret = &mid_secret;
     for (int i = 0; i < 2; i++) CHECK(pthread_create(&threads[i], NULL, fly, &flights[i]) == 0);
     t0 = mono();
-    while (admin(conn, WAITING_ON_ME, 0, NULL) < 2 && mono() - t0 < 10) usleep(2000);
-    CHECK(admin(conn, WAITING_ON_ME, 0, NULL) == 2);
+    while (test_pg_query(conn, WAITING_ON_ME, 0, NULL) < 2 && mono() - t0 < 10) usleep(2000);
+    CHECK(test_pg_query(conn, WAITING_ON_ME, 0, NULL) == 2);
     /* Hand the row locks to a prepared transaction: it outlives the stop, so the
      * two calls cannot get the rows before the server ends them. */
     snprintf(prepared, sizeof prepared, "PREPARE TRANSACTION 'libmfa_restart_%d'", n);
-    CHECK(admin(conn, prepared, 0, NULL) == 0);
+    CHECK(test_pg_query(conn, prepared, 0, NULL) == 0);
     PQfinish(conn);
 
     if (silent) {
@@ -504,12 +446,12 @@ static void cycle(mfa_ctx *ctx, int n) {
         conn = PQconnectdb(store.location);
         CHECK(PQstatus(conn) == CONNECTION_OK);
         for (int i = 0; i < POOL_THREADS; i++) params[i] = users[POOL_USER + i].uid;
-        CHECK(admin(conn, "BEGIN", 0, NULL) == 0);
-        CHECK(admin(conn, "SELECT count(*) FROM (SELECT 1 FROM mfa_users WHERE tenant = '' AND uid IN ($1, $2, $3, $4) "
-                          "FOR UPDATE) r", POOL_THREADS, params) == POOL_THREADS);
+        CHECK(test_pg_query(conn, "BEGIN", 0, NULL) == 0);
+        CHECK(test_pg_query(conn, "SELECT count(*) FROM (SELECT 1 FROM mfa_users WHERE tenant = '' "
+                                  "AND uid IN ($1, $2, $3, $4) FOR UPDATE) r", POOL_THREADS, params) == POOL_THREADS);
         for (int i = 0; i < POOL_THREADS; i++) {
             const factor *f = &users[POOL_USER + i].factors[0];
-            CHECK_STATUS(begin_sign_in(ctx, users[POOL_USER + i].uid, creds[i]), MFA_ERR_SECOND_FACTOR_REQUIRED);
+            CHECK_STATUS(sign_in_as(ctx, users[POOL_USER + i].uid, creds[i]), MFA_ERR_SECOND_FACTOR_REQUIRED);
             code_raw(codes[i], f->key, SECRET_BYTES);
             memset(&pool[i], 0, sizeof pool[i]);
             pool[i].ctx = ctx;
@@ -520,9 +462,9 @@ static void cycle(mfa_ctx *ctx, int n) {
             CHECK(pthread_create(&pool_threads[i], NULL, fly, &pool[i]) == 0);
         }
         t0 = mono();
-        while (admin(conn, WAITING_ON_ME, 0, NULL) < POOL_THREADS && mono() - t0 < 10) usleep(2000);
-        CHECK(admin(conn, WAITING_ON_ME, 0, NULL) == POOL_THREADS);
-        CHECK(admin(conn, "ROLLBACK", 0, NULL) == 0);
+        while (test_pg_query(conn, WAITING_ON_ME, 0, NULL) < POOL_THREADS && mono() - t0 < 10) usleep(2000);
+        CHECK(test_pg_query(conn, WAITING_ON_ME, 0, NULL) == POOL_THREADS);
+        CHECK(test_pg_query(conn, "ROLLBACK", 0, NULL) == 0);
         PQfinish(conn);
         for (int i = 0; i < POOL_THREADS; i++) {
             CHECK(pthread_join(pool_threads[i], NULL) == 0);
@@ -572,7 +514,7 @@ static void cycle(mfa_ctx *ctx, int n) {
     conn = PQconnectdb(store.location);
     snprintf(prepared, sizeof prepared, "ROLLBACK PREPARED 'libmfa_restart_%d'", n);
     CHECK(PQstatus(conn) == CONNECTION_OK);
-    CHECK(admin(conn, prepared, 0, NULL) == 0);
+    CHECK(test_pg_query(conn, prepared, 0, NULL) == 0);
     PQfinish(conn);
     if (failed_after > 1) {
         fprintf(stderr, "cycle %d: after the server came back, %d calls in a row failed on the same context; the "
@@ -647,7 +589,7 @@ int main(int argc, char **argv) {
     options.store = store.location;
     options.master_key.id = "restart";
     options.master_key.key = KEY;
-    options.clock = test_clock;
+    options.clock = restart_clock;
     status = mfa_open(&ctx, &options, &err);
     if (status != MFA_OK) fprintf(stderr, "mfa_open: %s: %s\n", mfa_status_name(status), err ? err : "");
     mfa_free(err);
@@ -682,6 +624,5 @@ int main(int argc, char **argv) {
     step = "cleaning up";
     test_store_remove(&store);
     server("stop");
-    printf("%d checks, %d failures (%.1f s)\n", checks, failures, mono() - started);
-    return failures == 0 ? 0 : 1;
+    return test_report_timed(mono() - started);
 }

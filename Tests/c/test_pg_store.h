@@ -13,6 +13,7 @@
  *
  * Header-only (static functions), for the tests built at
  * -std=c99 -Wall -Wextra -pedantic -Werror. Link with -lpq.
+ * Also: test_pg_query and WAITING_ON_ME, for a test's own connection.
  */
 #ifndef TEST_PG_STORE_H
 #define TEST_PG_STORE_H
@@ -24,6 +25,8 @@
 #include <unistd.h>
 
 #include <libpq-fe.h>
+
+#include "test_support.h"
 
 typedef struct test_store {
     int postgres;        /* 1 on PostgreSQL */
@@ -107,16 +110,12 @@ static int test_store_make(test_store *store, const char *argument, const char *
         snprintf(store->location, sizeof store->location, "%s", location);
         return 0;
     }
-    {
-        const char *base = getenv("TMPDIR");
-        snprintf(store->dir, sizeof store->dir, "%s/%s-XXXXXX", base && *base ? base : "/tmp", prefix);
-        if (!mkdtemp(store->dir)) {
-            perror("mkdtemp");
-            return -1;
-        }
-        snprintf(store->file, sizeof store->file, "%s/store.db", store->dir);
-        snprintf(store->location, sizeof store->location, "%s", store->file);
+    if (test_temp_dir(store->dir, sizeof store->dir, prefix) != 0) {
+        perror("mkdtemp");
+        return -1;
     }
+    snprintf(store->file, sizeof store->file, "%s/store.db", store->dir);
+    snprintf(store->location, sizeof store->location, "%s", store->file);
     return 0;
 }
 
@@ -127,16 +126,27 @@ static void test_store_remove(test_store *store) {
         snprintf(sql, sizeof sql, "DROP SCHEMA %s CASCADE", store->schema);
         if (test_pg_exec(store->server, sql) != 0) fprintf(stderr, "could not drop schema %s\n", store->schema);
     } else if (store->file[0]) {
-        char extra[600];
-        unlink(store->file);
-        snprintf(extra, sizeof extra, "%s-wal", store->file);
-        unlink(extra);
-        snprintf(extra, sizeof extra, "%s-shm", store->file);
-        unlink(extra);
-        snprintf(extra, sizeof extra, "%s-journal", store->file);
-        unlink(extra);
+        test_remove_sqlite(store->file);
         rmdir(store->dir);
     }
 }
+
+/* Runs `sql` with `count` text parameters on the test's own connection: the first
+ * column of the first row as a number (0 if none), 0 for a command, -1 on failure. */
+static inline long test_pg_query(PGconn *conn, const char *sql, int count, const char *const *params) {
+    PGresult *result = PQexecParams(conn, sql, count, NULL, params, NULL, NULL, 0);
+    long value = -1;
+    if (PQresultStatus(result) == PGRES_COMMAND_OK) value = 0;
+    else if (PQresultStatus(result) == PGRES_TUPLES_OK)
+        value = PQntuples(result) > 0 && !PQgetisnull(result, 0, 0) ? atol(PQgetvalue(result, 0, 0)) : 0;
+    else fprintf(stderr, "libpq: %s: %s", sql, PQerrorMessage(conn));
+    PQclear(result);
+    return value;
+}
+
+/* Backends that wait for a lock this connection (or its transaction) holds. pg_locks,
+ * which is live; pg_stat_activity is a snapshot taken once per transaction. */
+#define WAITING_ON_ME \
+    "SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
 
 #endif
