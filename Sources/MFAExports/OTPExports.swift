@@ -119,13 +119,13 @@ public func mfa_totp_verify(_ out_step: UnsafeMutablePointer<Int64>?,
     CResults.status { () throws(MFAError) in
         let keyBytes = try hmacKey(key, key_len)
         let p = try totpParameters(params)
-        try OTPLimits.check(window: Int(window))
-        let typed = try CArguments.text(code, "code")
-        let step = try TOTP.step(at: unix_time, t0: p.t0, period: p.period)
-        guard let matched = OTPCore.verifyTOTP(key: keyBytes, code: typed, step: step, window: Int(window),
-                                               after: nil, digits: p.digits, algorithm: p.algorithm) else {
-            throw MFAError(.invalidVerificationCode)
+        // Keyed first: the argument checks run while the key is being hashed.
+        let matched = try OTPCore.verifyTOTP(key: keyBytes, window: Int(window), after: nil, digits: p.digits,
+                                             algorithm: p.algorithm) { () throws(MFAError) in
+            try OTPLimits.check(window: Int(window))
+            return (try CArguments.text(code, "code"), try TOTP.step(at: unix_time, t0: p.t0, period: p.period))
         }
+        guard let matched else { throw MFAError(.invalidVerificationCode) }
         out_step?.pointee = matched
     }
 }

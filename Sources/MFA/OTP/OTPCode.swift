@@ -1,12 +1,14 @@
 /// Turning OTP values into digit strings and back, and comparing them.
 package enum OTPCode {
-    /// 10^digits for the allowed code lengths.
+    /// `value` reduced to `digits` digits. The divisors are constants in
+    /// each branch, so the compiler multiplies instead of dividing: this runs
+    /// at the end of every verification's critical path.
     @inline(__always)
-    static func modulus(digits: Int) -> UInt32 {
+    static func reduce(_ value: UInt32, digits: Int) -> UInt32 {
         switch digits {
-        case 6: 1_000_000
-        case 7: 10_000_000
-        default: 100_000_000
+        case 6: value % 1_000_000
+        case 7: value % 10_000_000
+        default: value % 100_000_000
         }
     }
 

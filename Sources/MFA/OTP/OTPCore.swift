@@ -24,22 +24,43 @@ package enum OTPCore {
         }
     }
 
-    /// Checks `code` against the TOTP steps `step - window ... step + window`,
+    /// Checks a code against the TOTP steps `step - window ... step + window`,
     /// trying the current step first, then the nearest ones outwards, and only
     /// steps after `after` (the last accepted step, for replay protection).
-    /// Returns the step that matched, or nil.
-    package static func verifyTOTP(key: UnsafeRawBufferPointer, code: UnsafeRawBufferPointer,
-                                   step: Int64, window: Int, after: Int64?, digits: Int,
-                                   algorithm: OTPAlgorithm) -> Int64? {
-        guard step >= 0 else { return nil }
-        let floor = after ?? -1
+    ///
+    /// The HMAC is keyed before anything else happens: `prepare` (which checks
+    /// the caller's remaining arguments and returns the typed code and the
+    /// current step) runs while the CPU is still hashing the key, since the
+    /// hashing is the critical path of a verification.
+    /// - Returns: the step that matched, or nil.
+    package static func verifyTOTP(key: UnsafeRawBufferPointer, window: Int, after: Int64?, digits: Int,
+                                   algorithm: OTPAlgorithm,
+                                   prepare: () throws(MFAError) -> (code: UnsafeRawBufferPointer, step: Int64))
+        throws(MFAError) -> Int64? {
         let window = min(max(window, 0), (maxCandidates - 1) / 2)
-        let first = step > floor ? UInt64(step) : nil
-        return Search.run(algorithm, key: key, code: code, digits: digits, first: first) { add in
+        let floor = after ?? -1
+        let found: UInt64?
+        switch algorithm {
+        case .sha1: found = try totp(SHA1Mac.self, key, window, floor, digits, prepare)
+        case .sha256: found = try totp(SHA256Mac.self, key, window, floor, digits, prepare)
+        case .sha512: found = try totp(SHA512Mac.self, key, window, floor, digits, prepare)
+        }
+        return found.map { Int64($0) }
+    }
+
+    @inline(__always)
+    private static func totp<M: OTPMac>(_: M.Type, _ key: UnsafeRawBufferPointer, _ window: Int, _ floor: Int64,
+                                        _ digits: Int,
+                                        _ prepare: () throws(MFAError) -> (code: UnsafeRawBufferPointer, step: Int64))
+        throws(MFAError) -> UInt64? {
+        var mac = M(key: key)
+        let (code, step) = try prepare()
+        guard step >= 0 else { return nil }
+        return Search.run(&mac, code: code, digits: digits, first: step > floor ? UInt64(step) : nil) { add in
             for candidate in TOTPStepOrder(center: step, window: window).dropFirst() where candidate > floor {
                 add(UInt64(candidate))
             }
-        }.map { Int64($0) }
+        }
     }
 
     /// The most counters one verification tries (±10 steps).
@@ -66,9 +87,17 @@ package enum OTPCore {
                                            _ code: UnsafeRawBufferPointer, _ digits: Int, _ first: UInt64?,
                                            _ others: ((UInt64) -> Void) -> Void) -> UInt64? {
             var mac = M(key: key)
+            return run(&mac, code: code, digits: digits, first: first, others: others)
+        }
+
+        /// Runs the search with a keyed MAC.
+        @inline(__always)
+        static func run<M: OTPMac>(_ mac: inout M, code: UnsafeRawBufferPointer, digits: Int, first: UInt64?,
+                                   others: ((UInt64) -> Void) -> Void) -> UInt64? {
             guard let wanted = OTPCode.parse(code, digits: digits) else { return nil }
-            let modulus = OTPCode.modulus(digits: digits)
-            if let first, OTPCode.equal(mac.truncated(counter: first) % modulus, wanted) { return first }
+            if let first, OTPCode.equal(OTPCode.reduce(mac.truncated(counter: first), digits: digits), wanted) {
+                return first
+            }
             return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: maxCandidates) { counters in
                 var count = 0
                 others { counter in
@@ -81,7 +110,7 @@ package enum OTPCore {
                 return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { values in
                     let batch = UnsafeBufferPointer(rebasing: counters[0..<count])
                     mac.truncated(counters: batch, into: values)
-                    for index in 0..<count where OTPCode.equal(values[index] % modulus, wanted) {
+                    for index in 0..<count where OTPCode.equal(OTPCode.reduce(values[index], digits: digits), wanted) {
                         return batch[index]
                     }
                     return nil
@@ -94,7 +123,7 @@ package enum OTPCore {
     private static func value<M: OTPMac>(_: M.Type, key: UnsafeRawBufferPointer,
                                          counter: UInt64, digits: Int) -> UInt32 {
         var mac = M(key: key)
-        return mac.truncated(counter: counter) % OTPCode.modulus(digits: digits)
+        return OTPCode.reduce(mac.truncated(counter: counter), digits: digits)
     }
 }
 

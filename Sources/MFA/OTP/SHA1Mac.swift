@@ -12,10 +12,14 @@ import CSodium
 /// Every block is written completely before the compressions that read it
 /// are started, and a batch runs all inner compressions, then all outer ones:
 /// a compression then never waits for a store that follows an earlier,
-/// independent compression, so the CPU overlaps them.
+/// independent compression, so the CPU overlaps them. Blocks are made of
+/// 16-byte lanes, stored whole, so that the compression's 16-byte loads are
+/// forwarded from the stores instead of waiting for them to reach the cache;
+/// the key is read in words straight from the caller's buffer.
 struct SHA1Mac: OTPMac {
     private typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32)
-    private typealias Block = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+    private typealias Lane = SIMD2<UInt64>
+    private typealias Block = (Lane, Lane, Lane, Lane)
 
     private var innerKeyed: State
     private var outerKeyed: State
@@ -28,24 +32,26 @@ struct SHA1Mac: OTPMac {
     }()
 
     init(key: UnsafeRawBufferPointer) {
-        var blocks: (inner: Block, outer: Block) = ((0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0, 0))
-        withUnsafeMutableBytes(of: &blocks.inner) { block in
-            if key.count > 64 {
+        var padded: Block
+        if key.count > 64 {
+            var digest: Block = (.zero, .zero, .zero, .zero)
+            withUnsafeMutableBytes(of: &digest) { block in
                 var context = sha1_ctx()
                 nettle_sha1_init(&context)
                 nettle_sha1_update(&context, key.count, key.baseAddress?.assumingMemoryBound(to: UInt8.self))
                 nettle_sha1_digest(&context, 20, block.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            } else if key.count > 0 {
-                block.copyMemory(from: key)
             }
+            padded = digest
+        } else {
+            padded = (Self.lane(key, 0), Self.lane(key, 16), Self.lane(key, 32), Self.lane(key, 48))
         }
-        blocks.outer = Self.xor(blocks.inner, 0x5c5c_5c5c_5c5c_5c5c)
-        blocks.inner = Self.xor(blocks.inner, 0x3636_3636_3636_3636)
+        var blocks = (inner: Self.xor(padded, 0x3636_3636_3636_3636), outer: Self.xor(padded, 0x5c5c_5c5c_5c5c_5c5c))
         innerKeyed = Self.initialState
         outerKeyed = Self.initialState
         Self.compress(&innerKeyed, &blocks.inner)
         Self.compress(&outerKeyed, &blocks.outer)
         withUnsafeMutableBytes(of: &blocks) { sodium_memzero($0.baseAddress, $0.count) }
+        padded = (.zero, .zero, .zero, .zero)
     }
 
     mutating func truncated(counter: UInt64) -> UInt32 {
@@ -82,16 +88,35 @@ struct SHA1Mac: OTPMac {
     /// The inner message block: 8 counter bytes, 0x80, zeros, length 576 bits.
     @inline(__always)
     private static func innerBlock(_ counter: UInt64) -> Block {
-        (counter.bigEndian, 0x80, 0, 0, 0, 0, 0, UInt64(576).bigEndian)
+        (Lane(counter.bigEndian, 0x80), .zero, .zero, Lane(0, UInt64(576).bigEndian))
     }
 
     /// The outer message block: the 20-byte inner digest, 0x80, zeros, length 672 bits.
     @inline(__always)
     private static func outerBlock(_ inner: State) -> Block {
-        (UInt64(inner.0.bigEndian) | UInt64(inner.1.bigEndian) << 32,
-         UInt64(inner.2.bigEndian) | UInt64(inner.3.bigEndian) << 32,
-         UInt64(inner.4.bigEndian) | 0x80 << 32,
-         0, 0, 0, 0, UInt64(672).bigEndian)
+        (Lane(UInt64(inner.0.bigEndian) | UInt64(inner.1.bigEndian) << 32,
+              UInt64(inner.2.bigEndian) | UInt64(inner.3.bigEndian) << 32),
+         Lane(UInt64(inner.4.bigEndian) | 0x80 << 32, 0), .zero, Lane(0, UInt64(672).bigEndian))
+    }
+
+    /// Bytes `offset ..< offset + 16` of a key of at most 64 bytes, zero-padded.
+    @inline(__always)
+    private static func lane(_ key: UnsafeRawBufferPointer, _ offset: Int) -> Lane {
+        Lane(word(key, offset), word(key, offset + 8))
+    }
+
+    /// Bytes `offset ..< offset + 8` of the key as a little-endian word, zero-padded.
+    @inline(__always)
+    private static func word(_ key: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
+        guard let base = key.baseAddress else { return 0 }
+        if key.count >= offset + 8 { return base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+        var value: UInt64 = 0
+        var index = key.count - 1
+        while index >= offset {
+            value = value << 8 | UInt64(base.load(fromByteOffset: index, as: UInt8.self))
+            index -= 1
+        }
+        return value
     }
 
     /// RFC 4226 dynamic truncation of the digest held in `state`.
@@ -104,7 +129,8 @@ struct SHA1Mac: OTPMac {
 
     @inline(__always)
     private static func xor(_ b: Block, _ pad: UInt64) -> Block {
-        (b.0 ^ pad, b.1 ^ pad, b.2 ^ pad, b.3 ^ pad, b.4 ^ pad, b.5 ^ pad, b.6 ^ pad, b.7 ^ pad)
+        let lane = Lane(repeating: pad)
+        return (b.0 ^ lane, b.1 ^ lane, b.2 ^ lane, b.3 ^ lane)
     }
 
     @inline(__always)

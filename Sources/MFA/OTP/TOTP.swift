@@ -67,12 +67,15 @@ public struct TOTP: Sendable {
         try OTPLimits.check(window: window)
         let step = try step(at: time)
         var code = code
-        return code.withUTF8 { typed in
-            secret.withUnsafeBytes {
-                OTPCore.verifyTOTP(key: $0, code: UnsafeRawBufferPointer(typed), step: step,
-                                   window: window, after: after, digits: digits, algorithm: algorithm)
+        let result: Result<Int64?, MFAError> = code.withUTF8 { typed in
+            secret.withUnsafeBytes { key in
+                Result { () throws(MFAError) in
+                    try OTPCore.verifyTOTP(key: key, window: window, after: after, digits: digits,
+                                           algorithm: algorithm) { (UnsafeRawBufferPointer(typed), step) }
+                }
             }
         }
+        return try result.get()
     }
 
     /// ⌊(time − t0) / period⌋, refusing times before `t0`.
