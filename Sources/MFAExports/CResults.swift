@@ -47,11 +47,7 @@ enum CResults {
         guard size > UInt(digits) else {
             throw MFAError(.bufferTooSmall, "out must hold \(digits + 1) bytes")
         }
-        var rest = code
+        OTPCode.write(code, digits: digits, into: UnsafeMutableRawBufferPointer(start: out, count: digits))
         out[digits] = 0
-        for index in stride(from: digits - 1, through: 0, by: -1) {
-            out[index] = CChar(0x30 + rest % 10)
-            rest /= 10
-        }
     }
 }

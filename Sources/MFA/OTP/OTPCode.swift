@@ -39,7 +39,7 @@ package enum OTPCode {
 
     /// Writes `value` as exactly `digits` ASCII digits, zero-padded, into `out`
     /// (which must hold at least `digits` bytes).
-    static func write(_ value: UInt32, digits: Int, into out: UnsafeMutableRawBufferPointer) {
+    package static func write(_ value: UInt32, digits: Int, into out: UnsafeMutableRawBufferPointer) {
         var rest = value
         var index = digits - 1
         while index >= 0 {
