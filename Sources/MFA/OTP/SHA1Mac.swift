@@ -32,7 +32,7 @@ struct SHA1Mac: OTPMac {
     }()
 
     init(key: UnsafeRawBufferPointer) {
-        var padded: Block
+        let padded: Block
         if key.count > 64 {
             var digest: Block = (.zero, .zero, .zero, .zero)
             withUnsafeMutableBytes(of: &digest) { block in
@@ -51,7 +51,6 @@ struct SHA1Mac: OTPMac {
         Self.compress(&innerKeyed, &blocks.inner)
         Self.compress(&outerKeyed, &blocks.outer)
         withUnsafeMutableBytes(of: &blocks) { sodium_memzero($0.baseAddress, $0.count) }
-        padded = (.zero, .zero, .zero, .zero)
     }
 
     mutating func truncated(counter: UInt64) -> UInt32 {
