@@ -21,39 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "mfa.h"
-
-static int64_t bench_now = 1800000000;
-
-static int64_t bench_clock(void *context) {
-    (void)context;
-    return bench_now;
-}
-
-static double seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* A distinct, reproducible 20-byte secret per user (a benchmark, not a key). */
-static void user_secret(long user, unsigned char out[20]) {
-    unsigned long long state = 0x9E3779B97F4A7C15ull ^ (unsigned long long)user * 0xBF58476D1CE4E5B9ull;
-    for (int i = 0; i < 20; i++) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        out[i] = (unsigned char)(state >> 24);
-    }
-}
-
-static void user_name(long user, char out[32]) { snprintf(out, 32, "user%07ld", user); }
-
-static int die(const char *what, int status, char *err) {
-    fprintf(stderr, "%s: %s %s\n", what, mfa_status_name(status), err ? err : "");
-    mfa_free(err);
-    exit(1);
-}
+#include "bench_support.h"
 
 static double bench_libmfa(long users, long signins, const char *dir) {
     char path[512];

@@ -16,36 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mfa.h"
+#include "bench_support.h"
 
-static int64_t bench_now = 1800000000;
 static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
-
-static int64_t bench_clock(void *context) {
-    (void)context;
-    return bench_now;
-}
-
-static double seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void user_secret(long user, unsigned char out[20]) {
-    unsigned long long state = 0x9E3779B97F4A7C15ull ^ (unsigned long long)user * 0xBF58476D1CE4E5B9ull;
-    for (int i = 0; i < 20; i++) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        out[i] = (unsigned char)(state >> 24);
-    }
-}
-
-static void die(const char *what, int status, char *err) {
-    fprintf(stderr, "%s: %s %s\n", what, mfa_status_name(status), err ? err : "");
-    exit(1);
-}
 
 static mfa_ctx *open_store(const char *store) {
     mfa_options options;
@@ -69,7 +42,7 @@ static void sign_in(mfa_ctx *ctx, long u) {
     mfa_sign_in_result *result = NULL;
     char *err = NULL;
     int status;
-    snprintf(uid, sizeof uid, "user%07ld", u);
+    user_name(u, uid);
     user_secret(u, secret);
     if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
     user.uid = uid;
@@ -99,7 +72,7 @@ int main(int argc, char **argv) {
         unsigned char secret[20];
         mfa_user user;
         mfa_factor_info *info = NULL;
-        snprintf(uid, sizeof uid, "user%07ld", u);
+        user_name(u, uid);
         user_secret(u, secret);
         if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;

@@ -13,15 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "mfa.h"
+#include "bench_support.h"
 
 enum { KEYS = 64, WINDOW = 5 };
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 typedef struct {
     unsigned char key[20];
@@ -44,22 +38,22 @@ static void make_wrong(sample *s) {
 static long sink;
 
 static double run_mfa(int right, long n) {
-    double start = now_seconds();
+    double start = seconds();
     for (long i = 0; i < n; i++) {
         const sample *s = &samples[i % KEYS];
         int64_t step = 0;
         sink += mfa_totp_verify(&step, s->key, 20, NULL, when, WINDOW, right ? s->right : s->wrong);
     }
-    return n / (now_seconds() - start);
+    return n / (seconds() - start);
 }
 
 static double run_oath(int right, long n) {
-    double start = now_seconds();
+    double start = seconds();
     for (long i = 0; i < n; i++) {
         const sample *s = &samples[i % KEYS];
         sink += oath_totp_validate((const char *)s->key, 20, when, 30, 0, WINDOW, right ? s->right : s->wrong);
     }
-    return n / (now_seconds() - start);
+    return n / (seconds() - start);
 }
 
 /* Best of several rounds of each, the two libraries taking turns, so that
