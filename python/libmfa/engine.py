@@ -462,14 +462,7 @@ class Context:
             over the project's over the defaults).
         """
         raw_tenant = _args.optional_text(tenant, "tenant")
-        out = ctypes.c_void_p()
-        err = ctypes.c_void_p()
-        try:
-            with self._use() as handle:
-                check(lib.mfa_config_get_json(handle, ctypes.byref(out), raw_tenant, ctypes.byref(err)), err)
-            return json.loads(ctypes.string_at(out.value).decode("utf-8"))
-        finally:
-            lib.mfa_free(out)
+        return json.loads(self._string_call(lib.mfa_config_get_json, raw_tenant))
 
     # --- users and factors ------------------------------------------------------------
 
@@ -479,14 +472,7 @@ class Context:
 
     def _session_new(self, user):
         c_user = _c_user(user)
-        out = ctypes.c_void_p()
-        err = ctypes.c_void_p()
-        try:
-            with self._use() as handle:
-                check(lib.mfa_session_new(handle, ctypes.byref(out), ctypes.byref(c_user), ctypes.byref(err)), err)
-            return ctypes.string_at(out.value).decode("utf-8")
-        finally:
-            lib.mfa_free(out)
+        return self._string_call(lib.mfa_session_new, ctypes.byref(c_user))
 
     def _generate_secret(self, token):
         raw = _args.text(token, "session")
@@ -614,15 +600,29 @@ class Context:
         raw_tenant = _args.optional_text(tenant, "tenant")
         raw_id = _args.text(enrollment_id, "enrollment id")
         raw_otp = _otp(one_time_password)
+        return self._sign_in_call(lib.mfa_resolve_totp, raw, raw_tenant, raw_id, raw_otp)
+
+    def _sign_in_call(self, function, *arguments):
+        """Calls an engine function that finishes a sign-in (ctx, out, *arguments, err) and copies the result."""
         out = ctypes.POINTER(mfa_sign_in_result)()
         err = ctypes.c_void_p()
         try:
             with self._use() as handle:
-                check(lib.mfa_resolve_totp(handle, ctypes.byref(out), raw, raw_tenant, raw_id, raw_otp,
-                                           ctypes.byref(err)), err)
+                check(function(handle, ctypes.byref(out), *arguments, ctypes.byref(err)), err)
             return _sign_in_result(out.contents)
         finally:
             lib.mfa_sign_in_result_free(out)
+
+    def _string_call(self, function, *arguments):
+        """Calls an engine function that returns a new string (ctx, out, *arguments, err) and decodes it."""
+        out = ctypes.c_void_p()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(function(handle, ctypes.byref(out), *arguments, ctypes.byref(err)), err)
+            return ctypes.string_at(out.value).decode("utf-8")
+        finally:
+            lib.mfa_free(out)
 
     # --- SMS (phone) factors ----------------------------------------------------------
 
@@ -631,15 +631,7 @@ class Context:
         raw_session = _args.text(session_token, "session")
         raw_number = _args.text(phone_number, "phone_number")
         raw_credential = _args.optional_text(app_credential, "app_credential")
-        out = ctypes.c_void_p()
-        err = ctypes.c_void_p()
-        try:
-            with self._use() as handle:
-                check(lib.mfa_phone_start_enrollment(handle, ctypes.byref(out), raw_session, raw_number,
-                                                     raw_credential, ctypes.byref(err)), err)
-            return ctypes.string_at(out.value).decode("utf-8")
-        finally:
-            lib.mfa_free(out)
+        return self._string_call(lib.mfa_phone_start_enrollment, raw_session, raw_number, raw_credential)
 
     def _start_phone_sign_in(self, pending_credential, tenant, enrollment_id, app_credential):
         _phone_functions()
@@ -647,15 +639,7 @@ class Context:
         raw_tenant = _args.optional_text(tenant, "tenant")
         raw_id = _args.text(enrollment_id, "enrollment id")
         raw_credential = _args.optional_text(app_credential, "app_credential")
-        out = ctypes.c_void_p()
-        err = ctypes.c_void_p()
-        try:
-            with self._use() as handle:
-                check(lib.mfa_phone_start_sign_in(handle, ctypes.byref(out), raw_pending, raw_tenant, raw_id,
-                                                  raw_credential, ctypes.byref(err)), err)
-            return ctypes.string_at(out.value).decode("utf-8")
-        finally:
-            lib.mfa_free(out)
+        return self._string_call(lib.mfa_phone_start_sign_in, raw_pending, raw_tenant, raw_id, raw_credential)
 
     def _enroll_phone(self, user, verification_id, code, display_name):
         _phone_functions()
@@ -671,15 +655,7 @@ class Context:
         raw_tenant = _args.optional_text(tenant, "tenant")
         raw_id = _args.text(verification_id, "verification_id")
         raw_code = _code(code)
-        out = ctypes.POINTER(mfa_sign_in_result)()
-        err = ctypes.c_void_p()
-        try:
-            with self._use() as handle:
-                check(lib.mfa_resolve_phone(handle, ctypes.byref(out), raw, raw_tenant, raw_id, raw_code,
-                                            ctypes.byref(err)), err)
-            return _sign_in_result(out.contents)
-        finally:
-            lib.mfa_sign_in_result_free(out)
+        return self._sign_in_call(lib.mfa_resolve_phone, raw, raw_tenant, raw_id, raw_code)
 
     # --- tokens -----------------------------------------------------------------------
 
