@@ -58,16 +58,23 @@ foreach(name engine engine_race engine_crash engine_phone engine_phone_race)
 endforeach()
 
 # PostgreSQL, on private servers (scripts/pg.sh; as root it runs the server as `postgres`).
-# The fixture `postgres` starts a server on port 55433 before the tests that need it and
+# The fixture `postgres` starts a server on port base+1 before the tests that need it and
 # stops it (deleting its data) after them; each test works in a schema of its own.
 #   engine_race_pg, engine_phone_race_pg  the race tests above (their gcc builds) on that
 #                 server, 1,000 rounds for each two-process race; plus (f), a forced
 #                 interleaving of an enrollment's last SMS try that only PostgreSQL allows
-#   pg_restart    its own server on port 55434, stopped (pg.sh halt) and started again
+#   pg_restart    its own server on port base+2, stopped (pg.sh halt) and started again
 #                 three times under one open context: calls fail with STORAGE_ERROR while it is
 #                 down, work again after, nothing lost, nothing half-written
-set(MFA_PG_PORT 55433)
-set(MFA_PG_RESTART_PORT 55434)
+# The base port is 55432 unless MFA_PG_PORT_BASE is set in the environment at configure
+# time (so that several checkouts can run their tests side by side).
+if(DEFINED ENV{MFA_PG_PORT_BASE})
+  set(MFA_PG_PORT_BASE $ENV{MFA_PG_PORT_BASE})
+else()
+  set(MFA_PG_PORT_BASE 55432)
+endif()
+math(EXPR MFA_PG_PORT "${MFA_PG_PORT_BASE} + 1")
+math(EXPR MFA_PG_RESTART_PORT "${MFA_PG_PORT_BASE} + 2")
 set(MFA_PG_SCRIPT ${PROJECT_SOURCE_DIR}/scripts/pg.sh)
 add_test(NAME postgres_start COMMAND ${MFA_PG_SCRIPT} start ${MFA_PG_PORT})
 set_tests_properties(postgres_start PROPERTIES FIXTURES_SETUP postgres TIMEOUT 120)

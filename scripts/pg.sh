@@ -13,7 +13,7 @@
 # unless MFA_PG_OPTIONS passes other server settings ("-c fsync=on ...").
 set -euo pipefail
 action=${1:?usage: pg.sh start|stop|halt|restart [port]}
-port=${2:-${MFA_PG_PORT:-55432}}
+port=${2:-${MFA_PG_PORT_BASE:-55432}}
 dir=${TMPDIR:-/tmp}/libmfa-pg-$port
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$bin/pg_ctl" ] || { echo "pg.sh: PostgreSQL server binaries not found" >&2; exit 1; }
