@@ -1,49 +1,56 @@
 /// The MFA configuration of a project or of one tenant.
 ///
 /// A tenant's stored configuration may name only some fields: the rest come
-/// from the project's (see `MFAConfigDocument`).
+/// from the project's (see `MFAConfigDocument`). Each factor kind adds its
+/// own settings and accessors (`adjacentIntervals`, `testPhoneNumbers`,
+/// `recoveryCodeCount`...) in its folder.
+///
+/// Disabling a provider stops new enrollments and new sign-in codes of that
+/// kind from being offered, but factors already enrolled keep working and
+/// are still required at sign-in: nobody is locked out or silently
+/// downgraded to one factor by a configuration change.
 public struct MFAConfig: Sendable, Equatable {
-    /// The most test phone numbers a configuration may hold.
-    public static let maxTestPhoneNumbers = 10
-
     /// DISABLED, ENABLED or MANDATORY.
     public var state: MFAState = .disabled
-    /// Whether SMS second factors are allowed.
-    public var phone: ProviderState = .disabled
-    /// Whether TOTP second factors are allowed.
-    public var totp: ProviderState = .disabled
-    /// How many adjacent 30 s steps either side of now a TOTP code may come from, 0 to 10.
-    public var adjacentIntervals: Int = 5
-    /// Whether SMS requests must pass the host's app verifier.
-    public var appVerification: AppVerificationPolicy = .required
-    /// Test phone numbers and their fixed six-digit codes: never sent an SMS, never limited.
-    public var testPhoneNumbers: [(number: String, code: String)] = []
+    /// Whether each kind of second factor may be enrolled, by factor id
+    /// ("totp", "phone", "recovery"); a kind not named is disabled.
+    public var providers: [String: ProviderState] = [:]
     /// Lifetimes and attempt budgets.
     public var limits = MFALimits()
+    /// Each kind's settings, by factor id.
+    var settings: [String: any FactorSettings]
 
-    /// The defaults: MFA disabled, both providers disabled, ±5 steps.
-    public init() {}
+    /// The defaults: MFA disabled, every provider disabled.
+    public init() {
+        settings = Dictionary(uniqueKeysWithValues: FactorRegistry.all.map { ($0.id, $0.defaultSettings) })
+    }
 
-    /// Whether the factor `factorID` ("totp" or "phone") may be enrolled and used now.
+    /// Whether the factor kind `factorID` may be enrolled now.
     public func allows(_ factorID: String) -> Bool {
-        guard state != .disabled else { return false }
-        switch factorID {
-        case TOTPMultiFactorID: return totp == .enabled
-        case PhoneMultiFactorID: return phone == .enabled
-        default: return false
-        }
+        state != .disabled && providers[factorID] == .enabled
     }
 
-    /// The fixed code of a test phone number, if `number` is one.
-    public func testCode(for number: String) -> String? {
-        testPhoneNumbers.first { $0.number == number }?.code
+    /// Whether any kind of second factor may be enrolled now.
+    public var allowsAnyEnrollment: Bool {
+        FactorRegistry.all.contains { allows($0.id) }
     }
 
-    /// Whether two configurations are the same, field by field (test numbers in order).
+    /// The settings of one factor kind.
+    subscript<F: SecondFactor>(kind: F.Type) -> F.Settings {
+        get { settings[F.id] as? F.Settings ?? F.defaultSettings }
+        set { settings[F.id] = newValue }
+    }
+
+    /// Whether two configurations are the same, field by field.
     public static func == (lhs: MFAConfig, rhs: MFAConfig) -> Bool {
-        lhs.state == rhs.state && lhs.phone == rhs.phone && lhs.totp == rhs.totp
-            && lhs.adjacentIntervals == rhs.adjacentIntervals && lhs.limits == rhs.limits
-            && lhs.appVerification == rhs.appVerification
-            && lhs.testPhoneNumbers.elementsEqual(rhs.testPhoneNumbers) { $0 == $1 }
+        lhs.state == rhs.state && lhs.limits == rhs.limits
+            && FactorRegistry.all.allSatisfy { kind in
+                (lhs.providers[kind.id] ?? .disabled) == (rhs.providers[kind.id] ?? .disabled)
+                    && sameSettings(kind, lhs, rhs)
+            }
+    }
+
+    private static func sameSettings<F: SecondFactor>(_ kind: F.Type, _ lhs: MFAConfig, _ rhs: MFAConfig) -> Bool {
+        lhs[kind] == rhs[kind]
     }
 }

@@ -36,6 +36,14 @@ public struct MFALimits: Sendable, Equatable {
     public var smsPerTenantHour: Int64 = 1000
     /// SMS per tenant (or the project) per day.
     public var smsPerTenantDay: Int64 = 10000
+    /// Sign-in SMS per enrolled phone factor per hour (a budget of its own:
+    /// other accounts' enrollment requests to the same number never spend it).
+    public var smsPerFactorHour: Int64 = 5
+    /// Sign-in SMS per enrolled phone factor per day.
+    public var smsPerFactorDay: Int64 = 10
+    /// How far the clocks of servers sharing a store may disagree: records of
+    /// used tokens are kept this long past the tokens' own expiry.
+    public var clockSkew: Int64 = 300
 
     /// The defaults.
     public init() {}
@@ -61,6 +69,9 @@ public struct MFALimits: Sendable, Equatable {
             ("smsPerUserDay", \.smsPerUserDay, 1...1_000_000),
             ("smsPerTenantHour", \.smsPerTenantHour, 1...100_000_000),
             ("smsPerTenantDay", \.smsPerTenantDay, 1...100_000_000),
+            ("smsPerFactorHour", \.smsPerFactorHour, 1...1_000_000),
+            ("smsPerFactorDay", \.smsPerFactorDay, 1...1_000_000),
+            ("clockSkew", \.clockSkew, 0...3600),
         ]
     }
 }

@@ -15,12 +15,3 @@ public enum ProviderState: String, Sendable, CaseIterable {
     /// The factor cannot be enrolled or used.
     case disabled = "DISABLED"
 }
-
-/// Whether SMS requests must pass the host's app verifier (reCAPTCHA- or
-/// APNs-style). Turning it off is an explicit configuration choice.
-public enum AppVerificationPolicy: String, Sendable, CaseIterable {
-    /// Every SMS request needs an app credential that the host's verifier accepts (the default).
-    case required = "REQUIRED"
-    /// SMS requests are not checked: for trusted backends and tests only.
-    case disabled = "DISABLED"
-}

@@ -3,9 +3,9 @@ import CSodium
 /// BLAKE2b keyed hashes (libsodium's `crypto_generichash`) and constant-time comparison.
 enum KeyedHash {
     /// A 32-byte keyed hash of `message`.
-    static func hash(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
+    static func hash(_ message: [UInt8], key: SecureBytes) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
-        _ = crypto_generichash(&out, 32, message, UInt64(message.count), key, key.count)
+        _ = crypto_generichash(&out, 32, message, UInt64(message.count), key.pointer, key.count)
         return out
     }
 

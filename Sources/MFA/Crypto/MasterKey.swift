@@ -2,50 +2,66 @@ import CSodium
 
 /// A 32-byte master key and the id that names it in stored records.
 ///
-/// Secrets at rest and opaque tokens are protected by keys derived from it
-/// (libsodium's `crypto_kdf`), one per purpose, so a key never serves two uses.
+/// Secrets at rest, opaque tokens and keyed hashes are protected by keys
+/// derived from it (libsodium's `crypto_kdf`), one per purpose, so a key
+/// never serves two uses. The derived keys live in guarded memory
+/// (`SecureBytes`) and are wiped when the last copy of the key goes away,
+/// as when a context closes; the master key itself is not kept.
 public struct MasterKey: Sendable {
     /// The key's length in bytes.
     public static let byteCount = 32
 
     /// The key id stored beside everything the key encrypts (1 to 64 printable ASCII characters).
     public let id: String
-    /// Subkey for TOTP secrets and phone numbers at rest.
-    let secretsKey: [UInt8]
+    /// Subkey for TOTP secrets, phone numbers and other factor payloads at rest.
+    let secretsKey: SecureBytes
     /// Subkey for opaque tokens (sessions, pending credentials, verification ids).
-    let tokensKey: [UInt8]
-    /// Subkey for keyed hashes of SMS codes.
-    let codesKey: [UInt8]
+    let tokensKey: SecureBytes
+    /// Subkey for keyed hashes (SMS codes, SMS budget names).
+    let codesKey: SecureBytes
 
-    /// Creates a master key.
+    /// Creates a master key from an array (the caller keeps, and should wipe, its copy).
     /// - Parameters:
     ///   - id: a short name for the key, such as `"2026-11"`.
     ///   - bytes: 32 random bytes, kept secret by the host.
     /// - Throws: `invalidArgument` for a key that is not 32 bytes or a bad id.
     public init(id: String, bytes: [UInt8]) throws(MFAError) {
-        guard bytes.count == Self.byteCount else {
+        let keys = try withBytes(of: bytes) { (buffer) throws(MFAError) in try Self.subkeys(id: id, buffer) }
+        self.id = id
+        (secretsKey, tokensKey, codesKey) = keys
+    }
+
+    /// Creates a master key straight from the caller's memory, without copying
+    /// the key anywhere but into the derivation.
+    /// - Throws: `invalidArgument` for a key that is not 32 bytes or a bad id.
+    public init(id: String, buffer: UnsafeRawBufferPointer) throws(MFAError) {
+        let keys = try Self.subkeys(id: id, buffer)
+        self.id = id
+        (secretsKey, tokensKey, codesKey) = keys
+    }
+
+    /// Checks the id and the key, and derives the three subkeys.
+    private static func subkeys(id: String, _ buffer: UnsafeRawBufferPointer) throws(MFAError)
+        -> (SecureBytes, SecureBytes, SecureBytes) {
+        guard buffer.count == Self.byteCount, let master = buffer.baseAddress else {
             throw MFAError(.invalidArgument, "the master key must be 32 bytes")
         }
         guard !id.isEmpty, id.utf8.count <= 64, id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
             throw MFAError(.invalidArgument, "the master key id must be 1 to 64 printable ASCII characters")
         }
         try Sodium.ensureReady()
-        self.id = id
-        secretsKey = Self.derive(bytes, subkey: 1)
-        tokensKey = Self.derive(bytes, subkey: 2)
-        codesKey = Self.derive(bytes, subkey: 3)
+        return (try derive(master, subkey: 1), try derive(master, subkey: 2), try derive(master, subkey: 3))
     }
 
-    private static func derive(_ master: [UInt8], subkey: UInt64) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        let context: [CChar] = Array("libmfa01".utf8CString.prefix(8))
-        out.withUnsafeMutableBufferPointer { output in
-            master.withUnsafeBufferPointer { key in
-                context.withUnsafeBufferPointer { name in
-                    _ = crypto_kdf_derive_from_key(output.baseAddress!, 32, subkey, name.baseAddress!, key.baseAddress!)
-                }
+    private static func derive(_ master: UnsafeRawPointer, subkey: UInt64) throws(MFAError) -> SecureBytes {
+        let out = try SecureBytes(count: 32)
+        let status = out.withMutableBytes { output in
+            "libmfa01".withCString { context in
+                crypto_kdf_derive_from_key(output.baseAddress!.assumingMemoryBound(to: UInt8.self), 32, subkey,
+                                           context, master.assumingMemoryBound(to: UInt8.self))
             }
         }
+        guard status == 0 else { throw MFAError(.crypto, "the master key could not be derived") }
         return out
     }
 }

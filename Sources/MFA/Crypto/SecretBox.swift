@@ -11,7 +11,8 @@ enum SecretBox {
     static let tagBytes = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
 
     /// `nonce || ciphertext || tag` of `plaintext`, bound to `associated`.
-    static func seal(_ plaintext: [UInt8], key: [UInt8], associated: [UInt8]) throws(MFAError) -> [UInt8] {
+    static func seal(_ plaintext: UnsafeRawBufferPointer, key: SecureBytes,
+                     associated: [UInt8]) throws(MFAError) -> [UInt8] {
         try Sodium.ensureReady()
         var out = [UInt8](repeating: 0, count: nonceBytes + plaintext.count + tagBytes)
         out.withUnsafeMutableBufferPointer { buffer in
@@ -19,23 +20,29 @@ enum SecretBox {
             randombytes_buf(nonce, nonceBytes)
             var written: UInt64 = 0
             _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
-                nonce + nonceBytes, &written, plaintext, UInt64(plaintext.count),
-                associated, UInt64(associated.count), nil, nonce, key)
+                nonce + nonceBytes, &written, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                UInt64(plaintext.count), associated, UInt64(associated.count), nil, nonce, key.pointer)
         }
         return out
     }
 
-    /// The plaintext, or nil if `sealed` was not made with this key and associated data.
-    static func open(_ sealed: [UInt8], key: [UInt8], associated: [UInt8]) -> [UInt8]? {
+    /// `seal` of an array.
+    static func seal(_ plaintext: [UInt8], key: SecureBytes, associated: [UInt8]) throws(MFAError) -> [UInt8] {
+        try withBytes(of: plaintext) { (buffer) throws(MFAError) in try seal(buffer, key: key, associated: associated) }
+    }
+
+    /// The plaintext, decrypted into guarded memory, or nil if `sealed` was
+    /// not made with this key and associated data.
+    static func open(_ sealed: [UInt8], key: SecureBytes, associated: [UInt8]) throws(MFAError) -> SecureBytes? {
         guard sealed.count >= nonceBytes + tagBytes, Sodium.isReady else { return nil }
-        var out = [UInt8](repeating: 0, count: sealed.count - nonceBytes - tagBytes)
-        let status = out.withUnsafeMutableBufferPointer { output in
+        let out = try SecureBytes(count: sealed.count - nonceBytes - tagBytes)
+        let status = out.withMutableBytes { output in
             sealed.withUnsafeBufferPointer { input in
                 var written: UInt64 = 0
                 return crypto_aead_xchacha20poly1305_ietf_decrypt(
-                    output.baseAddress, &written, nil, input.baseAddress! + nonceBytes,
-                    UInt64(input.count - nonceBytes), associated, UInt64(associated.count),
-                    input.baseAddress!, key)
+                    output.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, nil,
+                    input.baseAddress! + nonceBytes, UInt64(input.count - nonceBytes), associated,
+                    UInt64(associated.count), input.baseAddress!, key.pointer)
             }
         }
         return status == 0 ? out : nil

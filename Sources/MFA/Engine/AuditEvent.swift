@@ -18,6 +18,11 @@ public struct AuditEvent: Sendable, Equatable {
         case configChange = "CONFIG_CHANGE"
         /// An SMS code was sent.
         case smsSent = "SMS_SENT"
+        /// A stored value failed its integrity check: a sealed payload that
+        /// does not decrypt for its row (altered, or moved to another user).
+        case integrityFailure = "INTEGRITY_FAILURE"
+        /// The host revoked a user's credentials and tokens.
+        case tokensRevoked = "TOKENS_REVOKED"
     }
 
     /// The kind of event.
@@ -26,7 +31,7 @@ public struct AuditEvent: Sendable, Equatable {
     public let tenant: String
     /// The user, or "" when the event is not about one user.
     public let uid: String
-    /// "totp", "phone", or "" when no factor is involved.
+    /// The factor id ("totp", "phone", "recovery"), or "" when no factor is involved.
     public let factorID: String
     /// The enrollment id of the factor, or "".
     public let enrollmentID: String

@@ -1,14 +1,49 @@
 extension MFAContext {
     /// Tells the host whether a credential it issued to a user at `issuedAt`
-    /// is still valid: enrolling and unenrolling revoke earlier credentials.
-    /// - Throws: `userTokenExpired` if it was issued before the last revocation.
+    /// (Unix seconds) is still valid. Enrolling, unenrolling and
+    /// `revokeTokens` revoke earlier credentials; a credential issued in the
+    /// same second as a revocation counts as earlier (a revoking operation's
+    /// second is revoked), so issue the new credential after that second, or
+    /// use `checkToken(tenant:uid:issuedAtMilliseconds:)`.
+    /// - Throws: `userTokenExpired` if it was issued at or before the last revocation.
     public func checkToken(tenant: String?, uid: String, issuedAt: Int64) throws(MFAError) {
-        if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
-        try MFAUser.checkIdentifier(uid, "uid")
-        let user = try store.user(tenant: tenant ?? "", uid: uid)
-        guard issuedAt >= user.tokensValidAfter else {
+        guard let revoked = try revocation(tenant: tenant, uid: uid) else { return }
+        let second = revoked >= 0 ? revoked / 1000 : -((-revoked + 999) / 1000)
+        guard issuedAt > second else {
             throw MFAError(.userTokenExpired, "the credential was issued before the user's tokens were revoked")
         }
+    }
+
+    /// Like `checkToken(tenant:uid:issuedAt:)` for a credential whose issue
+    /// time the host knows to the millisecond: valid if issued strictly after
+    /// the last revocation.
+    /// - Throws: `userTokenExpired` if it was issued at or before the last revocation.
+    public func checkToken(tenant: String?, uid: String, issuedAtMilliseconds: Int64) throws(MFAError) {
+        guard let revoked = try revocation(tenant: tenant, uid: uid) else { return }
+        guard issuedAtMilliseconds > revoked else {
+            throw MFAError(.userTokenExpired, "the credential was issued before the user's tokens were revoked")
+        }
+    }
+
+    /// When the user's credentials were last revoked (ms), or nil.
+    private func revocation(tenant: String?, uid: String) throws(MFAError) -> Int64? {
+        if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
+        try MFAUser.checkIdentifier(uid, "uid")
+        return try store.user(tenant: tenant ?? "", uid: uid).revokedAtMs
+    }
+
+    /// Revokes every credential and libmfa token issued to the user so far,
+    /// as after a password reset or a compromised account: host credentials
+    /// issued before now fail `checkToken` with `userTokenExpired`, and
+    /// libmfa's own sessions, pending credentials and verification ids fail
+    /// with `userTokenExpired` too. Factors stay enrolled. Audited
+    /// (`TOKENS_REVOKED`).
+    /// - Throws: `invalidArgument`, `storageError`.
+    public func revokeTokens(uid: String, tenant: String? = nil) throws(MFAError) {
+        if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
+        try MFAUser.checkIdentifier(uid, "uid")
+        try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds())
+        audit(AuditEvent(kind: .tokensRevoked, tenant: tenant ?? "", uid: uid, time: clock.now()))
     }
 
     /// Step-up: whether the user passed a second factor within the last `seconds`.
@@ -20,8 +55,9 @@ extension MFAContext {
         return last > 0 && clock.now().minus(last) <= seconds
     }
 
-    /// Deletes what has expired: pending TOTP secrets past their deadline and
-    /// records of used tokens that can no longer be presented.
+    /// Deletes what has expired: pending TOTP secrets past their deadline,
+    /// SMS codes, and records of used tokens that can no longer be presented
+    /// (kept until each token's own expiry plus the clock-skew allowance).
     public func purgeExpired() throws(MFAError) {
         try store.purgeExpired(now: clock.now())
     }
@@ -39,12 +75,11 @@ extension MFAContext {
         while true {
             let batch = try store.sealedRecords(notUnder: keyring.current.id, limit: 500)
             if batch.isEmpty { return total }
-            var updates: [(table: SealedTable, id: String, oldKeyID: String, keyID: String, sealed: [UInt8])] = []
-            for record in batch {
-                let plain = try FactorSealer.open(record.sealed, keyID: record.keyID, id: record.id,
-                                                  tenant: record.tenant, keyring: keyring)
-                let sealed = try FactorSealer.seal(plain, id: record.id, tenant: record.tenant, keyring: keyring)
-                updates.append((record.table, record.id, record.keyID, sealed.keyID, sealed.sealed))
+            var updates: [(row: SealedRow, keyID: String, sealed: [UInt8])] = []
+            for row in batch {
+                let plain = try RecordSealer.open(row.sealed, keyID: row.keyID, row.binding, keyring: keyring)
+                let sealed = try RecordSealer.seal(plain, row.binding, keyring: keyring)
+                updates.append((row, sealed.keyID, sealed.sealed))
             }
             try store.reseal(updates)
             total += updates.count

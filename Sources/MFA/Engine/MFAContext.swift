@@ -13,7 +13,8 @@ public final class MFAContext: Sendable {
     let smsSender: (any SMSSender)?
     let appVerifier: (any AppVerifier)?
 
-    /// Opens a context.
+    /// Opens a context. A store written by an earlier libmfa is migrated,
+    /// and its factors re-sealed to the current binding with the keys given.
     /// - Throws: `invalidArgument` for a bad store location; `storageError`
     ///   if the store cannot be opened or migrated.
     public init(options: MFAOptions) throws(MFAError) {
@@ -28,9 +29,11 @@ public final class MFAContext: Sendable {
         auditSink = options.audit
         smsSender = options.smsSender
         appVerifier = options.appVerifier
+        try upgradeSeals()
     }
 
-    /// Closes the store; every later call fails with `storageError`.
+    /// Closes the store; every later call fails with `storageError`. The
+    /// keys are wiped when the context itself goes.
     public func close() {
         store.database.close()
     }
@@ -43,58 +46,6 @@ public final class MFAContext: Sendable {
     /// The store's schema version.
     public func schemaVersion() throws(MFAError) -> Int64 {
         try Schema.version(store.database)
-    }
-
-    // MARK: Configuration
-
-    /// Stores the configuration of the project (`tenant` nil) or of a tenant,
-    /// replacing the one before. See `MFAConfigDocument` for the format.
-    /// - Throws: `invalidArgument` naming the bad field; `storageError`.
-    public func setConfig(json: String, tenant: String? = nil) throws(MFAError) {
-        if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
-        let document = try MFAConfigDocument.validate(json)
-        if let tenant {
-            _ = try MFAConfigDocument.resolve([try projectDocument(), document])
-            try store.setConfigDocument(document.jsonText, tenant: tenant, now: clock.now())
-        } else {
-            try store.setConfigDocument(document.jsonText, tenant: "", now: clock.now())
-        }
-        audit(AuditEvent(kind: .configChange, tenant: tenant ?? "", time: clock.now()))
-    }
-
-    /// Stores a configuration given as a value (every field is written).
-    public func setConfig(_ config: MFAConfig, tenant: String? = nil) throws(MFAError) {
-        try setConfig(json: MFAConfigDocument.json(config).jsonText, tenant: tenant)
-    }
-
-    /// The effective configuration of the project or of a tenant (the
-    /// tenant's fields over the project's over the defaults).
-    public func config(tenant: String? = nil) throws(MFAError) -> MFAConfig {
-        if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
-        return try config(from: store.configDocuments(tenant: tenant ?? ""))
-    }
-
-    /// The configuration the stored documents give, parsed once per distinct
-    /// pair of documents (another process may change them at any time, so
-    /// the documents themselves are read with every operation).
-    func config(from documents: ConfigDocuments) throws(MFAError) -> MFAConfig {
-        if let cached = configCache.lookup(documents) { return cached }
-        var layers: [JSONValue] = [.object([])]
-        if let project = documents.project { layers.append(try JSONParser.parse(project)) }
-        if let tenant = documents.tenant { layers.append(try JSONParser.parse(tenant)) }
-        let config = try MFAConfigDocument.resolve(layers)
-        configCache.store(config, for: documents)
-        return config
-    }
-
-    /// The effective configuration as JSON, every field written out.
-    public func configJSON(tenant: String? = nil) throws(MFAError) -> String {
-        MFAConfigDocument.json(try config(tenant: tenant)).jsonText
-    }
-
-    private func projectDocument() throws(MFAError) -> JSONValue {
-        guard let text = try store.configDocuments(tenant: "").project else { return .object([]) }
-        return try JSONParser.parse(text)
     }
 
     // MARK: Shared helpers

@@ -44,6 +44,21 @@ public struct MFAUser: Sendable, Equatable {
     /// The tenant as stored: "" for the project.
     var tenantKey: String { tenant ?? "" }
 
+    /// Whether the first factor can carry a second one. Provider ids are
+    /// compared without regard to case or surrounding space (`"Phone"` and
+    /// `" ANONYMOUS "` cannot).
+    public var firstFactorSupportsMFA: Bool {
+        !Self.unsupportedFirstFactors.contains(Self.normalizedProvider(provider))
+    }
+
+    /// A provider id lower-cased and stripped of surrounding white space.
+    static func normalizedProvider(_ provider: String) -> String {
+        let scalars = provider.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(String.UnicodeScalarView(scalars[first...last])).lowercased()
+    }
+
     /// Throws `invalidArgument` for an empty or overlong uid, tenant or provider.
     func validate() throws(MFAError) {
         try Self.checkIdentifier(uid, "uid")

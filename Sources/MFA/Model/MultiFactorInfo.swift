@@ -2,22 +2,31 @@
 public struct MultiFactorInfo: Sendable, Equatable {
     /// The enrollment id: 28 random URL-safe characters.
     public let uid: String
-    /// `TOTPMultiFactorID` ("totp") or `PhoneMultiFactorID` ("phone").
+    /// The factor id: `TOTPMultiFactorID` ("totp"), `PhoneMultiFactorID`
+    /// ("phone"), `RecoveryCodesMultiFactorID` ("recovery").
     public let factorID: String
     /// The name the user gave the factor, if any.
     public let displayName: String?
     /// When the factor was enrolled (Unix seconds).
     public let enrollmentDate: Int64
+    /// What identifies the factor to its user, filled by every kind and
+    /// never secret: "authenticator app", a masked number (`+1******1234`),
+    /// "7 codes left".
+    public let hint: String
     /// For phone factors, the number; masked (`+1******1234`) in sign-in hints.
     public let phoneNumber: String?
+    /// For a recovery-code set, how many codes are left.
+    public let remainingCodes: Int?
 
     /// Creates a factor description.
-    public init(uid: String, factorID: String, displayName: String?, enrollmentDate: Int64,
-                phoneNumber: String? = nil) {
+    public init(uid: String, factorID: String, displayName: String?, enrollmentDate: Int64, hint: String = "",
+                phoneNumber: String? = nil, remainingCodes: Int? = nil) {
         self.uid = uid
         self.factorID = factorID
         self.displayName = displayName
         self.enrollmentDate = enrollmentDate
+        self.hint = hint
         self.phoneNumber = phoneNumber
+        self.remainingCodes = remainingCodes
     }
 }

@@ -9,8 +9,9 @@ package enum Backoff {
     /// The failure count and lock end after one more failure at `now`.
     package static func next(failures: Int64, lastFailure: Int64, now: Int64,
                              limits: MFALimits) -> (failures: Int64, lockedUntil: Int64) {
-        let remembered = now.minus(lastFailure) > limits.failureMemory ? 0 : failures
-        let count = remembered + 1
+        // The counts come from the store: saturate, never trap, on any value.
+        let remembered = now.minus(lastFailure) > limits.failureMemory ? 0 : max(failures, 0)
+        let count = remembered.plus(1)
         guard count > limits.freeAttempts else { return (count, 0) }
         let exponent = min(count - limits.freeAttempts - 1, 40)
         let (scaled, overflow) = limits.backoffBase.multipliedReportingOverflow(by: Int64(1) << exponent)

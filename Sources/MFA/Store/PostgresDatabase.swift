@@ -9,7 +9,7 @@ import CPQ
 /// dropped; the next call connects afresh. A transaction that did not commit
 /// leaves nothing behind.
 package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
-    package let dialect = SQLDialect.postgres
+    package let dialect: any SQLDialect = PostgresDialect()
     private let conninfo: String
     private let lock = Lock()
     /// Idle connections; only touched with `lock` held.

@@ -1,11 +1,3 @@
-/// The SQL dialects libmfa's stores speak.
-package enum SQLDialect: Sendable {
-    /// SQLite 3.35 or later.
-    case sqlite
-    /// PostgreSQL 12 or later.
-    case postgres
-}
-
 /// One connection, used only inside `SQLDatabase.transaction`.
 ///
 /// Statements use `?` placeholders in both dialects; each backend prepares a
@@ -31,7 +23,7 @@ package protocol SQLConnection: AnyObject {
 /// next call starts afresh (reconnecting if it has to).
 package protocol SQLDatabase: Sendable {
     /// Which SQL the database speaks.
-    var dialect: SQLDialect { get }
+    var dialect: any SQLDialect { get }
     /// Runs `body` in one transaction that takes the write lock up front.
     @discardableResult
     func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R

@@ -7,7 +7,7 @@ import CSQLite
 /// Durability: `synchronous=NORMAL` in WAL mode survives a crash or kill of
 /// the process at any point; only a power loss can drop the last commits.
 package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
-    package let dialect = SQLDialect.sqlite
+    package let dialect: any SQLDialect = SQLiteDialect()
     private let lock = Lock()
     /// Only touched with `lock` held.
     private var connection: SQLiteConnection?

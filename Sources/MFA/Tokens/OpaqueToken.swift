@@ -24,33 +24,56 @@ package struct TokenClaims: Sendable, Equatable {
     package var expires: Int64
     /// A record the token points at (a pending enrollment, a verification), or "".
     package var reference: String
+    /// The user's revocation epoch when the token was minted: once the user's
+    /// tokens are revoked (enroll, unenroll, the host's revoke call), the
+    /// epoch moves on and every token of an earlier epoch is refused.
+    package var epoch: Int64
+    /// The expiry of the token `id` belongs to, when this one was derived
+    /// from another (a TOTP `sessionInfo` or an enrollment verification id
+    /// from their session); else `expires`. Single-use records of `id` are
+    /// kept until the later of the two has passed.
+    package var parentExpires: Int64
 
     package init(purpose: TokenPurpose, id: [UInt8], tenant: String, uid: String, expires: Int64,
-                 reference: String = "") {
+                 reference: String = "", epoch: Int64, parentExpires: Int64? = nil) {
         self.purpose = purpose
         self.id = id
         self.tenant = tenant
         self.uid = uid
         self.expires = expires
         self.reference = reference
+        self.epoch = epoch
+        self.parentExpires = parentExpires ?? expires
+    }
+
+    /// Until when a record that `id` was used must be kept: the token's own
+    /// sealed expiry (or its parent's, if later) plus `skew`, whatever the
+    /// configuration says by then.
+    package func consumedUntil(skew: Int64) -> Int64 {
+        max(expires, parentExpires).plus(skew)
     }
 }
 
 /// Opaque tokens: the claims, sealed with XChaCha20-Poly1305 under a key
-/// derived from the master key, as unpadded URL-safe base64 after a `v1.`
+/// derived from the master key, as unpadded URL-safe base64 after a `v2.`
 /// prefix. Clients learn nothing from a token, cannot change it without
 /// detection, and any server sharing the master key can open it.
 package enum OpaqueToken {
     /// The longest token text accepted.
     package static let maxLength = 4096
-    private static let prefix = "v1."
-    private static let associated = Array("libmfa token v1".utf8)
+    private static let prefix = "v2."
+    private static let associated = Array("libmfa token v2".utf8)
+    /// purpose, expires, id, epoch, parent expiry.
+    private static let fixedBytes = 1 + 8 + 16 + 8 + 8
 
     /// Seals `claims` under the keyring's current key.
     package static func seal(_ claims: TokenClaims, keyring: MasterKeyring) throws(MFAError) -> String {
+        guard claims.id.count == 16 else { throw MFAError(.internal, "a token id must be 16 bytes") }
         var plain: [UInt8] = [claims.purpose.rawValue]
-        withUnsafeBytes(of: claims.expires.bigEndian) { plain.append(contentsOf: $0) }
+        append(claims.expires, to: &plain)
         plain.append(contentsOf: claims.id)
+        append(claims.epoch, to: &plain)
+        append(claims.parentExpires, to: &plain)
         for text in [claims.tenant, claims.uid, claims.reference] {
             let bytes = Array(text.utf8)
             guard bytes.count <= 1024 else { throw MFAError(.invalidArgument, "token field too long") }
@@ -62,8 +85,8 @@ package enum OpaqueToken {
                                                              associated: associated))
     }
 
-    /// Opens a token and checks its purpose; expiry is left to the caller
-    /// (`claims.expires`), which knows which error an expired token means.
+    /// Opens a token and checks its purpose; expiry, single use and
+    /// revocation are left to the caller, which knows which error each means.
     /// - Throws: `invalidSession` for anything that is not an intact token of this purpose.
     package static func open(_ text: String, purpose: TokenPurpose,
                              keyring: MasterKeyring) throws(MFAError) -> TokenClaims {
@@ -71,30 +94,41 @@ package enum OpaqueToken {
         guard text.utf8.count <= maxLength, text.hasPrefix(prefix),
               let sealed = Base64URL.decode(String(text.dropFirst(prefix.count))) else { throw invalid }
         for key in keyring.all {
-            guard let plain = SecretBox.open(sealed, key: key.tokensKey, associated: associated) else { continue }
-            guard let claims = decode(plain), claims.purpose == purpose else { throw invalid }
+            guard let plain = try SecretBox.open(sealed, key: key.tokensKey, associated: associated) else { continue }
+            guard let claims = plain.withBytes({ decode($0) }), claims.purpose == purpose else { throw invalid }
             return claims
         }
         throw invalid
     }
 
-    private static func decode(_ plain: [UInt8]) -> TokenClaims? {
-        guard plain.count >= 1 + 8 + 16, let purpose = TokenPurpose(rawValue: plain[0]) else { return nil }
-        let expires = plain[1..<9].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    private static func append(_ value: Int64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func int64(_ plain: UnsafeRawBufferPointer, at index: Int) -> Int64 {
+        plain[index..<index + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+
+    private static func decode(_ plain: UnsafeRawBufferPointer) -> TokenClaims? {
+        guard plain.count >= fixedBytes, let purpose = TokenPurpose(rawValue: plain[0]) else { return nil }
+        let expires = int64(plain, at: 1)
         let id = Array(plain[9..<25])
-        var index = 25
+        let epoch = int64(plain, at: 25)
+        let parentExpires = int64(plain, at: 33)
+        var index = fixedBytes
         var texts: [String] = []
         for _ in 0..<3 {
             guard plain.count - index >= 2 else { return nil }
             let count = Int(plain[index]) << 8 | Int(plain[index + 1])
             index += 2
             guard plain.count - index >= count,
-                  let text = String(validating: plain[index..<index + count], as: UTF8.self) else { return nil }
+                  let text = String(validating: UnsafeRawBufferPointer(rebasing: plain[index..<index + count]),
+                                    as: UTF8.self) else { return nil }
             texts.append(text)
             index += count
         }
         guard index == plain.count else { return nil }
         return TokenClaims(purpose: purpose, id: id, tenant: texts[0], uid: texts[1], expires: expires,
-                           reference: texts[2])
+                           reference: texts[2], epoch: epoch, parentExpires: parentExpires)
     }
 }

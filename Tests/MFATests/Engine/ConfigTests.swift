@@ -31,7 +31,8 @@ struct ConfigTests {
         let cases: [(String, String)] = [
             (#"{"totp":{"adjacentIntervals":11}}"#, "totp.adjacentIntervals"),
             (#"{"totp":{"adjacentIntervals":-1}}"#, "totp.adjacentIntervals"),
-            (#"{"totp":{"adjacentIntervals":"5"}}"#, "totp.adjacentIntervals"),
+            (#"{"totp":{"adjacentIntervals":"11"}}"#, "totp.adjacentIntervals"),
+            (#"{"totp":{"adjacentIntervals":"five"}}"#, "totp.adjacentIntervals"),
             ("{\"testPhoneNumbers\":{\(elevenNumbers)}}", "at most 10"),
             (#"{"testPhoneNumbers":{"+15555550100":"12345"}}"#, "six digits"),
             (#"{"testPhoneNumbers":{"+15555550100":"1234567"}}"#, "six digits"),

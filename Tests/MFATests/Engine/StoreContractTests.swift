@@ -14,9 +14,18 @@ struct StoreContractTests {
         return (try MFAStore(database: database), location)
     }
 
-    private func factor(_ id: String, uid: String = "u", lastStep: Int64 = -1) -> FactorRecord {
-        FactorRecord(enrollmentID: id, tenant: "", uid: uid, factorID: "totp", displayName: nil, enrolledAt: 1,
-                     keyID: "k", sealed: [1, 2, 3], algorithm: 1, digits: 6, period: 30, lastStep: lastStep)
+    private func factor(_ id: String, uid: String = "u", kind: String = "totp") -> FactorRecord {
+        FactorRecord(enrollmentID: id, tenant: "", uid: uid, factorID: kind, displayName: nil, enrolledAt: 1,
+                     keyID: "k", sealed: [1, 2, 3])
+    }
+
+    /// A commit of `factor` proved by session `token`, whose kind's write is `write`.
+    private func commit(_ factor: FactorRecord, token: UInt8, epoch: Int64 = 0, max: Int64? = 5,
+                        replaces: Bool = false,
+                        write: @escaping @Sendable (SQLConnection, FactorRecord) throws(MFAError) -> Void = { _, _ in })
+        -> EnrollmentCommit {
+        EnrollmentCommit(factor: factor, sessionTokenID: [token], consumedUntil: 100, epoch: epoch, maxFactors: max,
+                         replaces: replaces, write: write, admit: { _ in }, nowMs: 10_000)
     }
 
     @Test("a fresh store is at the current schema version; reopening changes nothing", arguments: StoreKind.available)
@@ -28,61 +37,87 @@ struct StoreContractTests {
         let again = kind == .sqlite ? try MFAStore(database: SQLiteDatabase(path: location))
             : try MFAStore(database: PostgresDatabase(url: location))
         #expect(try again.configDocuments(tenant: "").project == "{}")
+        let tracks = try again.database.read { (db) throws(MFAError) in
+            try db.query("SELECT name FROM mfa_meta ORDER BY name", []).compactMap { $0.first?.text }
+        }
+        #expect(tracks == ["schema_version", "schema_version:phone", "schema_version:recovery",
+                           "schema_version:totp"])
     }
 
     @Test("a store written by a newer libmfa is refused", arguments: StoreKind.available)
     func newerSchema(_ kind: StoreKind) throws {
-        let (store, location) = try store(kind)
-        try store.database.transaction { (db) throws(MFAError) in
-            try db.execute("UPDATE mfa_meta SET value = 99 WHERE name = 'schema_version'", [])
+        for track in ["schema_version", "schema_version:totp"] {
+            let (store, location) = try store(kind)
+            try store.database.transaction { (db) throws(MFAError) in
+                try db.execute("UPDATE mfa_meta SET value = 99 WHERE name = ?", [.text(track)])
+            }
+            store.database.close()
+            let database: SQLDatabase = kind == .sqlite ? try SQLiteDatabase(path: location)
+                : try PostgresDatabase(url: location)
+            #expect(errorCode { try MFAStore(database: database) } == .storageError)
         }
-        store.database.close()
-        let database: SQLDatabase = kind == .sqlite ? try SQLiteDatabase(path: location)
-            : try PostgresDatabase(url: location)
-        #expect(throws: MFAError.self) { try MFAStore(database: database) }
     }
 
-    @Test("a session token and a pending secret are used once; the factor limit holds", arguments: StoreKind.available)
+    @Test("a session is used once, a pending secret once; the limit counts only limited kinds; enrolling revokes",
+          arguments: StoreKind.available)
     func enrollmentClaims(_ kind: StoreKind) throws {
         let (store, _) = try store(kind)
-        try store.insertPending(PendingRecord(pendingID: "p1", tenant: "", uid: "u", keyID: "k", sealed: [1],
-                                              deadline: 100))
-        try store.finishEnrollment(factor("f1"), claim: .pendingSecret(id: "p1"), sessionTokenID: [1],
-                                   sessionExpires: 100, maxFactors: 5, now: 10)
-        #expect(errorCode { try store.finishEnrollment(factor("f2"), claim: .pendingSecret(id: "p1"),
-                                                       sessionTokenID: [2], sessionExpires: 100, maxFactors: 5,
-                                                       now: 10) } == .invalidSession)
-        try store.insertPending(PendingRecord(pendingID: "p2", tenant: "", uid: "u", keyID: "k", sealed: [1],
-                                              deadline: 100))
-        #expect(errorCode { try store.finishEnrollment(factor("f3"), claim: .pendingSecret(id: "p2"),
-                                                       sessionTokenID: [1], sessionExpires: 100, maxFactors: 5,
-                                                       now: 10) } == .invalidSession)
-        #expect(try store.pending(id: "p2") != nil, "a failed transaction leaves nothing behind")
-        #expect(errorCode { try store.insertFactor(factor("f4"), maxFactors: 1) } == .secondFactorLimitExceeded)
-        #expect(try store.user(tenant: "", uid: "u").tokensValidAfter == 10)
-        #expect(try store.factors(tenant: "", uid: "u").map(\.enrollmentID) == ["f1"])
+        try store.database.transaction { (db) throws(MFAError) in
+            for id in ["p1", "p2"] {
+                try db.execute("""
+                    INSERT INTO mfa_pending (pending_id, tenant, uid, key_id, sealed, deadline)                     VALUES (?, '', 'u', 'k', ?, 100)
+                    """, [.text(id), .blob([1])])
+            }
+        }
+        let claimP1: @Sendable (SQLConnection, FactorRecord) throws(MFAError) -> Void = { (db, _) throws(MFAError) in
+            guard try db.execute("DELETE FROM mfa_pending WHERE pending_id = 'p1'", []) == 1 else {
+                throw MFAError(.invalidSession, "used")
+            }
+        }
+        try store.finishEnrollment(commit(factor("f1"), token: 1, write: claimP1))
+        #expect(errorCode { try store.finishEnrollment(commit(factor("f2"), token: 2, epoch: 1, write: claimP1)) }
+            == .invalidSession, "the pending secret works once")
+        #expect(errorCode { try store.finishEnrollment(commit(factor("f3"), token: 1, epoch: 1)) } == .invalidSession,
+                "the session works once")
+        #expect(errorCode { try store.finishEnrollment(commit(factor("f3"), token: 3, epoch: 0)) } == .userTokenExpired,
+                "a session minted before the enrollment's revocation is refused")
+        #expect(try store.factors(tenant: "", uid: "u").map(\.enrollmentID) == ["f1"],
+                "a failed transaction leaves nothing behind")
+        let user = try store.user(tenant: "", uid: "u")
+        #expect(user.tokenEpoch == 1 && user.revokedAtMs == 10_000)
+        try store.finishEnrollment(commit(factor("r1", kind: "recovery"), token: 4, epoch: 1, max: nil))
+        #expect(errorCode { try store.finishEnrollment(commit(factor("f5"), token: 5, epoch: 2, max: 1)) }
+            == .secondFactorLimitExceeded, "one TOTP factor counts, the recovery set does not")
+        try store.finishEnrollment(commit(factor("r2", kind: "recovery"), token: 6, epoch: 2, max: nil, replaces: true))
+        #expect(try store.factors(tenant: "", uid: "u").map(\.enrollmentID) == ["f1", "r2"])
     }
 
     @Test("a TOTP step is claimed once and a pending credential consumed once", arguments: StoreKind.available)
     func signInClaims(_ kind: StoreKind) throws {
         let (store, _) = try store(kind)
-        try store.insertFactor(factor("f1"), maxFactors: 5)
+        try store.insertFactor(factor("f1"), maxFactors: 5) { (db, factor) throws(MFAError) in
+            try db.execute("""
+                INSERT INTO mfa_totp_factors (enrollment_id, algorithm, digits, period) VALUES (?, 1, 6, 30)
+                """, [.text(factor.enrollmentID)])
+        }
         func attempt(step: Int64, token: UInt8) throws -> FailureOutcome? {
-            try store.resolveAttempt(AttemptRequest(enrollmentID: "f1", smsVerificationID: nil, tenant: "", uid: "u",
-                                                    tokenID: [token], tokenExpires: 100, now: 10)) { _ in
-                .accept(.totpStep(step))
+            try store.resolveAttempt(AttemptRequest(enrollmentID: "f1", tenant: "", uid: "u", tokenID: [token],
+                                                    now: 10), locate: nil) { (_, db) throws(MFAError) in
+                guard try db.execute("""
+                    UPDATE mfa_totp_factors SET last_step = ? WHERE enrollment_id = 'f1' AND last_step < ?
+                    """, [.int(step), .int(step)]) == 1 else { return .wrong(MFALimits()) }
+                return .accept(consumedUntil: 100)
             }
         }
         #expect(try attempt(step: 5, token: 1) == nil)
-        #expect(errorCode { try attempt(step: 5, token: 2) } == .invalidVerificationCode)
-        #expect(errorCode { try attempt(step: 4, token: 3) } == .invalidVerificationCode)
-        #expect(errorCode { try attempt(step: 6, token: 1) } == .invalidSession)
+        #expect(try attempt(step: 5, token: 2) != nil, "a step is claimed once")
+        #expect(try attempt(step: 4, token: 3) != nil, "an earlier step never")
+        #expect(errorCode { try attempt(step: 6, token: 1) } == .invalidSession, "a credential is consumed once")
         #expect(try attempt(step: 6, token: 4) == nil)
-        #expect(try store.factor(enrollmentID: "f1")?.lastStep == 6)
-        #expect(try store.isConsumed(tokenID: [4]) && !store.isConsumed(tokenID: [3]))
-        let wrong = try store.resolveAttempt(AttemptRequest(
-            enrollmentID: "f1", smsVerificationID: nil, tenant: "", uid: "u", tokenID: [9], tokenExpires: 100,
-            now: 10)) { _ in .wrong(MFALimits()) }
+        #expect(try store.tokenState(tokenID: [4], tenant: "", uid: "u").consumed)
+        #expect(try !store.tokenState(tokenID: [3], tenant: "", uid: "u").consumed)
+        let wrong = try store.resolveAttempt(AttemptRequest(enrollmentID: "f1", tenant: "", uid: "u", tokenID: [9],
+                                                            now: 10), locate: nil) { _, _ in .wrong(MFALimits()) }
         #expect(wrong == FailureOutcome(lockedUntil: 0, startedBackoff: false))
     }
 
@@ -93,48 +128,60 @@ struct StoreContractTests {
             SMSVerificationRecord(verificationID: id, tenant: "", uid: "u", purpose: .enrollment, enrollmentID: nil,
                                   boundToken: [1], keyID: "k", sealed: [1], codeHash: [2], expires: 1000)
         }
-        let quota = [SMSQuota(scope: "n", perHour: 2, perDay: 3)]
-        try store.reserveSMS(record("v1"), cooldownScopes: ["n"], cooldown: 30, quotas: quota, now: 100)
-        #expect(errorCode { try store.reserveSMS(record("v2"), cooldownScopes: ["n"], cooldown: 30, quotas: quota,
-                                                 now: 110) } == .tooManyAttemptsTryLater)
-        try store.cancelSMS(verificationID: "v1")
-        #expect(try store.smsVerification(id: "v1") == nil)
-        try store.reserveSMS(record("v3"), cooldownScopes: ["n"], cooldown: 30, quotas: quota, now: 110)
-        try store.reserveSMS(record("v4"), cooldownScopes: ["n"], cooldown: 30, quotas: quota, now: 150)
-        #expect(errorCode { try store.reserveSMS(record("v5"), cooldownScopes: ["n"], cooldown: 30, quotas: quota,
-                                                 now: 200) } == .quotaExceeded)
-        try store.reserveSMS(record("v6"), cooldownScopes: ["n"], cooldown: 30, quotas: quota, now: 3800)
-        #expect(errorCode { try store.reserveSMS(record("v7"), cooldownScopes: ["n"], cooldown: 30, quotas: quota,
-                                                 now: 7500) } == .quotaExceeded, "three a day")
-        #expect(try store.judgeSMSCode(verificationID: "v3") { _ in false }.attempts == 1)
-        try store.finishEnrollment(factor("f1"), claim: .smsCode(verificationID: "v3", maxAttempts: 5, now: 200),
-                                   sessionTokenID: [7], sessionExpires: 1000, maxFactors: 5, now: 200)
-        #expect(errorCode { try store.finishEnrollment(factor("f2"), claim: .smsCode(
-            verificationID: "v3", maxAttempts: 5, now: 200), sessionTokenID: [8], sessionExpires: 1000,
-            maxFactors: 5, now: 200) } == .invalidSession)
+        func reserve(_ id: String, _ now: Int64) throws {
+            try SMSStore.reserve(record(id), cooldownScopes: ["n"], cooldown: 30,
+                                 quotas: [SMSQuota(scope: "n", perHour: 2, perDay: 3)], now: now, store)
+        }
+        func read(_ id: String) throws -> SMSVerificationRecord? {
+            try store.database.read { (db) throws(MFAError) in try SMSStore.verification(db, id) }
+        }
+        try reserve("v1", 100)
+        #expect(errorCode { try reserve("v2", 110) } == .tooManyAttemptsTryLater)
+        try SMSStore.cancel(verificationID: "v1", store)
+        #expect(try read("v1") == nil)
+        try reserve("v3", 110)
+        try reserve("v4", 150)
+        #expect(errorCode { try reserve("v5", 200) } == .quotaExceeded)
+        try reserve("v6", 3800)
+        #expect(errorCode { try reserve("v7", 7500) } == .quotaExceeded, "three a day")
+        #expect(try SMSStore.judge(verificationID: "v3", store) { _ in false }.attempts == 1)
+        let claim: @Sendable (SQLConnection, FactorRecord) throws(MFAError) -> Void = { (db, _) throws(MFAError) in
+            try SMSStore.claim(db, "v3", maxAttempts: 5, now: 200)
+        }
+        try store.finishEnrollment(commit(factor("f1", kind: "phone"), token: 7, write: claim))
+        #expect(errorCode { try store.finishEnrollment(commit(factor("f2", kind: "phone"), token: 8, epoch: 1,
+                                                              write: claim)) } == .invalidSession)
         try store.purgeExpired(now: 100_000)
-        #expect(try store.smsVerification(id: "v4") == nil)
+        #expect(try read("v4") == nil)
     }
 
-    @Test("re-sealing replaces only records still under their old key", arguments: StoreKind.available)
+    @Test("re-sealing replaces only records still under their old key; deleting takes the kind's rows",
+          arguments: StoreKind.available)
     func reseal(_ kind: StoreKind) throws {
         let (store, _) = try store(kind)
-        try store.insertFactor(factor("f1"), maxFactors: 5)
+        try store.insertFactor(factor("f1"), maxFactors: 5) { (db, factor) throws(MFAError) in
+            try TOTPStore.insertFactor(db, factor.enrollmentID, .standard, lastStep: -1)
+        }
         let old = try store.sealedRecords(notUnder: "new", limit: 10)
         #expect(old.map(\.id) == ["f1"])
-        try store.reseal([(table: .factors, id: "f1", oldKeyID: "k", keyID: "new", sealed: [9])])
-        try store.reseal([(table: .factors, id: "f1", oldKeyID: "k", keyID: "newer", sealed: [8])])
+        #expect(old.first?.binding == .factor("totp", tenant: "", uid: "u", id: "f1"))
+        try store.reseal([(row: old[0], keyID: "new", sealed: [9])])
+        try store.reseal([(row: old[0], keyID: "newer", sealed: [8])])
         #expect(try store.factor(enrollmentID: "f1")?.keyID == "new")
         #expect(try store.sealedRecords(notUnder: "new", limit: 10).isEmpty)
-        #expect(try store.deleteFactor(tenant: "", uid: "u", enrollmentID: "f1", now: 5) == "totp")
-        #expect(try store.deleteFactor(tenant: "", uid: "u", enrollmentID: "f1", now: 5) == nil)
+        #expect(try store.deleteFactor(tenant: "", uid: "u", enrollmentID: "f1", nowMs: 5)?.factorID == "totp")
+        #expect(try store.deleteFactor(tenant: "", uid: "u", enrollmentID: "f1", nowMs: 5) == nil)
+        let left = try store.database.read { (db) throws(MFAError) in
+            try db.query("SELECT COUNT(*) FROM mfa_totp_factors", []).first?.first?.int
+        }
+        #expect(left == 0)
     }
 
     @Test("a lost PostgreSQL connection is a STORAGE_ERROR, and the next call reconnects")
     func lostConnection() throws {
         guard StoreKind.available.contains(.postgres), let base = StoreKind.postgresURL else { return }
         let (store, _) = try store(.postgres)
-        try store.insertFactor(factor("f1"), maxFactors: 5)
+        try store.insertFactor(factor("f1"), maxFactors: 5) { _, _ in }
         let marker = "libmfa_lost_\(UUID().uuidString.prefix(8))"
         try store.database.transaction { (db) throws(MFAError) in
             try db.execute("SET application_name = '\(marker)'", [])

@@ -1,0 +1,176 @@
+/// A kind of second factor: everything the engine, the store and the
+/// configuration need to know about it, in one place.
+///
+/// Each kind lives in a folder of its own under `Sources/MFA/Factors/` and
+/// is listed once in `FactorRegistry`. The engine drives every kind through
+/// this protocol: it never asks which kind it holds.
+///
+/// What an implementation must do:
+/// - **Identity.** `id` is the factor id of `MultiFactorInfo.factorID` and of
+///   the audit events ("totp"); `kind` is its number in the C ABI
+///   (`MFA_FACTOR_*`). Both never change once released.
+/// - **Configuration.** `configKeys` are the top-level keys of the JSON
+///   configuration it owns (the first is its section, which may also carry
+///   `"state"`); `apply` reads them into its `Settings`, rejecting unknown
+///   fields and values out of range with `invalidArgument` naming the field,
+///   and never echoing a phone number or a code; `json` writes them back.
+///   Whether the kind is enabled is `MFAConfig.providers[id]`.
+/// - **Records.** Every factor has a row in `mfa_factors` (ids, display
+///   name, enrollment time, backoff, and one sealed payload bound to the
+///   row); state of its own lives in its own tables (`stateTables`, keyed
+///   by `enrollment_id`, created by its `migrations`, deleted with the row).
+/// - **Enrollment.** `enrollment(for:user:context:now:)` checks an
+///   assertion and returns what to store: the payload to seal, the token
+///   that proved the user (consumed once), and the writes of its own rows,
+///   which must also use up whatever proved the factor (a pending secret, an
+///   SMS code) so that it works once.
+/// - **Sign-in.** `attempt(for:claims:context:now:)` returns how to judge an
+///   assertion inside the attempt's transaction: it accepts (and uses up
+///   what it accepted, atomically) or says the code was wrong, so that the
+///   engine counts the failure; it throws to refuse without counting.
+/// - **Presentation.** `hint(of:masked:context:)` says what identifies the
+///   factor to its user, masked in sign-in hints; nothing secret.
+package protocol SecondFactor: Sendable {
+    /// The kind's settings in the configuration.
+    associatedtype Settings: FactorSettings
+
+    /// The factor id ("totp", "phone", "recovery").
+    static var id: String { get }
+    /// The kind's number in the C ABI (`MFA_FACTOR_*`).
+    static var kind: Int32 { get }
+    /// Whether factors of this kind count toward the per-user factor limit.
+    static var countsTowardLimit: Bool { get }
+    /// At most one factor of this kind per user: enrolling another replaces it.
+    static var replacesPrevious: Bool { get }
+
+    /// The top-level configuration keys it owns; the first is its section.
+    static var configKeys: [String] { get }
+    /// Other names accepted for it in `providers` (and the guides' shapes).
+    static var providerAliases: [String] { get }
+    /// Its settings when the configuration says nothing.
+    static var defaultSettings: Settings { get }
+    /// Reads its keys of `document` (an object) into `settings`.
+    static func apply(_ document: JSONValue, to settings: inout Settings) throws(MFAError)
+    /// Its keys, every field written out.
+    static func json(_ settings: Settings) -> [(String, JSONValue)]
+
+    /// Its migration track (`schema_version:<id>`).
+    static var migrations: [Migration] { get }
+    /// Its own tables keyed by `enrollment_id`, deleted with the factor.
+    static var stateTables: [String] { get }
+    /// Tables of its own holding sealed values (re-sealed by key rotation).
+    static var sealedTables: [SealedTable] { get }
+    /// An SQL expression over the factor row `f` that `FactorRecord.summary`
+    /// carries (the codes left of a recovery set), or nil.
+    static var summarySQL: String? { get }
+
+    /// What identifies `record` to its user.
+    static func hint(of record: FactorRecord, masked: Bool, context: MFAContext) throws(MFAError) -> FactorHint
+    /// Checks an enrollment assertion and says what to store.
+    static func enrollment(for assertion: any MultiFactorAssertion, user: MFAUser, context: MFAContext,
+                           now: Int64) throws(MFAError) -> FactorEnrollment
+    /// How to judge a sign-in assertion.
+    static func attempt(for assertion: any MultiFactorAssertion, claims: TokenClaims, context: MFAContext,
+                        now: Int64) throws(MFAError) -> FactorAttempt
+}
+
+extension SecondFactor {
+    package static var countsTowardLimit: Bool { true }
+    package static var replacesPrevious: Bool { false }
+    package static var providerAliases: [String] { [] }
+    package static var stateTables: [String] { [] }
+    package static var sealedTables: [SealedTable] { [] }
+    package static var summarySQL: String? { nil }
+
+    /// The binding of this kind's factor payloads.
+    static func binding(tenant: String, uid: String, enrollmentID: String) -> SealBinding {
+        .factor(id, tenant: tenant, uid: uid, id: enrollmentID)
+    }
+
+    /// The binding of `record`'s payload.
+    static func binding(of record: FactorRecord) -> SealBinding {
+        .factor(id, tenant: record.tenant, uid: record.uid, id: record.enrollmentID)
+    }
+}
+
+/// The settings of one factor kind in a configuration.
+public protocol FactorSettings: Sendable, Equatable {}
+
+/// What identifies a factor to its user (shown in hints and lists).
+package struct FactorHint: Sendable, Equatable {
+    /// A short text every kind fills: a masked number, "authenticator app", "7 codes left".
+    package var text: String
+    /// The phone number of a phone factor (masked in sign-in hints).
+    package var phoneNumber: String?
+    /// The unused codes of a recovery-code set.
+    package var remainingCodes: Int?
+
+    package init(text: String, phoneNumber: String? = nil, remainingCodes: Int? = nil) {
+        self.text = text
+        self.phoneNumber = phoneNumber
+        self.remainingCodes = remainingCodes
+    }
+}
+
+/// What an enrollment stores, as a factor kind decides it.
+package struct FactorEnrollment: Sendable {
+    /// The token that proves the user's recent sign-in (its id is consumed once).
+    package var session: TokenClaims
+    /// The payload to seal into the new factor's row.
+    package var payload: SecureBytes
+    /// Writes the kind's own rows for the new factor and uses up what proved
+    /// it, in the enrollment's transaction; throws to refuse.
+    package var write: @Sendable (SQLConnection, FactorRecord) throws(MFAError) -> Void
+    /// Sees the user's factors inside the transaction, after the user's lock,
+    /// and throws to refuse the new one (a phone number the user already has).
+    package var admit: @Sendable ([FactorRecord]) throws(MFAError) -> Void
+    /// An audit detail for the enrollment ("OK", "IMPORTED").
+    package var detail = "OK"
+
+    package init(session: TokenClaims, payload: SecureBytes,
+                 write: @escaping @Sendable (SQLConnection, FactorRecord) throws(MFAError) -> Void,
+                 admit: @escaping @Sendable ([FactorRecord]) throws(MFAError) -> Void = { _ in }) {
+        self.session = session
+        self.payload = payload
+        self.write = write
+        self.admit = admit
+    }
+}
+
+/// How a factor kind judges one sign-in attempt.
+package struct FactorAttempt {
+    /// The factor the assertion names, when it names one.
+    package var enrollmentID: String?
+    /// Finds the factor inside the transaction when the assertion does not
+    /// name it (an SMS verification names its factor).
+    package var locate: ((SQLConnection) throws(MFAError) -> String?)?
+    /// Judges the attempt inside its transaction (see `AttemptVerdict`).
+    package var judge: (AttemptInput, SQLConnection) throws(MFAError) -> AttemptVerdict
+
+    package init(enrollmentID: String?, locate: ((SQLConnection) throws(MFAError) -> String?)? = nil,
+                 judge: @escaping (AttemptInput, SQLConnection) throws(MFAError) -> AttemptVerdict) {
+        self.enrollmentID = enrollmentID
+        self.locate = locate
+        self.judge = judge
+    }
+}
+
+/// What a factor kind sees when it judges an attempt.
+package struct AttemptInput: Sendable {
+    /// The factor, already checked to be of this kind and the user's.
+    package var factor: FactorRecord
+    /// The effective configuration.
+    package var config: MFAConfig
+    /// The pending credential's claims.
+    package var claims: TokenClaims
+    package var now: Int64
+}
+
+/// A factor kind's verdict on an attempt.
+package enum AttemptVerdict: Sendable {
+    /// The code was right and what it proved is used up; the claims go into
+    /// the sign-in result beside the service's two.
+    case accept(claims: [(name: String, value: String)])
+    /// The code was wrong (or replayed): the engine counts a failure.
+    case wrong(message: String)
+}

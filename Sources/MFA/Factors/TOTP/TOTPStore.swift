@@ -1,0 +1,121 @@
+/// The TOTP factor's own tables: `mfa_totp_factors` (each factor's code
+/// parameters and the last step accepted) and `mfa_pending` (secrets
+/// waiting for their enrollment to be finished).
+package enum TOTPStore {
+    /// The TOTP track of the schema.
+    package static let migrations: [Migration] = [
+        // Version 1: the TOTP columns move out of mfa_factors.
+        { d in [
+            d.createKeyedTable("mfa_totp_factors", """
+                enrollment_id TEXT PRIMARY KEY, algorithm INTEGER NOT NULL, digits INTEGER NOT NULL, \
+                period BIGINT NOT NULL, last_step BIGINT NOT NULL DEFAULT -1
+                """),
+            """
+            INSERT INTO mfa_totp_factors (enrollment_id, algorithm, digits, period, last_step) \
+            SELECT enrollment_id, algorithm, digits, period, last_step FROM mfa_factors WHERE factor_id = 'totp'
+            """,
+            "ALTER TABLE mfa_factors DROP COLUMN algorithm",
+            "ALTER TABLE mfa_factors DROP COLUMN digits",
+            "ALTER TABLE mfa_factors DROP COLUMN period",
+            "ALTER TABLE mfa_factors DROP COLUMN last_step",
+        ] },
+    ]
+
+    /// Pending secrets, sealed for their pending id.
+    package static let pendingTable = SealedTable(table: "mfa_pending", idColumn: "pending_id", record: "pending",
+                                          kind: TOTPMultiFactorID)
+
+    /// A TOTP secret waiting for its enrollment.
+    package struct Pending: Sendable {
+        var pendingID: String
+        var tenant: String
+        var uid: String
+        var keyID: String
+        var sealed: [UInt8]
+        var deadline: Int64
+
+        var binding: SealBinding {
+            SealBinding(record: "pending", kind: TOTPMultiFactorID, tenant: tenant, uid: uid, id: pendingID)
+        }
+    }
+
+    /// Stores a pending secret.
+    package static func insertPending(_ pending: Pending, _ store: MFAStore) throws(MFAError) {
+        try store.database.transaction { (db) throws(MFAError) in
+            try db.execute("""
+                INSERT INTO mfa_pending (pending_id, tenant, uid, key_id, sealed, deadline) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(pending.pendingID), .text(pending.tenant), .text(pending.uid), .text(pending.keyID),
+                      .blob(pending.sealed), .int(pending.deadline)])
+        }
+    }
+
+    /// A pending secret by id.
+    package static func pending(id: String, _ store: MFAStore) throws(MFAError) -> Pending? {
+        try store.database.read { (db) throws(MFAError) -> Pending? in
+            guard let row = try db.query("""
+                SELECT pending_id, tenant, uid, key_id, sealed, deadline FROM mfa_pending WHERE pending_id = ?
+                """, [.text(id)]).first else { return nil }
+            guard row.count == 6, let pendingID = row[0].text, let tenant = row[1].text, let uid = row[2].text,
+                  let keyID = row[3].text, let sealed = row[4].blob, let deadline = row[5].int else {
+                throw MFAError(.storageError, "a stored pending enrollment is malformed")
+            }
+            return Pending(pendingID: pendingID, tenant: tenant, uid: uid, keyID: keyID, sealed: sealed,
+                           deadline: deadline)
+        }
+    }
+
+    /// Uses up a pending secret; throws `invalidSession` if it already was.
+    package static func claimPending(_ db: SQLConnection, _ id: String) throws(MFAError) {
+        guard try db.execute("DELETE FROM mfa_pending WHERE pending_id = ?", [.text(id)]) == 1 else {
+            throw MFAError(.invalidSession, "this enrollment was already finished")
+        }
+    }
+
+    /// Stores a factor's parameters and last accepted step.
+    package static func insertFactor(_ db: SQLConnection, _ enrollmentID: String, _ totp: TOTPParameters,
+                             lastStep: Int64) throws(MFAError) {
+        try db.execute("""
+            INSERT INTO mfa_totp_factors (enrollment_id, algorithm, digits, period, last_step) VALUES (?, ?, ?, ?, ?)
+            """, [.text(enrollmentID), .int(Int64(totp.algorithm.rawValue)), .int(Int64(totp.digits)),
+                  .int(totp.period), .int(lastStep)])
+    }
+
+    /// A factor's parameters, checked: a value out of range is `storageError`, never a trap.
+    package static func parameters(_ db: SQLConnection, _ enrollmentID: String) throws(MFAError) -> TOTPParameters {
+        guard let row = try db.query("SELECT algorithm, digits, period FROM mfa_totp_factors WHERE enrollment_id = ?",
+                                     [.text(enrollmentID)]).first else {
+            throw MFAError(.storageError, "a stored TOTP factor has no parameters")
+        }
+        guard row.count == 3, let rawAlgorithm = row[0].int, let rawDigits = row[1].int, let period = row[2].int,
+              let algorithm = Int32(exactly: rawAlgorithm).flatMap(OTPAlgorithm.init(rawValue:)),
+              let digits = Int(exactly: rawDigits), OTPLimits.digits.contains(digits),
+              OTPLimits.period.contains(period) else {
+            throw MFAError(.storageError, "a stored TOTP factor has parameters out of range")
+        }
+        return TOTPParameters(algorithm: algorithm, digits: digits, period: period)
+    }
+
+    /// Claims `step`: it must be later than the last accepted one.
+    /// - Returns: false if it is not (the code was used already).
+    package static func claim(_ db: SQLConnection, _ enrollmentID: String, step: Int64) throws(MFAError) -> Bool {
+        try db.execute("UPDATE mfa_totp_factors SET last_step = ? WHERE enrollment_id = ? AND last_step < ?",
+                       [.int(step), .text(enrollmentID), .int(step)]) == 1
+    }
+}
+
+/// How a stored TOTP factor computes its codes.
+package struct TOTPParameters: Sendable, Equatable {
+    package var algorithm: OTPAlgorithm
+    package var digits: Int
+    package var period: Int64
+
+    package init(algorithm: OTPAlgorithm, digits: Int, period: Int64) {
+        self.algorithm = algorithm
+        self.digits = digits
+        self.period = period
+    }
+
+    /// SHA1, 6 digits, 30 s: what enrollment gives every new factor.
+    package static let standard = TOTPParameters(algorithm: .sha1, digits: OTPLimits.defaultDigits,
+                                         period: OTPLimits.defaultPeriod)
+}

@@ -1,0 +1,163 @@
+/// An enrolled factor as stored in `mfa_factors`: what every kind shares.
+/// `sealed` is the kind's payload (a TOTP secret, a phone number, a
+/// recovery set's hashing key), encrypted under the master key `keyID` and
+/// bound to this row's kind, tenant, user and enrollment id.
+package struct FactorRecord: Sendable, Equatable {
+    package var enrollmentID: String
+    package var tenant: String
+    package var uid: String
+    package var factorID: String
+    package var displayName: String?
+    package var enrolledAt: Int64
+    package var keyID: String
+    package var sealed: [UInt8]
+    package var lockedUntil: Int64
+    /// How the payload is sealed: 2 binds it to kind, tenant, user and id;
+    /// 1 (stores before schema version 3) is re-sealed at open.
+    package var sealFormat: Int64
+    /// The kind's summary (`SecondFactor.summarySQL`), when it has one.
+    package var summary: Int64?
+
+    /// The current seal format.
+    package static let currentSealFormat: Int64 = 2
+
+    package init(enrollmentID: String, tenant: String, uid: String, factorID: String, displayName: String?,
+                 enrolledAt: Int64, keyID: String, sealed: [UInt8], lockedUntil: Int64 = 0,
+                 sealFormat: Int64 = FactorRecord.currentSealFormat, summary: Int64? = nil) {
+        self.enrollmentID = enrollmentID
+        self.tenant = tenant
+        self.uid = uid
+        self.factorID = factorID
+        self.displayName = displayName
+        self.enrolledAt = enrolledAt
+        self.keyID = keyID
+        self.sealed = sealed
+        self.lockedUntil = lockedUntil
+        self.sealFormat = sealFormat
+        self.summary = summary
+    }
+
+    /// The stored columns, in the order of `init(row:)`.
+    static let storedColumns = [
+        "enrollment_id", "tenant", "uid", "factor_id", "display_name", "enrolled_at", "key_id", "sealed",
+        "locked_until", "seal_format",
+    ]
+
+    /// The columns a query selects from `mfa_factors f`, the summary last.
+    static let selectList = storedColumns.map { "f." + $0 }.joined(separator: ", ") + ", " + summaryExpression
+
+    /// The kinds' summaries, one CASE over the factor id.
+    static var summaryExpression: String {
+        let cases = FactorRegistry.all.compactMap { kind in
+            kind.summarySQL.map { "WHEN '\(kind.id)' THEN (\($0))" }
+        }
+        return cases.isEmpty ? "NULL" : "CASE f.factor_id \(cases.joined(separator: " ")) END"
+    }
+
+    /// Reads a row of `selectList`.
+    /// - Throws: `storageError` for a missing column, a wrong type or a value out of range.
+    init(row: some Collection<SQLValue>) throws(MFAError) {
+        let row = Array(row)
+        guard row.count == Self.storedColumns.count + 1, let id = row[0].text, let tenant = row[1].text,
+              let uid = row[2].text, let factorID = row[3].text, row[4].text != nil || row[4] == .null,
+              let enrolledAt = row[5].int, let keyID = row[6].text, let sealed = row[7].blob,
+              let lockedUntil = row[8].int, let format = row[9].int, format == 1 || format == 2,
+              row[10].int != nil || row[10] == .null else {
+            throw MFAError(.storageError, "a stored factor is malformed")
+        }
+        self.init(enrollmentID: id, tenant: tenant, uid: uid, factorID: factorID, displayName: row[4].text,
+                  enrolledAt: enrolledAt, keyID: keyID, sealed: sealed, lockedUntil: lockedUntil, sealFormat: format,
+                  summary: row[10].int)
+    }
+
+    /// The values of `storedColumns`, for an insert.
+    var storedValues: [SQLValue] {
+        [.text(enrollmentID), .text(tenant), .text(uid), .text(factorID), displayName.map(SQLValue.text) ?? .null,
+         .int(enrolledAt), .text(keyID), .blob(sealed), .int(lockedUntil), .int(sealFormat)]
+    }
+}
+
+/// What the store keeps about a user beyond the factors.
+package struct UserRecord: Sendable, Equatable {
+    /// When the user's credentials were last revoked (milliseconds), or nil if never.
+    package var revokedAtMs: Int64?
+    /// The revocation epoch: tokens minted in an earlier epoch are refused.
+    package var tokenEpoch: Int64 = 0
+    /// When the user last passed a second factor.
+    package var lastSecondFactorAt: Int64 = 0
+    /// Until when the user's second-factor attempts are refused.
+    package var lockedUntil: Int64 = 0
+
+    package init(revokedAtMs: Int64? = nil, tokenEpoch: Int64 = 0, lastSecondFactorAt: Int64 = 0,
+                 lockedUntil: Int64 = 0) {
+        self.revokedAtMs = revokedAtMs
+        self.tokenEpoch = tokenEpoch
+        self.lastSecondFactorAt = lastSecondFactorAt
+        self.lockedUntil = lockedUntil
+    }
+}
+
+/// The stored configuration documents that apply to one tenant.
+package struct ConfigDocuments: Sendable, Equatable, Hashable {
+    /// The project's document, if one was stored.
+    package var project: String?
+    /// The tenant's document, if one was stored (nil for the project itself).
+    package var tenant: String?
+}
+
+/// What a sign-in attempt finds in the store.
+package struct AttemptView: Sendable {
+    /// The factor named by the attempt, if it exists.
+    package var factor: FactorRecord?
+    /// The user's record.
+    package var user: UserRecord
+    /// Whether the pending credential was already used.
+    package var consumed: Bool
+    /// The configuration documents of the user's tenant.
+    package var documents: ConfigDocuments
+}
+
+/// The outcome of a backoff-counted failure.
+package struct FailureOutcome: Sendable, Equatable {
+    /// Until when attempts are refused now (0 when not locked).
+    package var lockedUntil: Int64
+    /// Whether this failure started (or lengthened) a backoff.
+    package var startedBackoff: Bool
+
+    package init(lockedUntil: Int64, startedBackoff: Bool) {
+        self.lockedUntil = lockedUntil
+        self.startedBackoff = startedBackoff
+    }
+
+    mutating func merge(_ until: Int64) {
+        if until > lockedUntil { lockedUntil = until }
+        if until > 0 { startedBackoff = true }
+    }
+}
+
+/// A table whose rows hold a value sealed under a master key, for key
+/// rotation and the seal upgrade.
+package struct SealedTable: Sendable, Equatable {
+    /// The table.
+    package var table: String
+    /// Its key column.
+    package var idColumn: String
+    /// The `SealBinding.record` of its values.
+    package var record: String
+    /// The column that holds the factor id, or nil when every row is of `kind`.
+    package var kindColumn: String?
+    /// The factor id of every row, when `kindColumn` is nil.
+    package var kind: String
+
+    package init(table: String, idColumn: String, record: String, kindColumn: String? = nil, kind: String = "") {
+        self.table = table
+        self.idColumn = idColumn
+        self.record = record
+        self.kindColumn = kindColumn
+        self.kind = kind
+    }
+
+    /// The enrolled factors.
+    static let factors = SealedTable(table: "mfa_factors", idColumn: "enrollment_id", record: "factor",
+                                     kindColumn: "factor_id")
+}

@@ -1,0 +1,41 @@
+extension MFAStore {
+    /// Replaces the configuration document of `tenant` ("" for the project).
+    package func setConfigDocument(_ document: String, tenant: String, now: Int64) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.execute(dialect.upsert(into: "mfa_config", columns: ["tenant", "document", "updated_at"],
+                                          conflict: ["tenant"], update: [.proposed("document"), .proposed("updated_at")]),
+                           [.text(tenant), .text(document), .int(now)])
+        }
+    }
+
+    /// Changes the configuration document of `tenant` in one transaction:
+    /// `change` sees the stored document (nil if none) and returns the new one.
+    package func updateConfigDocument(tenant: String, now: Int64,
+                                      _ change: (String?) throws(MFAError) -> String) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.serialize("config\u{1f}" + tenant)
+            let stored = try db.query("SELECT document FROM mfa_config WHERE tenant = ?", [.text(tenant)]).first?.first
+            let document = try change(stored?.text)
+            try db.execute(dialect.upsert(into: "mfa_config", columns: ["tenant", "document", "updated_at"],
+                                          conflict: ["tenant"], update: [.proposed("document"), .proposed("updated_at")]),
+                           [.text(tenant), .text(document), .int(now)])
+        }
+    }
+
+    /// The configuration documents of the project and of `tenant`.
+    package func configDocuments(tenant: String) throws(MFAError) -> ConfigDocuments {
+        try database.read { (db) throws(MFAError) in try Self.documents(db, tenant) }
+    }
+
+    static func documents(_ db: SQLConnection, _ tenant: String) throws(MFAError) -> ConfigDocuments {
+        var documents = ConfigDocuments()
+        for row in try db.query("SELECT tenant, document FROM mfa_config WHERE tenant = '' OR tenant = ?",
+                                [.text(tenant)]) {
+            guard let name = row[0].text, let document = row[1].text else {
+                throw MFAError(.storageError, "a stored configuration is malformed")
+            }
+            if name.isEmpty { documents.project = document } else { documents.tenant = document }
+        }
+        return documents
+    }
+}

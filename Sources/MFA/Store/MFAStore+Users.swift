@@ -1,0 +1,95 @@
+extension MFAStore {
+    /// The user's record (defaults if the store has none).
+    package func user(tenant: String, uid: String) throws(MFAError) -> UserRecord {
+        try database.read { (db) throws(MFAError) in try Self.user(db, tenant, uid) }
+    }
+
+    /// Whether a single-use token was consumed, and the user's revocation
+    /// epoch, in one read.
+    package func tokenState(tokenID: [UInt8], tenant: String, uid: String) throws(MFAError)
+        -> (consumed: Bool, epoch: Int64) {
+        try database.read { (db) throws(MFAError) in
+            guard let row = try db.query("""
+                SELECT (SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), \
+                (SELECT token_epoch FROM mfa_users WHERE tenant = ? AND uid = ?)
+                """, [.blob(tokenID), .text(tenant), .text(uid)]).first, row.count == 2,
+                let count = row[0].int, row[1].int != nil || row[1] == .null else {
+                throw MFAError(.storageError, "the token state query returned no row")
+            }
+            return (count > 0, row[1].int ?? 0)
+        }
+    }
+
+    /// Revokes the user's credentials and libmfa tokens: moves the epoch on
+    /// and records the time (ms), in its own transaction.
+    package func revokeTokens(tenant: String, uid: String, nowMs: Int64) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.serialize(Self.userKey(tenant, uid))
+            try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
+        }
+    }
+
+    /// Deletes consumed-token records, pending secrets and SMS codes past
+    /// their deadline, and SMS send records older than a day.
+    package func purgeExpired(now: Int64) throws(MFAError) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.execute("DELETE FROM mfa_consumed WHERE expires < ?", [.int(now)])
+            try db.execute("DELETE FROM mfa_pending WHERE deadline < ?", [.int(now)])
+            try db.execute("DELETE FROM mfa_sms_verifications WHERE expires < ?", [.int(now)])
+            try db.execute("DELETE FROM mfa_sms_sends WHERE sent_at < ?", [.int(now.minus(86_400))])
+        }
+    }
+
+    static let userColumns = "revoked_at_ms, token_epoch, last_second_factor_at, locked_until"
+
+    static func user(_ db: SQLConnection, _ tenant: String, _ uid: String) throws(MFAError) -> UserRecord {
+        guard let row = try db.query("SELECT \(userColumns) FROM mfa_users WHERE tenant = ? AND uid = ?",
+                                     [.text(tenant), .text(uid)]).first else { return UserRecord() }
+        return try userRecord(row)
+    }
+
+    /// Reads the four `userColumns` (all NULL when the user has no row).
+    static func userRecord(_ row: some Collection<SQLValue>) throws(MFAError) -> UserRecord {
+        let row = Array(row)
+        guard row.count == 4 else { throw MFAError(.storageError, "a stored user is malformed") }
+        if row.allSatisfy({ $0 == .null }) { return UserRecord() }
+        guard row[0].int != nil || row[0] == .null, let epoch = row[1].int, epoch >= 0,
+              let last = row[2].int, let locked = row[3].int else {
+            throw MFAError(.storageError, "a stored user is malformed")
+        }
+        return UserRecord(revokedAtMs: row[0].int, tokenEpoch: epoch, lastSecondFactorAt: last, lockedUntil: locked)
+    }
+
+    /// Records a single-use token as consumed until `until`; throws
+    /// `invalidSession` if it already was.
+    static func consume(_ db: SQLConnection, _ tokenID: [UInt8], until: Int64,
+                        _ dialect: any SQLDialect) throws(MFAError) {
+        let inserted = try db.execute(dialect.upsert(into: "mfa_consumed", columns: ["token_id", "expires"],
+                                                     conflict: ["token_id"], update: []),
+                                      [.blob(tokenID), .int(until)])
+        guard inserted == 1 else { throw MFAError(.invalidSession, "this session was already used") }
+    }
+
+    /// Throws `userTokenExpired` unless `epoch` is the user's current one
+    /// (read inside the caller's transaction, under the user's lock).
+    static func checkEpoch(_ db: SQLConnection, _ tenant: String, _ uid: String,
+                           _ epoch: Int64) throws(MFAError) {
+        let current = try user(db, tenant, uid).tokenEpoch
+        guard epoch == current else {
+            throw MFAError(.userTokenExpired, "the user's tokens were revoked after this one was issued")
+        }
+    }
+
+    static func revokeTokens(_ db: SQLConnection, _ tenant: String, _ uid: String, _ nowMs: Int64,
+                             _ dialect: any SQLDialect) throws(MFAError) {
+        try db.execute(dialect.upsert(
+            into: "mfa_users", columns: ["tenant", "uid", "token_epoch", "revoked_at_ms"], conflict: ["tenant", "uid"],
+            update: [
+                .expression("token_epoch", "mfa_users.token_epoch + 1"),
+                .expression("revoked_at_ms", """
+                    CASE WHEN mfa_users.revoked_at_ms IS NULL OR \(dialect.proposed("revoked_at_ms")) > \
+                    mfa_users.revoked_at_ms THEN \(dialect.proposed("revoked_at_ms")) ELSE mfa_users.revoked_at_ms END
+                    """),
+            ]), [.text(tenant), .text(uid), .int(1), .int(nowMs)])
+    }
+}
