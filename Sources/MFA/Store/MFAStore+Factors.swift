@@ -63,9 +63,9 @@ extension MFAStore {
         try database.transaction { (db) throws(MFAError) in
             try db.serialize(Self.userKey(factor.tenant, factor.uid))
             try Self.consume(db, commit.sessionTokenID, until: commit.consumedUntil, dialect)
-            try Self.checkEpoch(db, factor.tenant, factor.uid, commit.epoch)
             let existing = try Self.factors(db, factor.tenant, factor.uid)
             try commit.admit(existing)
+            try Self.checkEpoch(db, factor.tenant, factor.uid, commit.epoch)
             if commit.replaces {
                 for old in existing where old.factorID == factor.factorID {
                     try Self.delete(db, old)

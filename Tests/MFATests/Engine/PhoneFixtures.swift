@@ -32,7 +32,7 @@ struct TestVerifier: AppVerifier {
 
 /// A context with phone and TOTP enabled, a recording sender and a test verifier.
 struct PhoneFixture {
-    let clock = TestClock()
+    let clock: TestClock
     let log = AuditLog()
     let sender = RecordingSender()
     let context: MFAContext
@@ -45,7 +45,9 @@ struct PhoneFixture {
         try self.init(store: kind.freshLocation(), config: config)
     }
 
-    init(store: String = ":memory:", config: String = Self.phoneConfig, verifier: (any AppVerifier)? = TestVerifier()) throws {
+    init(store: String = ":memory:", config: String = Self.phoneConfig, verifier: (any AppVerifier)? = TestVerifier(),
+         clock: TestClock = TestClock()) throws {
+        self.clock = clock
         var options = MFAOptions(store: store, keyring: try MasterKeyring(
             current: MasterKey(id: "k1", bytes: EngineFixture.keyBytes)))
         options.clock = clock

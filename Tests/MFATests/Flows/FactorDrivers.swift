@@ -1,0 +1,137 @@
+import Foundation
+import MFA
+import Testing
+
+/// A context with every factor kind enabled, for the flow contract suites.
+struct FlowFixture {
+    let phone: PhoneFixture
+    var context: MFAContext { phone.context }
+    var clock: TestClock { phone.clock }
+    var log: AuditLog { phone.log }
+    static let config = """
+        {"state":"ENABLED","providers":{"totp":"ENABLED","phone":"ENABLED","recovery":"ENABLED"},
+         "phone":{"appVerification":"DISABLED"}}
+        """
+
+    init(_ kind: StoreKind) throws {
+        phone = try PhoneFixture(kind, config: Self.config)
+    }
+
+    func user(_ uid: String = "alice", tenant: String? = nil) -> MFAUser { phone.user(uid, tenant: tenant) }
+    func resolver(_ user: MFAUser) throws -> MultiFactorResolver { try phone.resolver(user) }
+}
+
+/// What a driver enrolled: the factor and what proves it.
+struct EnrolledFactor {
+    let info: MultiFactorInfo
+    var secret: TOTPSecret?
+    var number: String?
+    var codes: [String] = []
+}
+
+/// How the flow suites drive one factor kind, as a user of it would.
+protocol FactorDriver: Sendable, CustomTestStringConvertible {
+    /// The kind's factor id.
+    var factorID: String { get }
+    /// Enrolls a factor of this kind for `user`.
+    func enroll(_ fixture: FlowFixture, _ user: MFAUser) throws -> EnrolledFactor
+    /// The right second factor for `resolver` (sending an SMS if the kind needs one).
+    func right(_ fixture: FlowFixture, _ resolver: MultiFactorResolver, _ factor: EnrolledFactor,
+               use: Int) throws -> MultiFactorAssertion
+    /// A wrong one.
+    func wrong(_ fixture: FlowFixture, _ resolver: MultiFactorResolver,
+               _ factor: EnrolledFactor) throws -> MultiFactorAssertion
+}
+
+extension FactorDriver {
+    var testDescription: String { factorID }
+}
+
+/// Every kind's driver: the suites run over all of them.
+let allDrivers: [any FactorDriver] = [TOTPDriver(), PhoneDriver(), RecoveryDriver()]
+
+struct TOTPDriver: FactorDriver {
+    var factorID: String { TOTPMultiFactorID }
+
+    func enroll(_ fixture: FlowFixture, _ user: MFAUser) throws -> EnrolledFactor {
+        let multiFactor = fixture.context.multiFactor(for: user)
+        let secret = try TOTPMultiFactorGenerator.generateSecret(with: multiFactor.session())
+        let code = try TOTP(secret: secret.secret).code(at: fixture.clock.now())
+        let info = try multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(
+            with: secret, oneTimePassword: code), displayName: "app")
+        return EnrolledFactor(info: info, secret: secret)
+    }
+
+    /// Use n is the code of the step n steps ahead (within the window): each a new, later step.
+    func right(_ fixture: FlowFixture, _ resolver: MultiFactorResolver, _ factor: EnrolledFactor,
+               use: Int) throws -> MultiFactorAssertion {
+        let code = try TOTP(secret: factor.secret!.secret).code(at: fixture.clock.now() + 30 * Int64(use + 1))
+        return TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.info.uid, oneTimePassword: code)
+    }
+
+    func wrong(_ fixture: FlowFixture, _ resolver: MultiFactorResolver,
+               _ factor: EnrolledFactor) throws -> MultiFactorAssertion {
+        let totp = try TOTP(secret: factor.secret!.secret)
+        var wrong = "000000"
+        while try totp.verify(wrong, at: fixture.clock.now(), window: 5) != nil { wrong = String(wrong.reversed()) + "1" }
+        return TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.info.uid,
+                                                           oneTimePassword: String(wrong.prefix(6)))
+    }
+}
+
+struct PhoneDriver: FactorDriver {
+    var factorID: String { PhoneMultiFactorID }
+
+    func enroll(_ fixture: FlowFixture, _ user: MFAUser) throws -> EnrolledFactor {
+        let suffix = user.uid.utf8.reduce(0) { ($0 * 31 + Int($1)) % 10000 }
+        let number = "+1510555" + String(String(suffix + 10000).dropFirst())
+        let info = try fixture.phone.enrollPhone(user, number)
+        return EnrolledFactor(info: info, number: number)
+    }
+
+    func right(_ fixture: FlowFixture, _ resolver: MultiFactorResolver, _ factor: EnrolledFactor,
+               use: Int) throws -> MultiFactorAssertion {
+        fixture.clock.advance(31) // past the resend cooldown
+        let provider = fixture.phone.provider
+        let id = try provider.verifyPhoneNumber(with: factor.info, appCredential: nil, resolver: resolver)
+        let code = try #require(fixture.phone.sender.lastCode(to: factor.number!))
+        return PhoneMultiFactorGenerator.assertion(with: provider.credential(withVerificationID: id,
+                                                                             verificationCode: code))
+    }
+
+    func wrong(_ fixture: FlowFixture, _ resolver: MultiFactorResolver,
+               _ factor: EnrolledFactor) throws -> MultiFactorAssertion {
+        fixture.clock.advance(31)
+        let provider = fixture.phone.provider
+        let id = try provider.verifyPhoneNumber(with: factor.info, appCredential: nil, resolver: resolver)
+        let code = try #require(fixture.phone.sender.lastCode(to: factor.number!))
+        let wrong = code == "000000" ? "000001" : "000000"
+        return PhoneMultiFactorGenerator.assertion(with: provider.credential(withVerificationID: id,
+                                                                             verificationCode: wrong))
+    }
+}
+
+struct RecoveryDriver: FactorDriver {
+    var factorID: String { RecoveryCodesMultiFactorID }
+
+    func enroll(_ fixture: FlowFixture, _ user: MFAUser) throws -> EnrolledFactor {
+        let set = try RecoveryCodesMultiFactorGenerator.generateCodes(
+            with: fixture.context.multiFactor(for: user).session())
+        return EnrolledFactor(info: set.factor, codes: set.codes)
+    }
+
+    func right(_ fixture: FlowFixture, _ resolver: MultiFactorResolver, _ factor: EnrolledFactor,
+               use: Int) throws -> MultiFactorAssertion {
+        RecoveryCodesMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.info.uid, code: factor.codes[use])
+    }
+
+    func wrong(_ fixture: FlowFixture, _ resolver: MultiFactorResolver,
+               _ factor: EnrolledFactor) throws -> MultiFactorAssertion {
+        RecoveryCodesMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.info.uid, code: "zzzz-zzzz-zz")
+    }
+}
+
+/// Every driver on every store.
+var driversAndStores: [(any FactorDriver, StoreKind)] {
+    allDrivers.flatMap { driver in StoreKind.available.map { (driver, $0) } }
+}
