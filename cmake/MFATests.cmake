@@ -123,6 +123,9 @@ add_test(NAME header_up_to_date
 add_test(NAME exports_match_header
   COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_exports.sh $<TARGET_FILE:mfa> ${PROJECT_SOURCE_DIR}/include/mfa.h)
 
+# libmfa.so does not link libpq (it loads it with dlopen for postgres:// stores only).
+add_test(NAME libpq_not_linked COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_no_libpq.sh $<TARGET_FILE:mfa>)
+
 # The examples run: the stateless C one, the whole flow in C (the README's
 # demo) and in Python, each in a scratch folder of its own.
 add_test(NAME example_totp_demo COMMAND totp_demo)
