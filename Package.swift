@@ -22,8 +22,9 @@ let package = Package(
                        providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CPQ", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"])]),
+        // libpq's header only: libmfa loads libpq.so.5 with dlopen when a
+        // postgres:// store is opened (no pkg-config, whose flags would link it).
+        .systemLibrary(name: "CPQ", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",

@@ -40,7 +40,7 @@ set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_phone "")
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
-    ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h)
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h)
 foreach(name engine engine_race engine_crash engine_phone engine_phone_race)
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})
@@ -66,6 +66,10 @@ endforeach()
 #   pg_restart    its own server on port base+2, stopped (pg.sh halt) and started again
 #                 three times under one open context: calls fail with STORAGE_ERROR while it is
 #                 down, work again after, nothing lost, nothing half-written
+#   pg_freeze     its own server on port base+3, frozen (SIGSTOP of the postmaster and all its
+#                 processes) under two calls in flight: each call, and calls made while it is
+#                 frozen, fail with STORAGE_ERROR at their deadline (mfa_deadline_ms); after
+#                 SIGCONT the next call works and nothing was half-written (test_pg_freeze.c)
 # The base port is 55432 unless MFA_PG_PORT_BASE is set in the environment at configure
 # time (so that several checkouts can run their tests side by side).
 if(DEFINED ENV{MFA_PG_PORT_BASE})
@@ -75,6 +79,7 @@ else()
 endif()
 math(EXPR MFA_PG_PORT "${MFA_PG_PORT_BASE} + 1")
 math(EXPR MFA_PG_RESTART_PORT "${MFA_PG_PORT_BASE} + 2")
+math(EXPR MFA_PG_FREEZE_PORT "${MFA_PG_PORT_BASE} + 3")
 set(MFA_PG_SCRIPT ${PROJECT_SOURCE_DIR}/scripts/pg.sh)
 add_test(NAME postgres_start COMMAND ${MFA_PG_SCRIPT} start ${MFA_PG_PORT})
 set_tests_properties(postgres_start PROPERTIES FIXTURES_SETUP postgres TIMEOUT 120)
@@ -103,6 +108,20 @@ add_test(NAME pg_restart_cleanup COMMAND ${MFA_PG_SCRIPT} stop ${MFA_PG_RESTART_
 set_tests_properties(pg_restart_cleanup PROPERTIES FIXTURES_CLEANUP postgres_restart TIMEOUT 120)
 set_tests_properties(pg_restart PROPERTIES FIXTURES_REQUIRED postgres_restart TIMEOUT 180)
 
+set(program ${PROJECT_BINARY_DIR}/pg_freeze_test_gcc)
+add_custom_command(OUTPUT ${program}
+  COMMAND ${MFA_gcc} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include ${PQ_CFLAGS}
+          ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_freeze.c -L$<TARGET_FILE_DIR:mfa> -lmfa
+          ${PQ_LDFLAGS} -pthread -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
+  DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_freeze.c ${MFA_TEST_HEADERS}
+          ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
+  COMMENT "Building the pg_freeze test with gcc")
+add_custom_target(pg_freeze_test_gcc_build ALL DEPENDS ${program})
+add_test(NAME pg_freeze COMMAND ${program} ${MFA_PG_SCRIPT} ${MFA_PG_FREEZE_PORT})
+add_test(NAME pg_freeze_cleanup COMMAND ${MFA_PG_SCRIPT} stop ${MFA_PG_FREEZE_PORT})
+set_tests_properties(pg_freeze_cleanup PROPERTIES FIXTURES_CLEANUP postgres_freeze TIMEOUT 120)
+set_tests_properties(pg_freeze PROPERTIES FIXTURES_REQUIRED postgres_freeze TIMEOUT 120)
+
 # The header on its own: C99 with gcc and clang, and C++ with both.
 foreach(compiler gcc clang)
   add_test(NAME header_c99_${compiler}
@@ -122,6 +141,9 @@ add_test(NAME header_up_to_date
 # libmfa.so exports exactly what the header declares, and no Swift runtime is needed.
 add_test(NAME exports_match_header
   COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_exports.sh $<TARGET_FILE:mfa> ${PROJECT_SOURCE_DIR}/include/mfa.h)
+
+# libmfa.so does not link libpq (it loads it with dlopen for postgres:// stores only).
+add_test(NAME libpq_not_linked COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_no_libpq.sh $<TARGET_FILE:mfa>)
 
 # The examples run: the stateless C one, the whole flow in C (the README's
 # demo) and in Python, each in a scratch folder of its own.

@@ -289,7 +289,19 @@ typedef struct mfa_master_key {
 typedef struct mfa_options {
     /** Must be MFA_OPTIONS_VERSION. */
     uint32_t version;
-    /** An SQLite file path, or ":memory:" for a private in-memory store. */
+    /**
+     * Where the state lives: an SQLite file path, ":memory:" for a private
+     * in-memory store, or a "postgres://" (or "postgresql://") URL for a
+     * store shared by many servers. A PostgreSQL URL is libpq's, plus
+     * libmfa's "mfa_deadline_ms" (100 to 600000, default 5000): how long a
+     * call waits for the server, when connecting and for each statement,
+     * before it fails with MFA_ERR_STORAGE_ERROR and drops the connection
+     * (nothing half-written; the next call connects afresh); out of range or
+     * not a whole number is MFA_ERR_INVALID_ARGUMENT. libpq (libpq.so.5, or
+     * the file the environment variable LIBMFA_LIBPQ names) is loaded when
+     * the first such store is opened; if it cannot be, mfa_open() is
+     * MFA_ERR_STORAGE_ERROR naming it.
+     */
     const char *store;
     /** The key new secrets and tokens are protected with. */
     mfa_master_key master_key;

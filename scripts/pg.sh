@@ -39,8 +39,26 @@ start() {
     echo "$url"
 }
 
+# wake PID: if the postmaster PID is stopped (a test froze it with SIGSTOP and
+# died before it could thaw it), continues it and every process it started;
+# a stopped server would never stop.
+wake() {
+    local pid=$1 line child
+    line=$(cat "/proc/$pid/stat" 2> /dev/null) || return 0
+    line=${line##*) }
+    [ "${line:0:1}" = T ] || return 0
+    for child in /proc/[0-9]*; do
+        line=$(cat "$child/stat" 2> /dev/null) || continue
+        line=${line##*) }
+        line=${line#* }
+        if [ "${line%% *}" = "$pid" ]; then kill -CONT "${child#/proc/}" 2> /dev/null || true; fi
+    done
+    kill -CONT "$pid" 2> /dev/null || true
+}
+
 stop() {
     if [ -f "$dir/data/postmaster.pid" ]; then
+        wake "$(head -n 1 "$dir/data/postmaster.pid")"
         as_postgres "$bin/pg_ctl" -D "$dir/data" -m fast -w stop > /dev/null || true
     fi
 }

@@ -19,6 +19,7 @@ no_warnings "$LOGS/swift-test.log"
 TAIL_LINES=1 step swiftpm-release swift build -c release --product mfa
 no_warnings "$LOGS/swiftpm-release.log"
 step swiftpm-exports Tests/c/check_exports.sh .build/release/libmfa.so include/mfa.h
+step swiftpm-no-libpq Tests/c/check_no_libpq.sh .build/release/libmfa.so
 
 step cmake-build "$ROOT/scripts/build.sh"
 TAIL_LINES=4 step ctest ctest --test-dir "$CMAKE_BUILD" --output-on-failure

@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "mfa.h"
+#include "test_pg_server.h"
 #include "test_pg_store.h"
 #include "test_support.h"
 
@@ -99,12 +100,6 @@ static int64_t restart_clock(void *context) {
     return now_s;
 }
 
-static double mono(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static void on_alarm(int signal_number) {
     static const char message[] = "test_pg_restart: HANG (alarm) during: ";
     (void)signal_number;
@@ -119,27 +114,12 @@ static void on_alarm(int signal_number) {
 /* ------------------------------------------------------------------ */
 
 static int server(const char *action) {
-    char command[1400];
-    int rc;
-    snprintf(command, sizeof command, "'%s' %s %d > /dev/null", script, action, port);
-    rc = system(command);
-    if (rc != 0) fprintf(stderr, "%s gave %d\n", command, rc);
-    return rc == 0 ? 0 : -1;
+    return test_pg_server(script, action, port);
 }
 
 /* Starts the server; `url` gets the URL pg.sh prints. */
 static int server_start(char *url, size_t size) {
-    char command[1400];
-    FILE *out;
-    int ok;
-    snprintf(command, sizeof command, "'%s' start %d", script, port);
-    out = popen(command, "r");
-    if (!out) return -1;
-    ok = fgets(url, (int)size, out) != NULL;
-    if (pclose(out) != 0) ok = 0;
-    if (ok) url[strcspn(url, "\r\n")] = '\0';
-    if (!ok) fprintf(stderr, "%s failed\n", command);
-    return ok ? 0 : -1;
+    return test_pg_server_start(script, port, url, size);
 }
 
 /* ------------------------------------------------------------------ */
@@ -279,7 +259,7 @@ static void *fly(void *arg) {
         char eid[64];
         f->status = enroll(f->ctx, f->uid, f->secret, eid);
     }
-    f->ended = mono();
+    f->ended = test_mono();
     return NULL;
 }
 
@@ -296,11 +276,11 @@ typedef struct in_flight {
 
 #define DOWN(name, expr)                                                                               \
     do {                                                                                               \
-        double t0_ = mono(), took_;                                                                    \
+        double t0_ = test_mono(), took_;                                                               \
         int got_;                                                                                      \
         step = name;                                                                                   \
         got_ = (expr);                                                                                 \
-        took_ = mono() - t0_;                                                                          \
+        took_ = test_mono() - t0_;                                                                     \
         if (took_ > slowest) slowest = took_;                                                          \
         checks += 2;                                                                                   \
         if (got_ != MFA_ERR_STORAGE_ERROR) {                                                           \
@@ -427,8 +407,8 @@ static void cycle(mfa_ctx *ctx, int n) {
     flights[1].uid = users[U_ENROLL].uid;
     flights[1].secret = &mid_secret;
     for (int i = 0; i < 2; i++) CHECK(pthread_create(&threads[i], NULL, fly, &flights[i]) == 0);
-    t0 = mono();
-    while (test_pg_query(conn, WAITING_ON_ME, 0, NULL) < 2 && mono() - t0 < 10) usleep(2000);
+    t0 = test_mono();
+    while (test_pg_query(conn, WAITING_ON_ME, 0, NULL) < 2 && test_mono() - t0 < 10) usleep(2000);
     CHECK(test_pg_query(conn, WAITING_ON_ME, 0, NULL) == 2);
     /* Hand the row locks to a prepared transaction: it outlives the stop, so the
      * two calls cannot get the rows before the server ends them. */
@@ -461,8 +441,8 @@ static void cycle(mfa_ctx *ctx, int n) {
             pool[i].code = codes[i];
             CHECK(pthread_create(&pool_threads[i], NULL, fly, &pool[i]) == 0);
         }
-        t0 = mono();
-        while (test_pg_query(conn, WAITING_ON_ME, 0, NULL) < POOL_THREADS && mono() - t0 < 10) usleep(2000);
+        t0 = test_mono();
+        while (test_pg_query(conn, WAITING_ON_ME, 0, NULL) < POOL_THREADS && test_mono() - t0 < 10) usleep(2000);
         CHECK(test_pg_query(conn, WAITING_ON_ME, 0, NULL) == POOL_THREADS);
         CHECK(test_pg_query(conn, "ROLLBACK", 0, NULL) == 0);
         PQfinish(conn);
@@ -474,9 +454,9 @@ static void cycle(mfa_ctx *ctx, int n) {
 
     /* Stop the server. */
     step = "pg.sh halt";
-    halt_started = mono();
+    halt_started = test_mono();
     CHECK(server("halt") == 0);
-    halt_took = mono() - halt_started;
+    halt_took = test_mono() - halt_started;
     step = "the calls in flight";
     for (int i = 0; i < 2; i++) {
         CHECK(pthread_join(threads[i], NULL) == 0);
@@ -558,7 +538,7 @@ int main(int argc, char **argv) {
     mfa_ctx *ctx = NULL;
     char url[1024], *err = NULL;
     int status, total = 0;
-    double started = mono();
+    double started = test_mono();
 
     if (argc != 3) {
         fprintf(stderr, "usage: %s PG_SH PORT\n", argv[0]);
@@ -624,5 +604,5 @@ int main(int argc, char **argv) {
     step = "cleaning up";
     test_store_remove(&store);
     server("stop");
-    return test_report_timed(mono() - started);
+    return test_report_timed(test_mono() - started);
 }

@@ -1,8 +1,17 @@
 /// How to open an `MFAContext`.
 public struct MFAOptions: Sendable {
     /// Where the state lives: an SQLite file path, `":memory:"` for a
-    /// private in-memory store (tests), or a `postgres://` URL for a store
-    /// shared by many servers.
+    /// private in-memory store (tests), or a `postgres://` (or
+    /// `postgresql://`) URL for a store shared by many servers.
+    ///
+    /// A PostgreSQL URL is libpq's, plus libmfa's `mfa_deadline_ms`
+    /// (100 to 600000, default 5000): how long a call waits for the server,
+    /// when connecting and for each statement, before it fails with
+    /// `storageError` and drops the connection (nothing half-written; the
+    /// next call connects afresh). Out of range or not a whole number is
+    /// `invalidArgument`. libpq (`libpq.so.5`, or the file `LIBMFA_LIBPQ`
+    /// names) is loaded when the first such store is opened; if it cannot
+    /// be, opening is `storageError` naming it.
     public var store: String
     /// The master keys.
     public var keyring: MasterKeyring

@@ -1,0 +1,278 @@
+import CPQ
+import Glibc
+
+/// One libpq connection with its prepared statements.
+///
+/// Every exchange with the server is non-blocking: the connection waits on
+/// its socket with `poll`, never in libpq, and gives up when the deadline
+/// (`mfa_deadline_ms`) passes. Giving up drops the connection: libpq closes
+/// the socket without waiting for the server (the connection is in
+/// non-blocking mode), and the server rolls back whatever transaction was
+/// open when it notices (and cancels a statement still running a second
+/// after the deadline, through `statement_timeout`).
+final class PostgresConnection: SQLConnection {
+    private let pq: LibPQ
+    private var handle: OpaquePointer?
+    private let deadline: Int
+    /// How much longer than the deadline the server lets a statement run, in milliseconds.
+    static let serverGrace = 1000
+    /// Prepared statement names by SQL text.
+    private var prepared: [String: String] = [:]
+
+    /// Connects, within `settings.connectDeadline`.
+    /// - Throws: `storageError` if the server cannot be reached in time or refuses.
+    init(pq: LibPQ, settings: PostgresSettings) throws(MFAError) {
+        self.pq = pq
+        deadline = settings.deadline
+        try connect(settings)
+        if let handle {
+            _ = pq.setNonblocking(handle, 1)
+            // Notices ("relation already exists, skipping") are not for the host's stderr.
+            _ = pq.setNoticeProcessor(handle, { _, _ in }, nil)
+        }
+        // The server cancels a statement a second after the deadline by itself, so
+        // that one left behind by a dropped connection does not hold its locks for
+        // long (unless the URL or the role set a timeout of their own). The second
+        // lets this side give up first, so a call past its deadline always ends the
+        // same way.
+        try command("SELECT set_config('statement_timeout', '\(deadline + Self.serverGrace)', false) "
+                    + "WHERE current_setting('statement_timeout') IN ('0', '0ms')", expect: PGRES_TUPLES_OK)
+    }
+
+    deinit { finish() }
+
+    /// Whether the connection can serve another transaction.
+    var isUsable: Bool {
+        guard let handle else { return false }
+        return pq.status(handle) == CONNECTION_OK && pq.transactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// Closes the connection without waiting for the server.
+    func finish() {
+        if let handle { pq.finish(handle) }
+        handle = nil
+        prepared.removeAll()
+    }
+
+    /// The connection's settings as libpq reports them (`PQconninfo`), and its socket.
+    func inspect<R>(_ body: (_ settings: [String: String], _ socket: Int32) -> R) -> R {
+        var settings: [String: String] = [:]
+        guard let handle else { return body(settings, -1) }
+        if let options = pq.conninfo(handle) {
+            var option = options
+            while let keyword = option.pointee.keyword {
+                if let value = option.pointee.val { settings[String(cString: keyword)] = String(cString: value) }
+                option += 1
+            }
+            pq.conninfoFree(options)
+        }
+        return body(settings, pq.socket(handle))
+    }
+
+    /// Runs `body` inside `begin` … COMMIT, or statement by statement when `begin` is nil.
+    func transaction<R>(begin: String?, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        guard let begin else { return try body(self) }
+        try command(begin)
+        do {
+            let result = try body(self)
+            try command("COMMIT")
+            return result
+        } catch {
+            if let handle, pq.status(handle) == CONNECTION_OK { _ = try? command("ROLLBACK") }
+            throw error
+        }
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int {
+        let result = try run(sql, parameters)
+        defer { pq.clear(result) }
+        return pq.cmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
+    }
+
+    func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow] {
+        let result = try run(sql, parameters)
+        defer { pq.clear(result) }
+        let rows = pq.ntuples(result)
+        let columns = pq.nfields(result)
+        var out: [SQLRow] = []
+        out.reserveCapacity(Int(rows))
+        for row in 0..<rows {
+            out.append((0..<columns).map { PostgresValue.decode(pq, result, row, $0) })
+        }
+        return out
+    }
+
+    /// Takes a lock named `key` until the transaction ends, so that
+    /// transactions that check and then write the same thing run one at a time.
+    func serialize(_ key: String) throws(MFAError) {
+        _ = try query("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(key)])
+    }
+
+    // MARK: - Connecting
+
+    private func connect(_ settings: PostgresSettings) throws(MFAError) {
+        let until = PostgresDeadline(milliseconds: settings.connectDeadline)
+        let parameters = settings.connectionParameters
+        handle = CStrings.with(parameters.map(\.keyword)) { keywords in
+            CStrings.with(parameters.map(\.value)) { values in pq.connectStartParams(keywords, values, 1) }
+        }
+        guard let handle else { throw MFAError(.storageError, "postgres: cannot connect: out of memory") }
+        // libpq's protocol: start as if PQconnectPoll had asked to write.
+        var polling = PGRES_POLLING_WRITING
+        while pq.status(handle) != CONNECTION_BAD {
+            switch polling {
+            case PGRES_POLLING_OK:
+                return
+            case PGRES_POLLING_READING, PGRES_POLLING_WRITING:
+                let events = polling == PGRES_POLLING_READING ? POLLIN : POLLOUT
+                guard try wait(for: events, until: until) else {
+                    finish()
+                    throw MFAError(.storageError, "postgres: cannot connect: no answer from the server within "
+                        + "\(until.milliseconds) ms (\(PostgresSettings.deadlineParameter) or connect_timeout)")
+                }
+            default:
+                break
+            }
+            if polling == PGRES_POLLING_FAILED { break }
+            polling = pq.connectPoll(handle)
+        }
+        let message = Self.text(pq.errorMessage(handle))
+        finish()
+        throw MFAError(.storageError, "postgres: cannot connect: \(Self.firstLine(message))")
+    }
+
+    // MARK: - Statements
+
+    private func command(_ sql: String, expect: ExecStatusType = PGRES_COMMAND_OK) throws(MFAError) {
+        let result = try exchange { handle in pq.sendQuery(handle, sql) }
+        defer { pq.clear(result) }
+        guard pq.resultStatus(result) == expect else { throw failure(result) }
+    }
+
+    private func run(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> OpaquePointer {
+        let name = try statement(sql, count: parameters.count)
+        let buffers = PostgresParameters(parameters)
+        let result = try exchange { handle in
+            buffers.withArrays { values, lengths, formats in
+                pq.sendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+            }
+        }
+        let status = pq.resultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            defer { pq.clear(result) }
+            throw failure(result)
+        }
+        return result
+    }
+
+    /// The name of `sql` prepared on this connection (`?` become `$1`, `$2`, ...).
+    private func statement(_ sql: String, count: Int) throws(MFAError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "mfa_\(prepared.count)"
+        var numbered = ""
+        var index = 0
+        for character in sql {
+            if character == "?" {
+                index += 1
+                numbered += "$\(index)"
+            } else {
+                numbered.append(character)
+            }
+        }
+        let result = try exchange { handle in pq.sendPrepare(handle, name, numbered, Int32(count), nil) }
+        defer { pq.clear(result) }
+        guard pq.resultStatus(result) == PGRES_COMMAND_OK else { throw failure(result) }
+        prepared[sql] = name
+        return name
+    }
+
+    // MARK: - The exchange
+
+    /// Sends one request with `send` and waits, within the deadline, for all
+    /// its results. The caller clears the result it gets: the first error,
+    /// or else the last result.
+    /// - Throws: `storageError` if the request cannot be sent, the connection
+    ///   breaks, or the deadline passes (the connection is then dropped).
+    private func exchange(_ send: (OpaquePointer) -> Int32) throws(MFAError) -> OpaquePointer {
+        guard let handle else { throw MFAError(.storageError, "postgres: the connection is closed") }
+        let until = PostgresDeadline(milliseconds: deadline)
+        guard send(handle) == 1 else { throw failure(nil) }
+        // Push the request out (the connection is non-blocking), reading
+        // whatever the server sends meanwhile, as libpq asks.
+        while true {
+            let flushed = pq.flush(handle)
+            if flushed == 0 { break }
+            guard flushed == 1 else { throw failure(nil) }
+            guard try wait(for: POLLIN | POLLOUT, until: until) else { throw deadlinePassed(until) }
+            guard pq.consumeInput(handle) == 1 else { throw failure(nil) }
+        }
+        var kept: OpaquePointer?
+        while true {
+            while pq.isBusy(handle) == 1 {
+                let ready: Bool
+                do throws(MFAError) {
+                    ready = try wait(for: POLLIN, until: until)
+                } catch {
+                    if let kept { pq.clear(kept) }
+                    throw error
+                }
+                guard ready, pq.consumeInput(handle) == 1 else {
+                    if let kept { pq.clear(kept) }
+                    throw ready ? failure(nil) : deadlinePassed(until)
+                }
+            }
+            guard let result = pq.getResult(handle) else { break }
+            if let previous = kept, Self.isError(pq.resultStatus(previous)) {
+                pq.clear(result)
+            } else {
+                if let previous = kept { pq.clear(previous) }
+                kept = result
+            }
+        }
+        guard let kept else { throw failure(nil) }
+        return kept
+    }
+
+    private func wait(for events: Int32, until: PostgresDeadline) throws(MFAError) -> Bool {
+        guard let handle else { throw MFAError(.storageError, "postgres: the connection is closed") }
+        return try until.wait(socket: pq.socket(handle), for: events)
+    }
+
+    /// Drops the connection: the deadline passed.
+    private func deadlinePassed(_ until: PostgresDeadline) -> MFAError {
+        finish()
+        return MFAError(.storageError, "postgres: no answer from the server within \(until.milliseconds) ms "
+            + "(\(PostgresSettings.deadlineParameter)); the connection was dropped")
+    }
+
+    private static func isError(_ status: ExecStatusType) -> Bool {
+        status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_EMPTY_QUERY
+    }
+
+    private func failure(_ result: OpaquePointer?) -> MFAError {
+        let message = result.map { Self.text(pq.resultErrorMessage($0)) } ?? ""
+        let detail = message.isEmpty ? handle.map { Self.text(pq.errorMessage($0)) } ?? "closed" : message
+        if let handle, pq.status(handle) != CONNECTION_OK { prepared.removeAll() }
+        return MFAError(.storageError, "postgres: \(Self.firstLine(detail))")
+    }
+
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+
+    private static func firstLine(_ text: String) -> String {
+        text.split(separator: "\n").first.map(String.init) ?? ""
+    }
+}
+
+/// Arrays of C strings for libpq, alive during a call.
+private enum CStrings {
+    /// Calls `body` with `strings` as a NULL-terminated array.
+    static func with<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+        let copies = strings.map { strdup($0) }
+        defer { for copy in copies { free(copy) } }
+        let pointers = copies.map { UnsafePointer($0) } + [nil]
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}

@@ -1,0 +1,110 @@
+/// The shared store for servers on many machines: PostgreSQL through libpq.
+///
+/// A small pool of connections serves the threads of a context: each
+/// transaction takes one connection for itself and gives it back. Statements
+/// are prepared once per connection. A connection that breaks (server
+/// restarted, network lost) or that gets no answer within the deadline
+/// (`mfa_deadline_ms` in the URL; see `PostgresSettings`) makes the call fail
+/// with `storageError` and is dropped; the next call connects afresh. A
+/// transaction that did not commit leaves nothing behind.
+///
+/// libpq itself is loaded when the first such database is opened (`LibPQ`).
+package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
+    package let dialect: any SQLDialect = PostgresDialect()
+    private let pq: LibPQ
+    private let settings: PostgresSettings
+    private let lock = Lock()
+    /// Idle connections; only touched with `lock` held.
+    private var idle: [PostgresConnection] = []
+    /// Set by `close`; only touched with `lock` held.
+    private var closed = false
+    private static let maxIdle = 8
+
+    /// Connects to the database at `url` (a `postgres://` or
+    /// `postgresql://` URL, as libpq reads it, plus libmfa's own
+    /// `mfa_deadline_ms`).
+    /// - Throws: `invalidArgument` for a bad `mfa_deadline_ms`; `storageError`
+    ///   if libpq cannot be loaded or the server cannot be reached.
+    package init(url: String) throws(MFAError) {
+        settings = try PostgresSettings(url: url)
+        pq = try LibPQ.shared()
+        idle.append(try PostgresConnection(pq: pq, settings: settings))
+    }
+
+    @discardableResult
+    package func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try run(begin: "BEGIN", body)
+    }
+
+    /// Reads run statement by statement, each on its own snapshot, without a
+    /// transaction around them: the reads that decide anything are single
+    /// statements, and every decision is checked again inside the write
+    /// transaction that acts on it. (It saves two round trips per read.)
+    package func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try run(begin: nil, body)
+    }
+
+    package func close() {
+        let connections = lock.withLock { () -> [PostgresConnection] in
+            closed = true
+            defer { idle.removeAll() }
+            return idle
+        }
+        for connection in connections { connection.finish() }
+    }
+
+    private func run<R>(begin: String?, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        let connection = try checkOut()
+        do {
+            let result = try connection.transaction(begin: begin, body)
+            checkIn(connection)
+            return result
+        } catch {
+            if connection.isUsable {
+                checkIn(connection)
+            } else {
+                // A broken connection (or one past its deadline) means the
+                // server went away or froze: the idle ones would fail or wait
+                // the same way, so the next call connects afresh.
+                connection.finish()
+                dropIdle()
+            }
+            throw error
+        }
+    }
+
+    /// Calls `body` with the settings libpq reports for a connection of the
+    /// pool (`PQconninfo`) and its socket, for tests.
+    package func inspectConnection<R>(_ body: (_ settings: [String: String], _ socket: Int32) -> R)
+        throws(MFAError) -> R {
+        let connection = try checkOut()
+        defer { checkIn(connection) }
+        return connection.inspect(body)
+    }
+
+    private func dropIdle() {
+        let stale = lock.withLock { () -> [PostgresConnection] in
+            defer { idle.removeAll() }
+            return idle
+        }
+        for connection in stale { connection.finish() }
+    }
+
+    private func checkOut() throws(MFAError) -> PostgresConnection {
+        let reused = try lock.withLock { () throws(MFAError) -> PostgresConnection? in
+            guard !closed else { throw MFAError(.storageError, "the store is closed") }
+            return idle.popLast()
+        }
+        if let reused { return reused }
+        return try PostgresConnection(pq: pq, settings: settings)
+    }
+
+    private func checkIn(_ connection: PostgresConnection) {
+        let keep = lock.withLock { () -> Bool in
+            guard !closed, idle.count < Self.maxIdle else { return false }
+            idle.append(connection)
+            return true
+        }
+        if !keep { connection.finish() }
+    }
+}

@@ -1,0 +1,43 @@
+import Glibc
+
+/// A moment on the monotonic clock by which a wait on the server must end.
+struct PostgresDeadline {
+    /// The milliseconds it was set to, for messages.
+    let milliseconds: Int
+    private let end: Int64
+
+    /// The moment `milliseconds` from now.
+    init(milliseconds: Int) {
+        self.milliseconds = milliseconds
+        end = Self.now() + Int64(milliseconds) * 1_000_000
+    }
+
+    /// Milliseconds left, rounded up; 0 once the deadline has passed.
+    var remaining: Int32 {
+        let left = end - Self.now()
+        return left <= 0 ? 0 : Int32(clamping: (left + 999_999) / 1_000_000)
+    }
+
+    /// Waits until `socket` is ready for `events` (`POLLIN`, `POLLOUT`).
+    /// - Returns: false if the deadline passed first.
+    /// - Throws: `storageError` if the socket cannot be waited on.
+    func wait(socket: Int32, for events: Int32) throws(MFAError) -> Bool {
+        guard socket >= 0 else { throw MFAError(.storageError, "postgres: the connection has no socket") }
+        while true {
+            let left = remaining
+            guard left > 0 else { return false }
+            var descriptor = pollfd(fd: socket, events: Int16(truncatingIfNeeded: events), revents: 0)
+            let ready = poll(&descriptor, 1, left)
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR {
+                throw MFAError(.storageError, "postgres: cannot wait for the server (errno \(errno))")
+            }
+        }
+    }
+
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,107 @@
+import MFA
+import Testing
+
+/// The store URL's libmfa parameter (`mfa_deadline_ms`), the connection
+/// settings every connection gets, and loading libpq: no server needed.
+@Suite("PostgreSQL store URL and libpq loading")
+struct PostgresSettingsTests {
+    private let base = "postgres://mfa@db.example.com:5432/mfa"
+
+    @Test("without mfa_deadline_ms the deadline is 5000 ms and the URL reaches libpq unchanged")
+    func defaults() throws {
+        for url in [base, base + "?sslmode=disable", base + "?"] {
+            let settings = try PostgresSettings(url: url)
+            #expect(settings.deadline == 5000)
+            #expect(settings.connectDeadline == 5000)
+            #expect(settings.url == url)
+        }
+    }
+
+    @Test("mfa_deadline_ms is read and taken out of the URL, wherever it stands")
+    func deadlineStripped() throws {
+        let cases = [
+            (base + "?mfa_deadline_ms=250", base, 250),
+            (base + "?sslmode=disable&mfa_deadline_ms=100", base + "?sslmode=disable", 100),
+            (base + "?mfa_deadline_ms=600000&application_name=x", base + "?application_name=x", 600_000),
+            (base + "?a=1&mfa_deadline_ms=1500&b=2", base + "?a=1&b=2", 1500),
+        ]
+        for (url, stripped, deadline) in cases {
+            let settings = try PostgresSettings(url: url)
+            #expect(settings.url == stripped, "\(url)")
+            #expect(settings.deadline == deadline, "\(url)")
+            #expect(!settings.connectionParameters.contains { $0.value.contains("mfa_deadline_ms") })
+        }
+    }
+
+    @Test("a bad mfa_deadline_ms is INVALID_ARGUMENT", arguments: [
+        "99", "0", "600001", "-1", "+500", " 500", "500 ", "5e3", "1.5", "abc", "", "0x100", "١٠٠٠",
+        "99999999999999999999999999", "1000ms",
+    ])
+    func badDeadline(_ value: String) {
+        #expect(errorCode { try PostgresSettings(url: base + "?mfa_deadline_ms=" + value) } == .invalidArgument)
+    }
+
+    @Test("mfa_deadline_ms without a value, or given twice, is INVALID_ARGUMENT")
+    func malformedDeadline() {
+        #expect(errorCode { try PostgresSettings(url: base + "?mfa_deadline_ms") } == .invalidArgument)
+        #expect(errorCode { try PostgresSettings(url: base + "?mfa_deadline_ms=200&mfa_deadline_ms=300") }
+            == .invalidArgument)
+    }
+
+    @Test("opening a context with a bad mfa_deadline_ms is INVALID_ARGUMENT, before any connection")
+    func openRefusesBadDeadline() throws {
+        let keyring = try MasterKeyring(current: MasterKey(id: "k1", bytes: [UInt8](repeating: 7, count: 32)))
+        for value in ["50", "abc", "700000"] {
+            // Port 9 (discard) on loopback: nothing would answer there.
+            let options = MFAOptions(store: "postgres://127.0.0.1:9/none?mfa_deadline_ms=" + value, keyring: keyring)
+            #expect(errorCode { try MFAContext(options: options) } == .invalidArgument, "\(value)")
+        }
+    }
+
+    @Test("connecting waits at most the deadline, or connect_timeout if that is shorter")
+    func connectDeadline() throws {
+        #expect(try PostgresSettings(url: base + "?connect_timeout=3").connectDeadline == 3000)
+        #expect(try PostgresSettings(url: base + "?connect_timeout=1").connectDeadline == 2000, "libpq reads 1 as 2")
+        #expect(try PostgresSettings(url: base + "?connect_timeout=60").connectDeadline == 5000)
+        #expect(try PostgresSettings(url: base + "?connect_timeout=0&mfa_deadline_ms=900").connectDeadline == 900)
+        #expect(try PostgresSettings(url: base + "?connect_timeout=99999999999999999999").connectDeadline == 5000)
+    }
+
+    @Test("every connection gets the defaults first, then the URL (which overrides them), then UTF-8")
+    func connectionParameters() throws {
+        let parameters = try PostgresSettings(url: base + "?keepalives_idle=45&mfa_deadline_ms=300")
+            .connectionParameters
+        let keywords = parameters.map(\.keyword)
+        #expect(keywords == ["connect_timeout", "keepalives", "keepalives_idle", "tcp_user_timeout",
+                             "fallback_application_name", "dbname", "client_encoding"])
+        #expect(parameters[0].value == "10" && parameters[1].value == "1" && parameters[2].value == "30")
+        #expect(parameters[3].value == "30000")
+        #expect(parameters[5].value == base + "?keepalives_idle=45")
+        #expect(parameters[6].value == "UTF8")
+    }
+
+    @Test("a libpq that cannot be loaded is STORAGE_ERROR naming the library")
+    func missingLibrary() {
+        let path = "/nonexistent/libmfa-test/libpq.so.5"
+        do {
+            _ = try LibPQ.load(path: path)
+            Issue.record("loaded \(path)")
+        } catch {
+            #expect(error.code == .storageError)
+            #expect(error.message.contains(path), "\(error.message)")
+            #expect(error.message.contains(LibPQ.environmentVariable), "\(error.message)")
+        }
+    }
+
+    @Test("a library without libpq's functions is STORAGE_ERROR naming the function")
+    func notLibpq() {
+        do {
+            _ = try LibPQ.load(path: "libz.so.1")
+            Issue.record("libz.so.1 passed for libpq")
+        } catch {
+            #expect(error.code == .storageError)
+            #expect(error.message.contains("libz.so.1") && error.message.contains("PQconnectStartParams"),
+                    "\(error.message)")
+        }
+    }
+}
