@@ -25,16 +25,23 @@ extension MFAContext {
         guard Self.isRecent(user.authTime, now: now, maxAge: config.limits.recentLoginMaxAge) else {
             throw MFAError(.requiresRecentLogin, "the user signed in too long ago; sign in again to enroll")
         }
-        let limited = FactorRegistry.limitedIDs
-        let count = snapshot.factors.filter { limited.contains($0.factorID) }.count
-        guard count < config.limits.maxFactors else {
-            throw MFAError(.secondFactorLimitExceeded,
-                           "a user may have at most \(config.limits.maxFactors) second factors")
-        }
+        // At the limit, a session is still useful for a kind that does not count (recovery codes).
+        let unlimited = FactorRegistry.all.contains { !$0.countsTowardLimit && config.allows($0.id) }
+        if !unlimited { try Self.checkFactorLimit(snapshot.factors, config) }
         let claims = TokenClaims(purpose: .enrollmentSession, id: try newTokenID(), tenant: user.tenantKey,
                                  uid: user.uid, expires: now.plus(config.limits.sessionLifetime),
                                  epoch: snapshot.user.tokenEpoch)
         return try OpaqueToken.seal(claims, keyring: keyring)
+    }
+
+    /// Throws `secondFactorLimitExceeded` if the user has as many factors
+    /// that count toward the limit as the configuration allows.
+    static func checkFactorLimit(_ factors: [FactorRecord], _ config: MFAConfig) throws(MFAError) {
+        let limited = FactorRegistry.limitedIDs
+        guard factors.filter({ limited.contains($0.factorID) }).count < config.limits.maxFactors else {
+            throw MFAError(.secondFactorLimitExceeded,
+                           "a user may have at most \(config.limits.maxFactors) second factors")
+        }
     }
 
     /// Opens an enrollment session token: intact, unexpired, unused, and

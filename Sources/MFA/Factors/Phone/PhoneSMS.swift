@@ -13,6 +13,7 @@ extension MFAContext {
         try PhoneNumber.check(phoneNumber)
         try verifyApp(appCredential, action: .enrollment, config: config)
         let existing = try store.factors(tenant: session.tenant, uid: session.uid)
+        try Self.checkFactorLimit(existing, config)
         guard try !phoneNumbers(of: existing).contains(phoneNumber) else {
             throw MFAError(.secondFactorExists, "this number is already one of the user's second factors")
         }

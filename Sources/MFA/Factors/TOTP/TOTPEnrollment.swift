@@ -8,6 +8,7 @@ extension MFAContext {
         guard config.allows(TOTPMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "TOTP second factors are disabled")
         }
+        try Self.checkFactorLimit(store.factors(tenant: session.tenant, uid: session.uid), config)
         try store.purgeExpired(now: now)
         let secret = try random.bytes(OTPLimits.defaultSecretBytes)
         let pendingID = try random.identifier(bytes: 21)

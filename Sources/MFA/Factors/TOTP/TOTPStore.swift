@@ -7,7 +7,7 @@ package enum TOTPStore {
         // Version 1: the TOTP columns move out of mfa_factors.
         { d in [
             d.createKeyedTable("mfa_totp_factors", """
-                enrollment_id TEXT PRIMARY KEY, algorithm INTEGER NOT NULL, digits INTEGER NOT NULL, \
+                enrollment_id TEXT PRIMARY KEY, algorithm BIGINT NOT NULL, digits BIGINT NOT NULL, \
                 period BIGINT NOT NULL, last_step BIGINT NOT NULL DEFAULT -1
                 """),
             """
