@@ -20,7 +20,6 @@ Pointer conventions used in that table:
 """
 
 import ctypes
-import ctypes.util
 import os
 
 from . import _types, constants
@@ -110,14 +109,22 @@ SIGNATURES = {
 
 
 def _candidates():
-    """The paths (or names) to try, in order, as (description, target) pairs."""
+    """The paths (or names) to try, in order, as (description, target) pairs.
+
+    A generator: the system search (``ctypes.util``, which runs ``ldconfig``)
+    is imported and run only when the package holds no library, so that
+    importing an installed wheel does not pay for it.
+    """
     override = os.environ.get(LIBRARY_ENV)
     if override:
-        return [(LIBRARY_ENV + "=" + override, override)]
-    found = [(path, path) for path in (os.path.join(_HERE, name) for name in _LOCAL_NAMES)]
+        yield LIBRARY_ENV + "=" + override, override
+        return
+    for path in (os.path.join(_HERE, name) for name in _LOCAL_NAMES):
+        yield path, path
+    import ctypes.util
+
     system = ctypes.util.find_library("mfa")
-    found.append(('find_library("mfa") -> ' + repr(system), system))
-    return found
+    yield 'find_library("mfa") -> ' + repr(system), system
 
 
 def _load():
