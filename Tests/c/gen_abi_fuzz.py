@@ -444,12 +444,12 @@ class Generator:
             body.append("    (void)c;")
         if result == "void":
             body += ["    %s;" % call, "    return 0;"]
-        elif result == "int32_t":
+        elif "F_STATUS" in flags:
             body.append("    return %s;" % call)
         elif function["nonnull"]:
             body += ["    const void *result = %s;" % call, "    return result ? 0 : FUZZ_RESULT_NULL;"]
         else:
-            body += ["    (void)%s;" % call, "    return 0;"]
+            body += ["    %s result = %s;" % (result, call), "    (void)result;", "    return 0;"]
         body.append("}")
         self.functions_code.append("static void baseline_%s(fuzz_call *c, fuzz_env *env) {" % name)
         self.functions_code.append("    (void)c;")
