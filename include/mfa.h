@@ -125,18 +125,23 @@ int32_t mfa_hotp_verify(uint64_t * MFA_NULLABLE out_counter, uint8_t const * MFA
 /// and non-ASCII are safe); the secret is written as unpadded base32. On
 /// MFA_OK, `*out` is a new string to free with mfa_free(). When `err` is not
 /// NULL it receives NULL or, on failure, a message to free with mfa_free().
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers, wrong version or
-/// type, empty or overlong or non-UTF-8 names, secret length, digits, period).
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers, a version 0 or
+/// newer than the library's, an unknown type, empty or overlong or non-UTF-8
+/// names, a secret length outside 1 to MFA_KEY_MAX_BYTES, digits, period).
 /// Thread-safe.
 int32_t mfa_key_uri_build(char * MFA_NULLABLE * MFA_NULLABLE out, mfa_key_uri const * MFA_NULLABLE uri, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Frees an mfa_key_uri returned by mfa_key_uri_parse(). NULL is a no-op.
 void mfa_key_uri_free(mfa_key_uri * MFA_NULLABLE uri) MFA_NOEXCEPT;
 
-/// Fills `uri` with a TOTP key URI's defaults: MFA_OTP_TOTP, MFA_ALG_SHA1,
-/// 6 digits, 30 s, counter 0, every pointer NULL, and the current version.
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `uri`).
-int32_t mfa_key_uri_init(mfa_key_uri * MFA_NULLABLE uri) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// Fills `uri` with a TOTP key URI's defaults for struct version `version`
+/// (pass MFA_KEY_URI_VERSION): MFA_OTP_TOTP, MFA_ALG_SHA1, 6 digits, 30 s,
+/// counter 0, every pointer NULL, and `version` itself. Only the fields that
+/// version has are written; MFA_KEY_URI_INIT is the same as a static
+/// initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `uri`, a version 0 or
+/// newer than the library's).
+int32_t mfa_key_uri_init(mfa_key_uri * MFA_NULLABLE uri, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Parses an otpauth:// key URI.
 /// On MFA_OK, `*out` is a new mfa_key_uri whose strings and secret live in
@@ -150,16 +155,22 @@ int32_t mfa_key_uri_parse(mfa_key_uri * MFA_NULLABLE * MFA_NULLABLE out, char co
 /// Opens the MFA engine on a store (creating and migrating it as needed).
 /// On MFA_OK, `*out` is a context to release with mfa_close(). The options'
 /// strings and keys are copied; the callbacks and their contexts must stay
-/// valid until mfa_close(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
-/// pointers, wrong version, a key that is not MFA_MASTER_KEY_BYTES long,
-/// duplicate key ids) or MFA_ERR_STORAGE_ERROR (the store cannot be opened,
-/// or was written by a newer libmfa). `err` as everywhere (see mfa.h).
+/// valid until mfa_close(). Options of an older struct version are read up
+/// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
+/// pointers, a version 0 or newer than the library's, more than 64 previous
+/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids) or
+/// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
+/// newer libmfa). `err` as everywhere (see mfa.h).
 int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Fills `options` with the defaults: no store, no key, the system clock and
-/// randomness, no audit callback, and the current version.
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`).
-int32_t mfa_options_init(mfa_options * MFA_NULLABLE options) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// Fills `options` with the defaults of struct version `version` (pass
+/// MFA_OPTIONS_VERSION): no store, no key, the system clock and randomness,
+/// no callbacks, and `version` itself. Only the fields that version has are
+/// written (see "Versioned structs" in mfa_types.h); MFA_OPTIONS_INIT is the
+/// same as a static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`, a version 0 or
+/// newer than the library's).
+int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Finishes a phone enrollment with the SMS code (credential +
 /// PhoneMultiFactorGenerator.assertion + enroll). `display_name` may be NULL.
@@ -338,10 +349,13 @@ int32_t mfa_totp_import(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLAB
 /// secret length), MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_totp_import_uri(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE uri, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Fills `params` with the defaults: MFA_ALG_SHA1, 6 digits, 30 s, T0 = 0,
-/// and the current version.
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `params`).
-int32_t mfa_totp_params_init(mfa_totp_params * MFA_NULLABLE params) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// Fills `params` with the defaults of struct version `version` (pass
+/// MFA_TOTP_PARAMS_VERSION): MFA_ALG_SHA1, 6 digits, 30 s, T0 = 0, and
+/// `version` itself. Only the fields that version has are written;
+/// MFA_TOTP_PARAMS_INIT is the same as a static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `params`, a version 0 or
+/// newer than the library's).
+int32_t mfa_totp_params_init(mfa_totp_params * MFA_NULLABLE params, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Frees a secret from mfa_totp_generate_secret(), wiping the key text first. NULL is a no-op.
 void mfa_totp_secret_free(mfa_totp_secret * MFA_NULLABLE secret) MFA_NOEXCEPT;
@@ -370,10 +384,13 @@ int32_t mfa_totp_verify(int64_t * MFA_NULLABLE out_step, uint8_t const * MFA_NUL
 /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_unenroll(mfa_ctx * MFA_NULLABLE ctx, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE enrollment_id, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Fills `user` with empty values (no uid, the project, no email, provider
-/// "password", auth_time 0) and the current version.
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `user`).
-int32_t mfa_user_init(mfa_user * MFA_NULLABLE user) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// Fills `user` with the empty values of struct version `version` (pass
+/// MFA_USER_VERSION): no uid, the project, no email, provider "password",
+/// auth_time 0, and `version` itself. Only the fields that version has are
+/// written; MFA_USER_INIT is the same as a static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `user`, a version 0 or
+/// newer than the library's).
+int32_t mfa_user_init(mfa_user * MFA_NULLABLE user, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// The version of the library that is loaded, as MAJOR * 10000 + MINOR * 100 + PATCH.
 /// Compare it with the header's MFA_VERSION_NUMBER to detect a mismatch.

@@ -7,6 +7,23 @@
  *
  * Thread safety: every type here is plain data; a struct is safe to share
  * between threads as long as nobody writes to it.
+ *
+ * Versioned structs. The structs a caller fills and passes in (mfa_options,
+ * mfa_user, mfa_totp_params, mfa_key_uri) start with a `uint32_t version`
+ * and have a version macro (MFA_OPTIONS_VERSION, ...), an init function and
+ * a static initializer:
+ *
+ *     mfa_options o;                                 mfa_options o = MFA_OPTIONS_INIT;
+ *     mfa_options_init(&o, MFA_OPTIONS_VERSION);
+ *
+ * Both set `version` to the version of the header the program is compiled
+ * against, and every other field to its default. A struct only ever grows
+ * at its end, and each addition bumps its version. libmfa reads (and the
+ * init functions write) only the fields of the version a struct names, so a
+ * program built against an older header keeps working with a newer library:
+ * the fields it does not know keep their defaults. A version 0, or one newer
+ * than the loaded library knows, is MFA_ERR_INVALID_ARGUMENT. Never set
+ * `version` by hand.
  */
 #ifndef MFA_TYPES_H
 #define MFA_TYPES_H
@@ -21,12 +38,12 @@
 
 /** Major version: changes when the ABI breaks (it is the SONAME's number). */
 #define MFA_VERSION_MAJOR 0
-/** Minor version: new functions, same ABI. */
-#define MFA_VERSION_MINOR 1
+/** Minor version: new functions, same ABI (while MAJOR is 0, a minor version may change the ABI). */
+#define MFA_VERSION_MINOR 2
 /** Patch version: fixes only. */
 #define MFA_VERSION_PATCH 0
 /** The version as a string, "MAJOR.MINOR.PATCH". */
-#define MFA_VERSION_STRING "0.1.0"
+#define MFA_VERSION_STRING "0.2.0"
 /** The version as one number: MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define MFA_VERSION_NUMBER \
     (MFA_VERSION_MAJOR * 10000 + MFA_VERSION_MINOR * 100 + MFA_VERSION_PATCH)
@@ -149,12 +166,12 @@ typedef enum mfa_status {
 #define MFA_TOTP_PARAMS_VERSION 1
 
 /**
- * How a TOTP code is computed. Fill it with mfa_totp_params_init() and change
- * what differs; functions that take it accept NULL for the defaults
- * (SHA1, 6 digits, 30 s, T0 = 0).
+ * How a TOTP code is computed. Fill it with mfa_totp_params_init() or
+ * MFA_TOTP_PARAMS_INIT and change what differs; functions that take it accept
+ * NULL for the defaults (SHA1, 6 digits, 30 s, T0 = 0).
  */
 typedef struct mfa_totp_params {
-    /** Must be MFA_TOTP_PARAMS_VERSION. */
+    /** The struct version, set by mfa_totp_params_init() or MFA_TOTP_PARAMS_INIT (1 to MFA_TOTP_PARAMS_VERSION). */
     uint32_t version;
     /** MFA_ALG_SHA1, MFA_ALG_SHA256 or MFA_ALG_SHA512. */
     int32_t algorithm;
@@ -166,17 +183,22 @@ typedef struct mfa_totp_params {
     int64_t t0;
 } mfa_totp_params;
 
+/** A static initializer for mfa_totp_params: the same as mfa_totp_params_init(&p, MFA_TOTP_PARAMS_VERSION). */
+#define MFA_TOTP_PARAMS_INIT \
+    { MFA_TOTP_PARAMS_VERSION, MFA_ALG_SHA1, MFA_DIGITS_DEFAULT, MFA_PERIOD_DEFAULT, 0 }
+
 /** Version of mfa_key_uri understood by this header. */
 #define MFA_KEY_URI_VERSION 1
 
 /**
  * An otpauth:// key URI (the Google Authenticator key URI format), as plain
  * fields. Filled by the caller for mfa_key_uri_build() (start from
- * mfa_key_uri_init()), or returned by mfa_key_uri_parse(), in which case every
- * pointer points into the same allocation, released by mfa_key_uri_free().
+ * mfa_key_uri_init() or MFA_KEY_URI_INIT), or returned by mfa_key_uri_parse(),
+ * in which case every pointer points into the same allocation, released by
+ * mfa_key_uri_free().
  */
 typedef struct mfa_key_uri {
-    /** Must be MFA_KEY_URI_VERSION. */
+    /** The struct version, set by mfa_key_uri_init() or MFA_KEY_URI_INIT (1 to MFA_KEY_URI_VERSION). */
     uint32_t version;
     /** MFA_OTP_TOTP or MFA_OTP_HOTP. */
     int32_t type;
@@ -197,6 +219,10 @@ typedef struct mfa_key_uri {
     /** HOTP initial counter (ignored for TOTP). */
     uint64_t counter;
 } mfa_key_uri;
+
+/** A static initializer for mfa_key_uri: the same as mfa_key_uri_init(&u, MFA_KEY_URI_VERSION). */
+#define MFA_KEY_URI_INIT \
+    { MFA_KEY_URI_VERSION, MFA_OTP_TOTP, NULL, NULL, NULL, 0, MFA_ALG_SHA1, MFA_DIGITS_DEFAULT, MFA_PERIOD_DEFAULT, 0 }
 
 /* ------------------------------------------------------------------ */
 /* The engine: context, users, factors, sign-in                        */
@@ -283,11 +309,12 @@ typedef struct mfa_master_key {
 #define MFA_OPTIONS_VERSION 1
 
 /**
- * How to open a context. Fill with mfa_options_init(), then set the store
- * and the master key. The strings and keys are copied by mfa_open().
+ * How to open a context. Fill with mfa_options_init() or MFA_OPTIONS_INIT,
+ * then set the store and the master key. The strings and keys are copied by
+ * mfa_open().
  */
 typedef struct mfa_options {
-    /** Must be MFA_OPTIONS_VERSION. */
+    /** The struct version, set by mfa_options_init() or MFA_OPTIONS_INIT (1 to MFA_OPTIONS_VERSION). */
     uint32_t version;
     /**
      * Where the state lives: an SQLite file path, ":memory:" for a private
@@ -307,7 +334,7 @@ typedef struct mfa_options {
     mfa_master_key master_key;
     /** Earlier keys, still needed to read records not yet rotated (may be NULL). */
     const mfa_master_key *previous_keys;
-    /** Number of previous_keys. */
+    /** Number of previous_keys, 0 to 64. */
     size_t previous_key_count;
     /** The clock, or NULL for the system clock. */
     mfa_clock_fn clock;
@@ -333,15 +360,19 @@ typedef struct mfa_options {
     void *app_verifier_context;
 } mfa_options;
 
+/** A static initializer for mfa_options: the same as mfa_options_init(&o, MFA_OPTIONS_VERSION). */
+#define MFA_OPTIONS_INIT \
+    { MFA_OPTIONS_VERSION, NULL, { NULL, NULL }, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+
 /** Version of mfa_user understood by this header. */
 #define MFA_USER_VERSION 1
 
 /**
  * A user as the host knows them after the first factor. Fill with
- * mfa_user_init(). Strings are borrowed for the call.
+ * mfa_user_init() or MFA_USER_INIT. Strings are borrowed for the call.
  */
 typedef struct mfa_user {
-    /** Must be MFA_USER_VERSION. */
+    /** The struct version, set by mfa_user_init() or MFA_USER_INIT (1 to MFA_USER_VERSION). */
     uint32_t version;
     /** The user's id, 1 to 128 bytes. */
     const char *uid;
@@ -356,6 +387,9 @@ typedef struct mfa_user {
     /** When the user passed the first factor (Unix seconds). */
     int64_t auth_time;
 } mfa_user;
+
+/** A static initializer for mfa_user: the same as mfa_user_init(&u, MFA_USER_VERSION). */
+#define MFA_USER_INIT { MFA_USER_VERSION, NULL, NULL, NULL, 0, "password", 0 }
 
 /**
  * One enrolled second factor. Strings are owned by the object that holds

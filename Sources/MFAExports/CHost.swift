@@ -77,10 +77,7 @@ struct CAudit: @unchecked Sendable {
 /// Converts a C `mfa_user` into an `MFAUser`.
 enum CUser {
     static func read(_ user: UnsafePointer<mfa_user>?) throws(MFAError) -> MFAUser {
-        let fields = try CArguments.required(user, "user").pointee
-        guard fields.version == MFA_USER_VERSION else {
-            throw MFAError(.invalidArgument, "user->version must be MFA_USER_VERSION")
-        }
+        let fields = try CStructs.user.read(user)
         return MFAUser(uid: try CArguments.string(fields.uid, "user->uid"),
                        tenant: try CArguments.optionalString(fields.tenant, "user->tenant"),
                        email: try CArguments.optionalString(fields.email, "user->email"),

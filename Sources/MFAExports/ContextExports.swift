@@ -1,31 +1,29 @@
 import CMFATypes
 import MFA
 
-/// Fills `options` with the defaults: no store, no key, the system clock and
-/// randomness, no audit callback, and the current version.
+/// Fills `options` with the defaults of struct version `version` (pass
+/// MFA_OPTIONS_VERSION): no store, no key, the system clock and randomness,
+/// no callbacks, and `version` itself. Only the fields that version has are
+/// written (see "Versioned structs" in mfa_types.h); MFA_OPTIONS_INIT is the
+/// same as a static initializer.
 ///
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`).
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`, a version 0 or
+/// newer than the library's).
 @c(mfa_options_init)
-public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?) -> Int32 {
-    CResults.status { () throws(MFAError) in
-        let options = try CArguments.required(options, "options")
-        options.pointee = mfa_options(version: UInt32(MFA_OPTIONS_VERSION), store: nil,
-                                      master_key: mfa_master_key(id: nil, key: nil), previous_keys: nil,
-                                      previous_key_count: 0, clock: nil, clock_context: nil, random: nil,
-                                      random_context: nil, audit: nil, audit_context: nil, sms_sender: nil,
-                                      sms_sender_context: nil, sms_outbox: nil, app_verifier: nil,
-                                      app_verifier_context: nil)
-    }
+public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ version: UInt32) -> Int32 {
+    CResults.status { () throws(MFAError) in try CStructs.options.initialize(options, version: version) }
 }
 
 /// Opens the MFA engine on a store (creating and migrating it as needed).
 ///
 /// On MFA_OK, `*out` is a context to release with mfa_close(). The options'
 /// strings and keys are copied; the callbacks and their contexts must stay
-/// valid until mfa_close(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
-/// pointers, wrong version, a key that is not MFA_MASTER_KEY_BYTES long,
-/// duplicate key ids) or MFA_ERR_STORAGE_ERROR (the store cannot be opened,
-/// or was written by a newer libmfa). `err` as everywhere (see mfa.h).
+/// valid until mfa_close(). Options of an older struct version are read up
+/// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
+/// pointers, a version 0 or newer than the library's, more than 64 previous
+/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids) or
+/// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
+/// newer libmfa). `err` as everywhere (see mfa.h).
 @c(mfa_open)
 public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>?,
                      _ options: UnsafePointer<mfa_options>?,
@@ -33,15 +31,15 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
     CResults.status(err) { () throws(MFAError) in
         let out = try CArguments.required(out, "out")
         out.pointee = nil
-        let fields = try CArguments.required(options, "options").pointee
-        guard fields.version == MFA_OPTIONS_VERSION else {
-            throw MFAError(.invalidArgument, "options->version must be MFA_OPTIONS_VERSION")
+        let fields = try CStructs.options.read(options)
+        let previousCount = CArguments.size(fields.previous_key_count)
+        guard previousCount <= 64 else {
+            throw MFAError(.invalidArgument, "options->previous_key_count must be 0 to 64")
         }
-        guard fields.previous_key_count <= 64 else { throw MFAError(.invalidArgument, "too many previous keys") }
         var previous: [MasterKey] = []
-        if fields.previous_key_count > 0 {
+        if previousCount > 0 {
             let keys = try CArguments.required(fields.previous_keys, "options->previous_keys")
-            for index in 0..<fields.previous_key_count { previous.append(try masterKey(keys[index])) }
+            for index in 0..<Int(previousCount) { previous.append(try masterKey(keys[index])) }
         }
         var swiftOptions = MFAOptions(store: try CArguments.string(fields.store, "options->store"),
                                       keyring: try MasterKeyring(current: masterKey(fields.master_key),

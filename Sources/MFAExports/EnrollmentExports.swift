@@ -2,17 +2,16 @@ import CMFATypes
 import Glibc
 import MFA
 
-/// Fills `user` with empty values (no uid, the project, no email, provider
-/// "password", auth_time 0) and the current version.
+/// Fills `user` with the empty values of struct version `version` (pass
+/// MFA_USER_VERSION): no uid, the project, no email, provider "password",
+/// auth_time 0, and `version` itself. Only the fields that version has are
+/// written; MFA_USER_INIT is the same as a static initializer.
 ///
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `user`).
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `user`, a version 0 or
+/// newer than the library's).
 @c(mfa_user_init)
-public func mfa_user_init(_ user: UnsafeMutablePointer<mfa_user>?) -> Int32 {
-    CResults.status { () throws(MFAError) in
-        let user = try CArguments.required(user, "user")
-        user.pointee = mfa_user(version: UInt32(MFA_USER_VERSION), uid: nil, tenant: nil, email: nil,
-                                email_verified: 0, provider: StaticCStrings.password, auth_time: 0)
-    }
+public func mfa_user_init(_ user: UnsafeMutablePointer<mfa_user>?, _ version: UInt32) -> Int32 {
+    CResults.status { () throws(MFAError) in try CStructs.user.initialize(user, version: version) }
 }
 
 /// Starts an enrollment: checks that the user may enroll and returns a
