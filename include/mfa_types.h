@@ -252,6 +252,10 @@ typedef struct mfa_ctx {
 #define MFA_AUDIT_CONFIG_CHANGE 6
 /** Audit event: an SMS code was sent. */
 #define MFA_AUDIT_SMS_SENT 7
+/** Audit event: a stored value failed its integrity check (a factor row altered, or moved to another user). */
+#define MFA_AUDIT_INTEGRITY_FAILURE 8
+/** Audit event: the host revoked a user's credentials and tokens (mfa_revoke_tokens()). */
+#define MFA_AUDIT_TOKENS_REVOKED 9
 
 /**
  * One audit event, passed to the host's mfa_audit_fn. Every string is
@@ -261,13 +265,13 @@ typedef struct mfa_ctx {
 typedef struct mfa_audit_event {
     /** MFA_AUDIT_*. */
     int32_t kind;
-    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT". */
+    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED". */
     const char *kind_name;
     /** The tenant, "" for the project. */
     const char *tenant;
     /** The user, or "". */
     const char *uid;
-    /** "totp", "phone" or "". */
+    /** The factor id ("totp", "phone", "recovery"), or "". */
     const char *factor_id;
     /** The factor's enrollment id, or "". */
     const char *enrollment_id;
@@ -391,14 +395,25 @@ typedef struct mfa_user {
 /** A static initializer for mfa_user: the same as mfa_user_init(&u, MFA_USER_VERSION). */
 #define MFA_USER_INIT { MFA_USER_VERSION, NULL, NULL, NULL, 0, "password", 0 }
 
+/* ------------------------------------------------------------------ */
+/* Second factors                                                      */
+/* ------------------------------------------------------------------ */
+
+/** Factor kind: a TOTP authenticator app (factor id "totp"). */
+#define MFA_FACTOR_TOTP 1
+/** Factor kind: SMS codes to a phone number (factor id "phone"). */
+#define MFA_FACTOR_PHONE 2
+/** Factor kind: a set of single-use recovery codes (factor id "recovery"). */
+#define MFA_FACTOR_RECOVERY_CODES 3
+
 /**
- * One enrolled second factor. Strings are owned by the object that holds
- * this struct.
+ * One enrolled second factor, of any kind. Strings are owned by the object
+ * that holds this struct.
  */
 typedef struct mfa_factor_info {
     /** The enrollment id (28 URL-safe characters). */
     const char *uid;
-    /** "totp" or "phone". */
+    /** The factor id: "totp", "phone" or "recovery". */
     const char *factor_id;
     /** The user's name for the factor, or NULL. */
     const char *display_name;
@@ -406,6 +421,12 @@ typedef struct mfa_factor_info {
     int64_t enrollment_time;
     /** For phone factors the number (masked in hints, e.g. "+1******1234"), else NULL. */
     const char *phone_number;
+    /** The kind: MFA_FACTOR_*. */
+    int32_t kind;
+    /** What identifies the factor to its user, filled for every kind and never secret: "authenticator app", a masked number, "7 codes left". */
+    const char *hint;
+    /** For a recovery-code set, how many codes are left; -1 for other kinds. */
+    int64_t remaining_codes;
 } mfa_factor_info;
 
 /** A list of factors, in one allocation: free with mfa_factor_list_free(). */
@@ -449,23 +470,85 @@ typedef struct mfa_resolver {
     const mfa_factor_info *hints;
 } mfa_resolver;
 
+/** One claim of a sign-in result: a name and its value. */
+typedef struct mfa_claim {
+    /** The claim's name ("sign_in_second_factor", ...). */
+    const char *name;
+    /** Its value. */
+    const char *value;
+} mfa_claim;
+
 /**
  * A finished sign-in: free with mfa_sign_in_result_free(). factor_id and
  * enrollment_id are the values of the claims sign_in_second_factor and
- * second_factor_identifier.
+ * second_factor_identifier; `claims` lists those two and any the factor kind
+ * adds (a recovery code adds recovery_codes_remaining, so the host can warn
+ * the user and offer a new set).
  */
 typedef struct mfa_sign_in_result {
     /** The user. */
     const char *uid;
     /** The tenant, or NULL. */
     const char *tenant;
-    /** The factor used: "totp" or "phone". */
+    /** The factor used: "totp", "phone" or "recovery". */
     const char *factor_id;
     /** The enrollment id of the factor used. */
     const char *enrollment_id;
     /** Unix time of the sign-in. */
     int64_t time;
+    /** The kind of the factor used: MFA_FACTOR_*. */
+    int32_t kind;
+    /** Number of claims. */
+    size_t claim_count;
+    /** The claims to put in the credential the host issues. */
+    const mfa_claim *claims;
 } mfa_sign_in_result;
+
+/** Version of mfa_assertion understood by this header. */
+#define MFA_ASSERTION_VERSION 1
+
+/**
+ * Proof of a second factor, of any kind, for mfa_enroll() and mfa_resolve().
+ * Fill with mfa_assertion_init() or MFA_ASSERTION_INIT, set `kind`, and the
+ * fields that kind reads (the others are ignored). Strings are borrowed for
+ * the call.
+ *
+ *   kind                         enroll (mfa_enroll)           sign in (mfa_resolve)
+ *   MFA_FACTOR_TOTP              session_info, code            enrollment_id, code
+ *   MFA_FACTOR_PHONE             verification_id, code         verification_id, code
+ *   MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
+ */
+typedef struct mfa_assertion {
+    /** The struct version, set by mfa_assertion_init() or MFA_ASSERTION_INIT (1 to MFA_ASSERTION_VERSION). */
+    uint32_t version;
+    /** MFA_FACTOR_*. */
+    int32_t kind;
+    /** The factor signed in with (TOTP; a recovery set, optional). */
+    const char *enrollment_id;
+    /** The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()). */
+    const char *session_info;
+    /** The verification id of an SMS code (mfa_phone_start_enrollment() or mfa_phone_start_sign_in()). */
+    const char *verification_id;
+    /** The code: from the authenticator app, the SMS, or a recovery code as the user typed it. */
+    const char *code;
+} mfa_assertion;
+
+/** An mfa_assertion with every field empty, for `mfa_assertion a = MFA_ASSERTION_INIT;`. */
+#define MFA_ASSERTION_INIT { MFA_ASSERTION_VERSION, 0, NULL, NULL, NULL, NULL }
+
+/**
+ * A freshly generated recovery-code set: show the codes to the user once
+ * (libmfa keeps only their hashes). Free with mfa_recovery_codes_free(),
+ * which wipes them.
+ */
+typedef struct mfa_recovery_codes {
+    /** Number of codes (8 to 16; 10 by default). */
+    size_t count;
+    /** The codes, "xxxx-xxxx-xx". */
+    const char *const *codes;
+    /** The set as a factor (its hint says how many codes are left). */
+    mfa_factor_info factor;
+} mfa_recovery_codes;
 
 /** mfa_qr_encode() format: a PNG image. */
 #define MFA_QR_PNG 1

@@ -52,6 +52,7 @@ struct CAudit: @unchecked Sendable {
         .enroll: MFA_AUDIT_ENROLL, .unenroll: MFA_AUDIT_UNENROLL, .signInSuccess: MFA_AUDIT_SIGN_IN_SUCCESS,
         .signInFailure: MFA_AUDIT_SIGN_IN_FAILURE, .backoff: MFA_AUDIT_BACKOFF,
         .configChange: MFA_AUDIT_CONFIG_CHANGE, .smsSent: MFA_AUDIT_SMS_SENT,
+        .integrityFailure: MFA_AUDIT_INTEGRITY_FAILURE, .tokensRevoked: MFA_AUDIT_TOKENS_REVOKED,
     ]
 
     func deliver(_ event: AuditEvent) {

@@ -96,4 +96,12 @@ enum CStructs {
                     algorithm: MFA_ALG_SHA1, digits: Int32(OTPLimits.defaultDigits),
                     period: OTPLimits.defaultPeriod, counter: 0)
     }
+
+    /// `mfa_assertion`.
+    static let assertion = CVersioned<mfa_assertion>(
+        name: "assertion", macro: "MFA_ASSERTION_VERSION", sizes: [MemoryLayout<mfa_assertion>.size]
+    ) { version in
+        mfa_assertion(version: version, kind: 0, enrollment_id: nil, session_info: nil, verification_id: nil,
+                      code: nil)
+    }
 }

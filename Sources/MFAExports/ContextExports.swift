@@ -84,11 +84,18 @@ public func mfa_close(_ ctx: UnsafeMutablePointer<mfa_ctx>?) {
 }
 
 /// Stores the MFA configuration of the project (`tenant` NULL) or of a
-/// tenant, replacing the previous one, as JSON:
+/// tenant, replacing the previous one (a field it does not name takes its
+/// default: a document without "state" turns MFA off), as JSON:
 /// {"state": "DISABLED|ENABLED|MANDATORY", "providers": {"totp": "ENABLED|DISABLED",
-/// "phone": ...}, "totp": {"adjacentIntervals": 0..10}, "testPhoneNumbers":
-/// {"+15555550100": "123456"}, "limits": {...}}. Every field is optional; a
-/// tenant's fields override the project's. Returns MFA_OK,
+/// "phone": ..., "recovery": ...}, "totp": {"adjacentIntervals": 0..10},
+/// "phone": {"appVerification": "REQUIRED|DISABLED"}, "testPhoneNumbers":
+/// {"+15555550100": "123456"}, "recoveryCodes": {"count": 8..16}, "limits":
+/// {...}}. The shapes the guides write are accepted too: the Admin SDK's
+/// {"multiFactorConfig": {"state", "factorIds", "providerConfigs"}} and the
+/// REST API's {"mfa": {...}} / {"mfaConfig": {...}} with "enabledProviders",
+/// integers also as strings. Every field is optional; a tenant's fields
+/// override the project's. Disabling a provider stops new enrollments;
+/// factors already enrolled keep working and stay required. Returns MFA_OK,
 /// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
 /// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
 /// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
@@ -100,6 +107,24 @@ public func mfa_config_set_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ tenant:
         let context = try CContext.get(ctx)
         try context.setConfig(json: try CArguments.string(json, "json"),
                               tenant: try CArguments.optionalString(tenant, "tenant"))
+    }
+}
+
+/// Changes only what `json` names in the stored configuration of the
+/// project (`tenant` NULL) or of a tenant, like the service's
+/// updateProjectConfig / updateTenant: objects merge field by field,
+/// testPhoneNumbers is replaced whole, and everything not named stays. It
+/// accepts the same shapes as mfa_config_set_json(). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (`err` names the field; nothing is changed) or
+/// MFA_ERR_STORAGE_ERROR.
+@c(mfa_config_update_json)
+public func mfa_config_update_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ tenant: UnsafePointer<CChar>?,
+                                   _ json: UnsafePointer<CChar>?,
+                                   _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        try context.updateConfig(json: try CArguments.string(json, "json"),
+                                 tenant: try CArguments.optionalString(tenant, "tenant"))
     }
 }
 
