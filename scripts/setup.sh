@@ -5,7 +5,7 @@
 set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
-libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools"
+libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools valgrind"
 PIPS="pytest pyotp"
 
 missing=""
