@@ -43,7 +43,10 @@ signature() {
 # Copies a crash (or leak, timeout, oom) input into the committed corpus as regress-KIND-HASH, once.
 keep() {
     local file=$1 target=$2 kind hash
-    kind=$(basename "$file" | sed -E 's/^(crash|leak|timeout|oom|slow-unit).*/\1/')
+    case $(basename "$file") in
+    leak-* | timeout-* | oom-* | slow-unit-*) kind=$(basename "$file" | sed -E 's/^(leak|timeout|oom|slow-unit)-.*/\1/') ;;
+    *) kind=crash ;;
+    esac
     hash=$(sha1sum "$file" | cut -c1-12)
     mkdir -p "$ROOT/fuzz/corpus/$target"
     if ! cmp -s "$file" "$ROOT/fuzz/corpus/$target/regress-$kind-$hash" 2> /dev/null; then
