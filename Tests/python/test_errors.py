@@ -8,7 +8,7 @@ import pytest
 import libmfa
 from libmfa import Status, constants
 from libmfa._lib import lib
-from libmfa._types import mfa_key_uri
+from libmfa._ffi import mfa_key_uri
 
 from shared import header_defines, header_statuses
 

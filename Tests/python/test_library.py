@@ -11,7 +11,7 @@ import pytest
 
 import libmfa
 from libmfa import _lib
-from libmfa._types import STRUCTS
+from libmfa._ffi import STRUCTS
 
 from shared import REPO, TYPES_HEADER, header_defines
 

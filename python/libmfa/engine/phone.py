@@ -1,5 +1,5 @@
 """SMS second factors under the Firebase SDKs' names: PhoneAuthProvider and
-PhoneMultiFactorGenerator, plus a reader for the development outbox.
+PhoneMultiFactorGenerator, with their credential and assertion.
 
 Enrolling a phone (SPEC flow 3)::
 
@@ -23,23 +23,93 @@ Signing in (SPEC flow 5)::
         verification_id = provider.verify_phone_number_for_sign_in(hint, resolver, app_credential=token)
         credential = provider.credential(verification_id, code_the_user_typed)
         result = resolver.resolve_sign_in(libmfa.PhoneMultiFactorGenerator.assertion(credential))
+
+Each kind's module holds its values, its assertion (which builds the C
+``mfa_assertion`` of kind ``MFA_FACTOR_PHONE``) and its own C calls
+(``mfa_phone_start_enrollment``, ``mfa_phone_start_sign_in``). The
+development outbox (``sms_outbox``) is read with :func:`libmfa.read_outbox`.
 """
 
-import json
-import os
-import re
+from __future__ import annotations
 
-from .engine import Context, MultiFactorResolver, MultiFactorSession
-from .models import PHONE_FACTOR_ID, MultiFactorInfo, PhoneAuthCredential, PhoneMultiFactorAssertion
+from .. import _args, _ffi, _lib
+from .._lib import lib
+from .._record import Record
+from ..models import PHONE_FACTOR_ID, MultiFactorInfo
+from .flow import MultiFactorAssertion, MultiFactorResolver, _require_context, session_token
 
-_CODE = re.compile(r"^(\d{6}) is your verification code\.$")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Optional, Union
+
+    from .._typing import OptionalText, Text
+    from .context import Context
+    from .flow import MultiFactorSession
+
+#: The C functions of the SMS second factor (checked when first used).
+_PHONE_FUNCTIONS = ("mfa_phone_start_enrollment", "mfa_phone_start_sign_in")
 
 
-def _text_or_bytes(value, what):
-    """TypeError unless ``value`` is str or bytes."""
-    if not isinstance(value, (str, bytes)):
-        raise TypeError("%s must be str, not %s" % (what, type(value).__name__))
-    return value
+class PhoneAuthCredential(Record):
+    """Proof of a phone number: the verification id and the code the user received by SMS.
+
+    Made by :meth:`PhoneAuthProvider.credential`; turned into an assertion by
+    :meth:`PhoneMultiFactorGenerator.assertion`. Both fields are left out of
+    ``repr``.
+
+    Attributes:
+        verification_id: the opaque id returned by
+            :meth:`PhoneAuthProvider.verify_phone_number` or
+            :meth:`PhoneAuthProvider.verify_phone_number_for_sign_in`.
+        verification_code: the six-digit code from the SMS (str or bytes).
+    """
+
+    __slots__ = ("verification_id", "verification_code")
+    _hidden = frozenset(["verification_id", "verification_code"])
+
+    #: "phone".
+    provider_id = PHONE_FACTOR_ID
+
+    verification_id: Text
+    verification_code: Text
+
+    def __init__(self, verification_id: Text, verification_code: Text) -> None:
+        self._set(verification_id=verification_id, verification_code=verification_code)
+
+
+class PhoneMultiFactorAssertion(MultiFactorAssertion):
+    """Proof of a phone factor, for :meth:`libmfa.MultiFactor.enroll` or
+    :meth:`libmfa.MultiFactorResolver.resolve_sign_in`.
+
+    Made by :meth:`PhoneMultiFactorGenerator.assertion`. Whether it enrolls
+    or signs in is decided by the verification id inside, so the same class
+    serves both (as in the Firebase SDKs).
+
+    Attributes:
+        credential: the :class:`PhoneAuthCredential`.
+        factor_id: always ``"phone"``.
+    """
+
+    __slots__ = ("credential",)
+    factor_id = PHONE_FACTOR_ID
+    _kind = _ffi.MFA_FACTOR_PHONE
+
+    credential: PhoneAuthCredential
+
+    def __init__(self, credential: PhoneAuthCredential) -> None:
+        self._set(credential=credential)
+
+    def _proof(self) -> _ffi.mfa_assertion:
+        fields = self._fields()
+        fields.verification_id = _args.text(self.credential.verification_id, "verification_id")
+        fields.code = _args.code(self.credential.verification_code, "verification_code")
+        return fields
+
+    def _enrollment(self) -> _ffi.mfa_assertion:
+        return self._proof()
+
+    def _sign_in(self) -> _ffi.mfa_assertion:
+        return self._proof()
 
 
 class PhoneAuthProvider:
@@ -50,10 +120,13 @@ class PhoneAuthProvider:
     keyed hash is stored. Sending goes through the context's ``sms_sender``
     (or ``sms_outbox``) after the context's ``app_verifier`` accepted the
     client's app credential (unless the configuration sets
-    ``phone.appVerification`` to DISABLED), and within the resend cooldown
-    and the per-number, per-user and per-tenant hourly and daily caps. Test
-    phone numbers of the configuration never reach the sender, are not
-    counted, and take their fixed code.
+    ``phone.appVerification`` to DISABLED). Enrollment sends are held to a
+    resend cooldown per number and to per-number, per-user and per-tenant
+    hourly and daily caps; sign-in sends to an enrolled factor have their own
+    budget per factor (``limits.smsPerFactorHour`` 5, ``smsPerFactorDay`` 10)
+    and resend cooldown, so nobody else's attempts can spend it. Test phone
+    numbers of the configuration never reach the sender, are not counted,
+    and take their fixed code.
 
     Args:
         context: the :class:`libmfa.Context`.
@@ -67,15 +140,18 @@ class PhoneAuthProvider:
 
     __slots__ = ("context",)
 
-    def __init__(self, context):
-        if not isinstance(context, Context):
-            raise TypeError("context must be a libmfa.Context, not %s" % type(context).__name__)
-        self.context = context
+    def __init__(self, context: Context) -> None:
+        self.context = _require_context(context)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<libmfa.PhoneAuthProvider %r>" % (self.context,)
 
-    def verify_phone_number(self, phone_number, app_credential=None, session=None):
+    def verify_phone_number(
+        self,
+        phone_number: Text,
+        app_credential: OptionalText = None,
+        session: Union[MultiFactorSession, Text, None] = None,
+    ) -> str:
         """Send a code to a number the user wants to enroll; return the verification id.
 
         Args:
@@ -110,18 +186,21 @@ class PhoneAuthProvider:
         """
         if session is None:
             raise TypeError("session is required: the user's MultiFactorSession")
-        if isinstance(session, MultiFactorSession):
-            token = session.token
-        elif isinstance(session, (str, bytes)):
-            token = session
-        else:
-            raise TypeError("session must be a MultiFactorSession, not %s" % type(session).__name__)
-        _text_or_bytes(phone_number, "phone_number")
+        token = session_token(session)
+        _args.text_or_bytes(phone_number, "phone_number")
         if app_credential is not None:
-            _text_or_bytes(app_credential, "app_credential")
-        return self.context._start_phone_enrollment(token, phone_number, app_credential)
+            _args.text_or_bytes(app_credential, "app_credential")
+        _lib.require(_PHONE_FUNCTIONS, "SMS")
+        return self.context._string_call(lib.mfa_phone_start_enrollment, _args.text(token, "session"),
+                                         _args.text(phone_number, "phone_number"),
+                                         _args.optional_text(app_credential, "app_credential"))
 
-    def verify_phone_number_for_sign_in(self, hint, resolver, app_credential=None):
+    def verify_phone_number_for_sign_in(
+        self,
+        hint: Union[MultiFactorInfo, Text],
+        resolver: MultiFactorResolver,
+        app_credential: OptionalText = None,
+    ) -> str:
         """Send a code to the number of an enrolled factor chosen from the hints; return the verification id.
 
         The full number never leaves libmfa: the client only ever sees the
@@ -145,28 +224,36 @@ class PhoneAuthProvider:
             SecondFactorExistsError), plus MFAEnrollmentNotFoundError (no
             such factor), InvalidSessionError (a tampered, expired or used
             pending credential, or another user's factor),
-            TenantMismatchError, TooManyAttemptsError (also the backoff after
-            failed sign-ins), InvalidArgumentError (a TOTP factor).
+            TenantMismatchError, UserTokenExpiredError (tokens revoked since
+            the sign-in started), TooManyAttemptsError (the factor's resend
+            cooldown, or the backoff after failed sign-ins),
+            QuotaExceededError (the factor's hourly or daily budget),
+            InvalidArgumentError (a factor of another kind).
         """
         if not isinstance(resolver, MultiFactorResolver):
             raise TypeError("resolver must be a MultiFactorResolver, not %s" % type(resolver).__name__)
         enrollment_id = hint.uid if isinstance(hint, MultiFactorInfo) else hint
-        _text_or_bytes(enrollment_id, "hint")
+        _args.text_or_bytes(enrollment_id, "hint")
         if app_credential is not None:
-            _text_or_bytes(app_credential, "app_credential")
-        return self.context._start_phone_sign_in(resolver.session, resolver.tenant, enrollment_id, app_credential)
+            _args.text_or_bytes(app_credential, "app_credential")
+        _lib.require(_PHONE_FUNCTIONS, "SMS")
+        return self.context._string_call(lib.mfa_phone_start_sign_in,
+                                         _args.text(resolver.session, "pending_credential"),
+                                         _args.optional_text(resolver.tenant, "tenant"),
+                                         _args.text(enrollment_id, "enrollment id"),
+                                         _args.optional_text(app_credential, "app_credential"))
 
     @staticmethod
-    def credential(verification_id, verification_code):
-        """The :class:`libmfa.PhoneAuthCredential` of a verification id and the code the user typed.
+    def credential(verification_id: Text, verification_code: Text) -> PhoneAuthCredential:
+        """The :class:`PhoneAuthCredential` of a verification id and the code the user typed.
 
         Nothing is checked here: a wrong code fails when the assertion is used.
 
         Raises:
             TypeError: an id or code that is not str (or bytes).
         """
-        _text_or_bytes(verification_id, "verification_id")
-        _text_or_bytes(verification_code, "verification_code")
+        _args.text_or_bytes(verification_id, "verification_id")
+        _args.text_or_bytes(verification_code, "verification_code")
         return PhoneAuthCredential(verification_id, verification_code)
 
 
@@ -176,79 +263,24 @@ class PhoneMultiFactorGenerator:
     #: "phone".
     FACTOR_ID = PHONE_FACTOR_ID
 
-    def __init__(self):
+    def __init__(self) -> None:
         raise TypeError("PhoneMultiFactorGenerator has only static methods")
 
     @staticmethod
-    def assertion(credential):
-        """A :class:`libmfa.PhoneMultiFactorAssertion` for ``MultiFactor.enroll`` or ``resolve_sign_in``.
+    def assertion(credential: PhoneAuthCredential) -> PhoneMultiFactorAssertion:
+        """A :class:`PhoneMultiFactorAssertion` for ``MultiFactor.enroll`` or ``resolve_sign_in``.
 
         Raises:
-            TypeError: ``credential`` is not a :class:`libmfa.PhoneAuthCredential`.
+            TypeError: ``credential`` is not a :class:`PhoneAuthCredential`.
         """
         if not isinstance(credential, PhoneAuthCredential):
             raise TypeError("credential must be a PhoneAuthCredential, not %s" % type(credential).__name__)
         return PhoneMultiFactorAssertion(credential)
 
 
-def read_outbox(path):
-    """The messages in an SMS outbox file, oldest first. A development aid.
-
-    A context opened with ``sms_outbox=path`` appends every SMS to ``path``
-    as one JSON line instead of sending it; this reads them back, so demos
-    and tests can pick up codes without a phone. Do not use an outbox in
-    production: it holds live codes in the clear.
-
-    Args:
-        path: the outbox file (str or path-like). A file that does not exist
-            yet holds no message.
-
-    Returns:
-        A list of dicts ``{"time": int, "to": str, "message": str, "code":
-        str or None}``: ``code`` is the six-digit code parsed from the
-        message. An unfinished last line (a writer mid-way) is left out.
-
-    Raises:
-        ValueError: a finished line that is not such a JSON object.
-        OSError: the file exists but cannot be read.
-    """
-    try:
-        with open(os.fspath(path), "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        return []
-    messages = []
-    lines = data.split(b"\n")
-    for number, line in enumerate(lines[:-1], 1):  # lines[-1] is "" or an unfinished line
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line.decode("utf-8"))
-        except ValueError as error:
-            raise ValueError("%s:%d is not JSON: %s" % (path, number, error)) from None
-        if (not isinstance(entry, dict) or not isinstance(entry.get("to"), str)
-                or not isinstance(entry.get("message"), str) or not isinstance(entry.get("time"), int)):
-            raise ValueError("%s:%d is not an outbox entry {time, to, message}" % (path, number))
-        match = _CODE.match(entry["message"])
-        entry["code"] = match.group(1) if match else None
-        messages.append(entry)
-    return messages
-
-
-def outbox_code(path, phone_number=None):
-    """The code of the newest message in an outbox (to ``phone_number`` if given), or None.
-
-    A development aid; see :func:`read_outbox`.
-    """
-    for entry in reversed(read_outbox(path)):
-        if phone_number is None or entry["to"] == phone_number:
-            return entry["code"]
-    return None
-
-
 __all__ = [
+    "PhoneAuthCredential",
     "PhoneAuthProvider",
+    "PhoneMultiFactorAssertion",
     "PhoneMultiFactorGenerator",
-    "outbox_code",
-    "read_outbox",
 ]
