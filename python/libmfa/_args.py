@@ -136,12 +136,16 @@ def unix_time(value: object, what: str = "time") -> int:
 
 
 def unix_time_ms(value: object, what: str = "time") -> int:
-    """Milliseconds since the epoch as an int from an int (milliseconds) or a datetime."""
-    value = _timestamp(value)
+    """Milliseconds since the epoch as an int, from an int or a float (milliseconds,
+    rounded down) or a datetime."""
+    seconds = _timestamp(value)
+    if seconds is not value:  # a datetime, now its timestamp in seconds
+        assert isinstance(seconds, float)
+        value = seconds * 1000
     if isinstance(value, float):
         if not math.isfinite(value):
             raise invalid("%s must be finite" % what)
-        value = math.floor(value * 1000)  # a datetime's timestamp, in seconds
+        value = math.floor(value)
     return int64(value, what)
 
 

@@ -33,10 +33,14 @@ from __future__ import annotations
 import ctypes
 import math
 import sys
-import threading
 import time
 
 from . import _ffi
+
+try:  # threading.local itself, without importing threading (the engine imports it when a context opens)
+    from _thread import _local as _ThreadLocal
+except ImportError:  # pragma: no cover - not CPython
+    from threading import local as _ThreadLocal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,7 +50,7 @@ if TYPE_CHECKING:
     AuditFields = Dict[str, Union[int, str]]
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
-_state = threading.local()
+_state = _ThreadLocal()
 
 
 def log() -> logging.Logger:

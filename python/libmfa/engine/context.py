@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import threading
 import time
 
 from .. import _args, _callbacks, _ffi, _lib, _memory
@@ -206,6 +205,8 @@ class Context:
         sms_outbox: Union[str, bytes, os.PathLike[str], None] = None,
         app_verifier: Optional[Callable[[str, str], object]] = None,
     ) -> None:
+        import threading  # here, not at import: most programs that import libmfa open no context
+
         self._handle: Any = None
         self._condition = threading.Condition(threading.Lock())
         self._busy = 0
@@ -524,7 +525,7 @@ class Context:
         with self._use() as handle:
             check(lib.mfa_token_check(handle, raw_tenant, raw_uid, when))
 
-    def check_token_ms(self, uid: Text, issued_at_ms: Union[int, UnixTime], tenant: OptionalText = None) -> None:
+    def check_token_ms(self, uid: Text, issued_at_ms: UnixTime, tenant: OptionalText = None) -> None:
         """Like :meth:`check_token`, for a credential whose issue time is known to the millisecond.
 
         Valid if issued strictly after the user's last revocation, which
@@ -533,7 +534,7 @@ class Context:
         Args:
             uid: the user.
             issued_at_ms: when the host issued the credential, in Unix
-                milliseconds (int), or a datetime.
+                milliseconds (int, or float rounded down), or a datetime.
             tenant: the user's tenant, or None.
 
         Raises:
