@@ -212,3 +212,13 @@ def test_import_loads_no_heavy_standard_modules(tmp_path):
 
 def test_the_package_is_typed():
     assert (PACKAGE_DIR / "py.typed").exists()
+
+
+def test_names_from_before_the_engine_package_still_import():
+    from libmfa.models import PhoneAuthCredential, TOTPSecret
+    from libmfa.phone import PhoneAuthProvider, read_outbox
+
+    assert (TOTPSecret, PhoneAuthCredential) == (libmfa.TOTPSecret, libmfa.PhoneAuthCredential)
+    assert (PhoneAuthProvider, read_outbox) == (libmfa.PhoneAuthProvider, libmfa.read_outbox)
+    with pytest.raises(AttributeError):
+        libmfa.models.NoSuchName  # noqa: B018

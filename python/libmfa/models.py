@@ -304,6 +304,24 @@ AUDIT_KINDS = {
     _ffi.MFA_AUDIT_TOKENS_REVOKED: "TOKENS_REVOKED",
 }
 
+#: Names that lived here before each factor kind got its module: name -> module of libmfa.engine.
+_MOVED = {
+    "TOTPSecret": "totp",
+    "TOTPMultiFactorAssertion": "totp",
+    "PhoneAuthCredential": "phone",
+    "PhoneMultiFactorAssertion": "phone",
+}
+
+
+def __getattr__(name: str) -> object:
+    """``from libmfa.models import TOTPSecret`` and the like keep working (the engine is imported then)."""
+    if name in _MOVED:
+        import importlib
+
+        return getattr(importlib.import_module("libmfa.engine." + _MOVED[name]), name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
 __all__ = [
     "AUDIT_KINDS",
     "FACTOR_KINDS",
