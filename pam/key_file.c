@@ -13,7 +13,7 @@
 /* Largest key file read: a few keys with ids and comments fit many times over. */
 #define KEY_FILE_MAX_BYTES 8192
 
-static int fail(char *why, size_t why_size, const char *format, ...) {
+__attribute__((format(printf, 3, 4))) static int fail(char *why, size_t why_size, const char *format, ...) {
     va_list args;
     va_start(args, format);
     if (why && why_size) vsnprintf(why, why_size, format, args);

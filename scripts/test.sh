@@ -5,8 +5,9 @@
 # exports, install, races, crashes), Python (pytest); then the README's code
 # blocks (Tests/readme), the API reference with warnings as errors
 # (scripts/docs.sh), and the Python wheel built from the checkout, installed
-# into a new venv and used there (scripts/wheel.sh, Tests/wheel). Logs go to
-# build/logs/.
+# into a new venv and used there (scripts/wheel.sh, Tests/wheel); the PAM
+# module with pamtester, valgrind and real SSH logins (pam/tests, as root).
+# Logs go to build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -29,6 +30,7 @@ step cmake-build "$ROOT/scripts/build.sh"
 TAIL_LINES=4 step ctest ctest --test-dir "$CMAKE_BUILD" --output-on-failure
 
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
+TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
 
 TAIL_LINES=4 step readme python3 "$ROOT/Tests/readme/run_readme.py" "$LIBMFA_LIBRARY"
 TAIL_LINES=1 step docs "$ROOT/scripts/docs.sh"

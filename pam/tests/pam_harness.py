@@ -206,7 +206,66 @@ class Run:
             except ProcessLookupError:
                 pass
 
+    # --- private sshd servers ------------------------------------------------------------
+
+    def sshd(self, port, module_words):
+        """Starts a private sshd on 127.0.0.1:`port` (its own config and host key, not the
+        system's service) whose PAM service, written here, runs pam_unix and then the module
+        with `module_words`. sshd names its PAM service after the name it runs under, so it
+        runs as a symbolic link named like the service. Returns the host key's public half."""
+        name = f"libmfa-test-{self.id}-sshd{port}"
+        self.service([module_words], before=["auth required pam_unix.so"], after=(), name=name)
+        link = self.dir / name
+        link.symlink_to(shutil.which("sshd") or "/usr/sbin/sshd")
+        host_key = self.dir / f"host-key-{port}"
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(host_key)], check=True)
+        config = self.dir / f"sshd-{port}.conf"
+        config.write_text("\n".join([
+            f"Port {port}", "ListenAddress 127.0.0.1", f"HostKey {host_key}",
+            f"PidFile {self.dir}/sshd-{port}.pid", "UsePAM yes", "KbdInteractiveAuthentication yes",
+            "PasswordAuthentication no", "PubkeyAuthentication no",
+            "AuthenticationMethods keyboard-interactive", "PermitRootLogin no",
+            f"AllowUsers {' '.join(self.users)}", "LogLevel VERBOSE", "UseDNS no", "MaxStartups 100",
+            f"AuthorizedKeysFile {self.dir}/none", "",
+        ]))
+        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)  # sshd's privilege separation folder
+        subprocess.run([str(link), "-t", "-f", str(config)], check=True)
+        log = open(self.dir / f"sshd-{port}.log", "w")
+        process = subprocess.Popen([str(link), "-D", "-e", "-f", str(config)], stdout=log, stderr=log)
+        self.processes.append(process)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"sshd on port {port} did not start:\n" + self.sshd_log(port))
+                time.sleep(0.1)
+        return (pathlib.Path(str(host_key) + ".pub")).read_text().split()[1]
+
+    def sshd_log(self, port):
+        return (self.dir / f"sshd-{port}.log").read_text(errors="replace")
+
     # --- the end ----------------------------------------------------------------------
+
+    @staticmethod
+    def end_processes_of(user):
+        """Ends what a test user still runs (a session sshd started for a test login), by pid."""
+        try:
+            uid = pwd.getpwnam(user).pw_uid
+        except KeyError:
+            return
+        for status in pathlib.Path("/proc").glob("[0-9]*/status"):
+            try:
+                uids = next(line for line in status.read_text().splitlines() if line.startswith("Uid:"))
+            except (OSError, StopIteration):
+                continue
+            if int(uids.split()[1]) == uid:
+                try:
+                    os.kill(int(status.parent.name), signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
 
     def close(self):
         for process in self.processes:
@@ -219,7 +278,8 @@ class Run:
         for path in self.services:
             path.unlink(missing_ok=True)
         for user in self.users:
-            subprocess.run(["userdel", "-r", user], capture_output=True)
+            self.end_processes_of(user)
+            subprocess.run(["userdel", "-r", "-f", user], capture_output=True)
         if self.pg_started:
             subprocess.run([str(PG_SCRIPT), "stop", str(PG_PORT)], capture_output=True)
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -252,6 +312,24 @@ class SyslogCatcher:
     def text(self):
         time.sleep(0.3)
         return "\n".join(self.messages)
+
+    @staticmethod
+    def end_processes_of(user):
+        """Ends what a test user still runs (a session sshd started for a test login), by pid."""
+        try:
+            uid = pwd.getpwnam(user).pw_uid
+        except KeyError:
+            return
+        for status in pathlib.Path("/proc").glob("[0-9]*/status"):
+            try:
+                uids = next(line for line in status.read_text().splitlines() if line.startswith("Uid:"))
+            except (OSError, StopIteration):
+                continue
+            if int(uids.split()[1]) == uid:
+                try:
+                    os.kill(int(status.parent.name), signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
 
     def close(self):
         self.running = False
