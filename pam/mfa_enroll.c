@@ -89,7 +89,7 @@ static char *new_session(const settings *s, const mfa_user *user, const char *pr
         if (disabled) enable(s->store.tenant, "{\"state\":\"ENABLED\"}", "MFA");
         char json[128];
         snprintf(json, sizeof json, "{\"providers\":{\"%s\":\"ENABLED\"}}", provider);
-        enable(s->store.tenant, json, provider);
+        enable(s->store.tenant, json, strcmp(provider, "totp") == 0 ? "TOTP" : provider);
         status = mfa_session_new(ctx, &session, user, &err);
     }
     check("enrollment session", status, err);
@@ -201,7 +201,7 @@ static void enroll(const settings *s, const mfa_user *user) {
     if (status == MFA_ERR_OPERATION_NOT_ALLOWED) {
         mfa_free(err);
         err = NULL;
-        enable(s->store.tenant, "{\"providers\":{\"recovery\":\"ENABLED\"}}", "recovery");
+        enable(s->store.tenant, "{\"providers\":{\"recovery\":\"ENABLED\"}}", "recovery codes");
         status = mfa_recovery_codes_generate(ctx, &codes, session, NULL, &err);
     }
     mfa_free(session);

@@ -46,7 +46,8 @@ static void wipe_free(char *text) {
     free(text);
 }
 
-/* Asks through the conversation; *out is the answer ("" for none), to free with wipe_free. */
+/* Asks through the conversation; *out is the answer, to free with wipe_free. No answer
+ * at all (the client gave none) is PAM_CONV_ERR. */
 static int ask(attempt *a, const char *prompt, int echo, char **out) {
     char *answer = NULL;
     *out = NULL;
@@ -56,8 +57,12 @@ static int ask(attempt *a, const char *prompt, int echo, char **out) {
         DEBUG(a, "user %s: the conversation failed: %s", a->user, pam_strerror(a->pamh, rc));
         return rc == PAM_BUF_ERR ? PAM_BUF_ERR : PAM_CONV_ERR;
     }
-    *out = answer ? answer : strdup("");
-    return *out ? PAM_SUCCESS : PAM_BUF_ERR;
+    if (!answer) {
+        DEBUG(a, "user %s: no answer to the prompt", a->user);
+        return PAM_CONV_ERR;
+    }
+    *out = answer;
+    return PAM_SUCCESS;
 }
 
 /* forward_pass: asks for password and code on one line. The password (the

@@ -3,7 +3,7 @@ service files in /etc/pam.d written by the test, users added with useradd,
 authenticator apps enrolled with mfa-enroll, codes computed by oathtool."""
 
 import os
-import pathlib
+import subprocess
 
 import pytest
 
@@ -21,8 +21,9 @@ def alice(run):
 def test_enroll_shows_qr_key_and_recovery_codes(run, alice):
     user, app, _ = alice
     assert "Scan this QR code" in app.output and "\u2580" in app.output  # half blocks
-    assert f"otpauth://totp/" in app.output and f"secret={app.secret}" in app.output
-    assert "turned MFA on" in app.output and "turned totp on" in app.output
+    assert "otpauth://totp/" in app.output and f"secret={app.secret}" in app.output
+    assert "turned MFA on" in app.output and "turned TOTP on" in app.output
+    assert "turned recovery codes on" in app.output
     assert len(app.recovery_codes) == 10
     status, out = run.mfa_enroll(f"store={run.store}", f"key_file={run.key_file}", "--list", user)
     assert status == 0 and "totp" in out and "10 codes left" in out
@@ -294,3 +295,10 @@ def test_module_clean_under_valgrind(run):
         status, out, _ = run.pam(service, name, typed, valgrind=True, timeout=120)
         assert status == expected, (name[:20], typed, out)
         assert "==" not in out, out  # valgrind -q prints only errors and leaks
+
+
+def test_no_answer_is_a_conversation_error(run, alice):
+    user, _, service = alice
+    result = subprocess.run(["pamtester", service, user, "authenticate"], stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and "Conversation error" in result.stdout + result.stderr, result
