@@ -3,11 +3,13 @@ service files in /etc/pam.d written by the test, users added with useradd,
 authenticator apps enrolled with mfa-enroll, codes computed by oathtool."""
 
 import os
+import sqlite3
 import subprocess
 
 import pytest
 
-from pam_harness import (AUTH_ERR, MAXTRIES, SERVICE_ERR, SUCCESS, USER_UNKNOWN, other_code, totp)
+from pam_harness import (AUTH_ERR, AUTHINFO_UNAVAIL, MAXTRIES, SERVICE_ERR, SUCCESS, USER_UNKNOWN, other_code,
+                         totp)
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +179,7 @@ def test_key_file_must_be_root_only(run, alice):
     wrong = run.write_key(run.dir / "key-wrong", 0o600)
     service = run.service([run.store_words(key_file=wrong)])
     status, out, _ = run.pam(service, user, totp(app.secret, app.step + 1))
-    assert status != 0 and "Authentication service cannot retrieve authentication info" in out, out
+    assert status != 0 and AUTHINFO_UNAVAIL in out, out
     # The same key as raw bytes, 0400, and as "id hex" with an earlier key after it, all work.
     raw = run.dir / "key-raw"
     raw.write_bytes(bytes.fromhex(key.strip()))
@@ -302,3 +304,22 @@ def test_no_answer_is_a_conversation_error(run, alice):
     result = subprocess.run(["pamtester", service, user, "authenticate"], stdin=subprocess.DEVNULL,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0 and "Conversation error" in result.stdout + result.stderr, result
+
+
+def test_locked_sqlite_store_is_authinfo_unavail(run):
+    """Another process holds the SQLite store's write lock (a stuck writer): the check
+    fails after libmfa's busy timeout (10 s) with PAM_AUTHINFO_UNAVAIL, never hangs."""
+    user = run.user()
+    app = run.enroll(user)
+    service = run.service([run.store_words()])
+    holder = sqlite3.connect(run.store, timeout=1, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code = app.next_code()
+        status, out, seconds = run.pam(service, user, code, timeout=60)
+        assert status != 0 and AUTHINFO_UNAVAIL in out, out
+        assert seconds < 20, f"{seconds:.1f} s"
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert run.pam(service, user, code)[0] == 0  # nothing was used up
