@@ -5,8 +5,8 @@
 set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
-libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen \
-libpam0g-dev pamtester openssh-server valgrind"
+libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
+libpam0g-dev pamtester openssh-server"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; paramiko is
 # the SSH client of the PAM module's login test (pam/tests).
 PIPS="pytest pyotp auditwheel pdoc paramiko"

@@ -2,7 +2,8 @@
 # The README's second command: set up, build with SwiftPM and CMake, start a
 # private PostgreSQL server on loopback, and run every test against SQLite
 # and PostgreSQL: Swift (swift test), C (CTest: gcc and clang, header,
-# exports, install, races, crashes), Python (pytest); then the README's code
+# exports, install, races, crashes), sanitizers, valgrind and short fuzz
+# runs, Python (pytest); then the README's code
 # blocks (Tests/readme), the API reference with warnings as errors
 # (scripts/docs.sh), and the Python wheel built from the checkout, installed
 # into a new venv and used there (scripts/wheel.sh, Tests/wheel); the PAM
@@ -28,6 +29,13 @@ step swiftpm-no-libpq Tests/c/check_no_libpq.sh .build/release/libmfa.so
 
 step cmake-build "$ROOT/scripts/build.sh"
 TAIL_LINES=4 step ctest ctest --test-dir "$CMAKE_BUILD" --output-on-failure
+
+# Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
+# demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.
+step sanitize-build "$ROOT/scripts/sanitize.sh" build
+TAIL_LINES=4 step sanitize-test "$ROOT/scripts/sanitize.sh" test
+TAIL_LINES=1 step valgrind "$ROOT/scripts/sanitize.sh" valgrind
+TAIL_LINES=10 step fuzz "$ROOT/scripts/fuzz.sh" 20
 
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
