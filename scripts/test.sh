@@ -7,7 +7,8 @@
 # package); then the README's code blocks (Tests/readme), the API reference
 # with warnings as errors (scripts/docs.sh), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
-# Tests/wheel). Logs go to build/logs/.
+# Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
+# (pam/tests, as root). Logs go to build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -38,6 +39,7 @@ TAIL_LINES=10 step fuzz "$ROOT/scripts/fuzz.sh" 20
 
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
+TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
 
 TAIL_LINES=4 step readme python3 "$ROOT/Tests/readme/run_readme.py" "$LIBMFA_LIBRARY"
 TAIL_LINES=1 step docs "$ROOT/scripts/docs.sh"
