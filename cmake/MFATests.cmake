@@ -20,36 +20,60 @@ foreach(compiler gcc clang)
   add_test(NAME c_api_${compiler} COMMAND ${program} ${MFA_VECTORS})
 endforeach()
 
-# The engine through the C ABI, each program built once with gcc and once with clang:
-#   engine        every step of SPEC flows 1, 2, 4, 5, 6 and their errors (injected clock)
+# The engine through the C ABI: one short program per flow, on the fixtures of
+# Tests/c/test_engine_fixture.h (injected clock and randomness, a recording SMS sender and
+# app verifier, an audit log that checks every event for numbers and codes, users, each
+# factor kind enrolled and signed in with), each built once with gcc and once with clang:
+#   engine_config         flow 1: project and tenant configuration, set and update, the guides' shapes
+#   engine_prerequisites  flow 2: state, first factor, email, recent login, the factor limit
+#   engine_totp_enroll    flow 4: TOTP secrets, key URIs, QR codes, every refusal
+#   engine_phone_enroll   flow 3 (and the first phone sign-in): masking, E.164, SMS codes
+#   engine_app_verification  the app verifier, appVerification, disabled phone provider
+#   engine_sign_in_totp   flow 5 with TOTP: resolvers, hints, claims, every INVALID_SESSION, windows
+#   engine_sign_in_phone  flow 5 with SMS codes, other users' and tenants' factors, mixed factors
+#   engine_unenroll       flow 6: unenroll, revocation of earlier credentials, step-up
+#   engine_backoff        backoff of TOTP and SMS failures, 10^4-guess brute force
+#   engine_sms_limits     resend cooldown, enrollment caps, sign-in budget per factor, sender failure
+#   engine_test_numbers   test phone numbers and the development outbox
+#   engine_audit          every audit event, none holding a secret, code, token or number
+#   engine_at_rest        nothing secret in the SQLite file or its WAL
+#   engine_key_rotation   master key rotation, key options
+#   engine_random         the injected random source
+#   engine_bad_input, engine_phone_bad_input  every bad argument of the context, users, TOTP
+#                 and tokens; of the SMS calls
+# and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
 #                 tokens minted in one process, finished in another
 #   engine_crash  SIGKILL at random moments: integrity_check, no committed enrollment lost
-#   engine_phone  every step of SPEC flows 3 and 5 for SMS and their errors, caps, test numbers,
-#                 outbox, audit, nothing in the clear at rest (injected clock, recording sender)
 #   engine_phone_race  processes racing on one SMS code (sign-in and enrollment), on one number
 #                 enrolled twice and on a last try; caps under 1,000-request bursts from 8 threads
 #                 and from 8 processes; verification ids handed between processes
 #   abi_hardening the defects an outside attack found in the C ABI (issue 8), each held by a
 #                 test_regression_... function, and the versioned init functions and structs
-# The two race tests take a store location (default: a new SQLite file); their PostgreSQL
-# runs are registered below (test_pg_store.h, linked with libpq); the worker processes
-# of both are in test_race_support.h.
-set(MFA_ENGINE_LIBS_engine "")
+# The race tests take a store location (default: a new SQLite file);
+# their PostgreSQL runs are registered below (test_pg_store.h, linked with libpq); the worker
+# processes of the race tests are in test_race_support.h.
+set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
+    unenroll backoff sms_limits test_numbers audit at_rest key_rotation random bad_input phone_bad_input)
+set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
+foreach(flow ${MFA_ENGINE_FLOWS})
+  list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
+  set(MFA_ENGINE_LIBS_engine_${flow} "")
+endforeach()
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
-set(MFA_ENGINE_LIBS_engine_phone "")
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
 set(MFA_ENGINE_LIBS_abi_hardening "")
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
-    ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h)
-foreach(name engine engine_race engine_crash engine_phone engine_phone_race abi_hardening)
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h)
+foreach(name ${MFA_ENGINE_PROGRAMS})
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})
     add_custom_command(OUTPUT ${program}
       COMMAND ${MFA_${compiler}} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include ${SQLITE_CFLAGS} ${PQ_CFLAGS}
-              ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c -L$<TARGET_FILE_DIR:mfa> -lmfa
+              ${SODIUM_CFLAGS} ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c -L$<TARGET_FILE_DIR:mfa> -lmfa
               ${MFA_ENGINE_LIBS_${name}} -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
       DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c ${MFA_TEST_HEADERS}
               ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
