@@ -39,8 +39,11 @@ endforeach()
 #   engine_at_rest        nothing secret in the SQLite file or its WAL
 #   engine_key_rotation   master key rotation, key options
 #   engine_random         the injected random source
-#   engine_bad_input, engine_phone_bad_input  every bad argument of the context, users, TOTP
-#                 and tokens; of the SMS calls
+#   engine_imports        TOTP factors imported from secrets and otpauth URIs
+#   engine_recovery_codes recovery codes: sets, sign-in, claims, the limit
+#   engine_bad_input, engine_phone_bad_input, engine_generic_bad_input  every bad argument of the
+#                 context, users, TOTP and tokens; of the SMS calls; of mfa_enroll, mfa_resolve and
+#                 the other calls of issue 9
 # and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
@@ -55,7 +58,8 @@ endforeach()
 # their PostgreSQL runs are registered below (test_pg_store.h, linked with libpq); the worker
 # processes of the race tests are in test_race_support.h.
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
-    unenroll backoff sms_limits test_numbers audit at_rest key_rotation random bad_input phone_bad_input)
+    unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
+    phone_bad_input generic_bad_input)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
