@@ -44,6 +44,8 @@ endforeach()
 #   engine_bad_input, engine_phone_bad_input, engine_generic_bad_input  every bad argument of the
 #                 context, users, TOTP and tokens; of the SMS calls; of mfa_enroll, mfa_resolve and
 #                 the other calls of issue 9
+#   engine_flow_contract  enroll, wrong code, sign-in, replay, unenroll, revocation and backoff for
+#                 every factor kind through mfa_enroll / mfa_resolve (also on PostgreSQL, below)
 # and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
@@ -54,17 +56,18 @@ endforeach()
 #                 and from 8 processes; verification ids handed between processes
 #   abi_hardening the defects an outside attack found in the C ABI (issue 8), each held by a
 #                 test_regression_... function, and the versioned init functions and structs
-# The race tests take a store location (default: a new SQLite file);
+# The race tests and the flow contract take a store location (default: a new SQLite file);
 # their PostgreSQL runs are registered below (test_pg_store.h, linked with libpq); the worker
 # processes of the race tests are in test_race_support.h.
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
     unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
-    phone_bad_input generic_bad_input)
+    phone_bad_input generic_bad_input flow_contract)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
   set(MFA_ENGINE_LIBS_engine_${flow} "")
 endforeach()
+set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
@@ -120,6 +123,7 @@ set_tests_properties(abi_all_exports PROPERTIES TIMEOUT 900)
 #   engine_race_pg, engine_phone_race_pg  the race tests above (their gcc builds) on that
 #                 server, 1,000 rounds for each two-process race; plus (f), a forced
 #                 interleaving of an enrollment's last SMS try that only PostgreSQL allows
+#   engine_flow_contract_pg  the flow contract (its gcc build) on that server
 #   pg_restart    its own server on port base+2, stopped (pg.sh halt) and started again
 #                 three times under one open context: calls fail with STORAGE_ERROR while it is
 #                 down, work again after, nothing lost, nothing half-written
@@ -142,7 +146,7 @@ add_test(NAME postgres_start COMMAND ${MFA_PG_SCRIPT} start ${MFA_PG_PORT})
 set_tests_properties(postgres_start PROPERTIES FIXTURES_SETUP postgres TIMEOUT 120)
 add_test(NAME postgres_stop COMMAND ${MFA_PG_SCRIPT} stop ${MFA_PG_PORT})
 set_tests_properties(postgres_stop PROPERTIES FIXTURES_CLEANUP postgres TIMEOUT 120)
-foreach(name engine_race engine_phone_race)
+foreach(name engine_race engine_phone_race engine_flow_contract)
   add_test(NAME ${name}_pg COMMAND ${PROJECT_BINARY_DIR}/${name}_test_gcc env:MFA_CTEST_POSTGRES_URL)
   set_tests_properties(${name}_pg PROPERTIES
     FIXTURES_REQUIRED postgres
