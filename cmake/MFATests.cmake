@@ -46,6 +46,8 @@ endforeach()
 #                 the other calls of issue 9
 #   engine_flow_contract  enroll, wrong code, sign-in, replay, unenroll, revocation and backoff for
 #                 every factor kind through mfa_enroll / mfa_resolve (also on PostgreSQL, below)
+#   engine_hardening      issue 8's regressions that show in the ABI (test_regression_item<N>_...)
+#   engine_key_memory     issue 8 item 9: no key material in the process's memory after mfa_close
 # and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
@@ -61,13 +63,15 @@ endforeach()
 # processes of the race tests are in test_race_support.h.
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
     unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
-    phone_bad_input generic_bad_input flow_contract)
+    phone_bad_input generic_bad_input flow_contract hardening key_memory)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
   set(MFA_ENGINE_LIBS_engine_${flow} "")
 endforeach()
 set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_hardening ${SQLITE_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_key_memory ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
