@@ -41,6 +41,12 @@ public struct AdminUser: Sendable, Equatable {
         public let factorID: String
         /// How many.
         public let count: Int
+
+        /// Creates a count.
+        public init(factorID: String, count: Int) {
+            self.factorID = factorID
+            self.count = count
+        }
     }
 
     /// Every factor of the user, of any kind.
@@ -77,6 +83,14 @@ public struct AdminStats: Sendable, Equatable {
         public let factors: Int
         /// Users with at least one factor of this kind in this tenant.
         public let users: Int
+
+        /// Creates a row.
+        public init(tenant: String?, factorID: String, factors: Int, users: Int) {
+            self.tenant = tenant
+            self.factorID = factorID
+            self.factors = factors
+            self.users = users
+        }
     }
 
     /// One tenant's users.
@@ -85,6 +99,12 @@ public struct AdminStats: Sendable, Equatable {
         public let tenant: String?
         /// Users with at least one factor.
         public let users: Int
+
+        /// Creates a tenant's count.
+        public init(tenant: String?, users: Int) {
+            self.tenant = tenant
+            self.users = users
+        }
     }
 
     /// Per tenant (the project first) and kind.
@@ -95,6 +115,12 @@ public struct AdminStats: Sendable, Equatable {
     public var totalUsers: Int { tenants.reduce(0) { $0 + $1.users } }
     /// Factors, over every tenant and kind.
     public var totalFactors: Int { rows.reduce(0) { $0 + $1.factors } }
+
+    /// Creates statistics.
+    public init(rows: [Row], tenants: [TenantUsers]) {
+        self.rows = rows
+        self.tenants = tenants
+    }
 }
 
 /// What `MFAContext.resetUser` or `deleteUser` removed.

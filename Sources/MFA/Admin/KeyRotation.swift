@@ -7,6 +7,13 @@ public struct KeyRotationResult: Sendable, Equatable {
     public let remaining: Int
     /// Whether the run was stopped by its progress callback before the end.
     public let stopped: Bool
+
+    /// Creates a result.
+    public init(rotated: Int, remaining: Int, stopped: Bool) {
+        self.rotated = rotated
+        self.remaining = remaining
+        self.stopped = stopped
+    }
 }
 
 extension MFAContext {
