@@ -3,16 +3,16 @@
 # swift-argument-parser), then installed next to the library with its man
 # page, generated from its --help.
 #
-# MFA_MFACTL_CONFIGURATION (cache variable, or the environment variable of
-# that name at configure time): release (default) or debug. A debug build
-# costs about a third of a release build; scripts/test.sh uses it.
-find_program(MFA_SWIFT swift HINTS ${CMAKE_Swift_COMPILER} PATHS /opt/swift/usr/bin REQUIRED)
+# MFA_MFACTL_CONFIGURATION (a cache variable; the environment variable of
+# that name, when set at configure time, overrides it): release (default)
+# or debug. A debug build costs about a third of a release build;
+# scripts/test.sh uses it.
+get_filename_component(MFA_SWIFT_BIN ${CMAKE_Swift_COMPILER} DIRECTORY)
+find_program(MFA_SWIFT swift HINTS ${MFA_SWIFT_BIN} PATHS /opt/swift/usr/bin REQUIRED)
+set(MFA_MFACTL_CONFIGURATION release CACHE STRING "mfactl build: release or debug")
 if(DEFINED ENV{MFA_MFACTL_CONFIGURATION})
-  set(MFA_MFACTL_DEFAULT_CONFIGURATION $ENV{MFA_MFACTL_CONFIGURATION})
-else()
-  set(MFA_MFACTL_DEFAULT_CONFIGURATION release)
+  set(MFA_MFACTL_CONFIGURATION $ENV{MFA_MFACTL_CONFIGURATION} CACHE STRING "mfactl build: release or debug" FORCE)
 endif()
-set(MFA_MFACTL_CONFIGURATION ${MFA_MFACTL_DEFAULT_CONFIGURATION} CACHE STRING "mfactl build: release or debug")
 set_property(CACHE MFA_MFACTL_CONFIGURATION PROPERTY STRINGS release debug)
 if(NOT MFA_MFACTL_CONFIGURATION MATCHES "^(release|debug)$")
   message(FATAL_ERROR "MFA_MFACTL_CONFIGURATION must be release or debug")
