@@ -69,6 +69,7 @@ struct RecoveryCodeTests {
         let fixture = try FlowFixture(kind)
         try fixture.context.updateConfig(json: #"{"limits":{"maxFactors":1}}"#)
         _ = try TOTPDriver().enroll(fixture, fixture.user())
+        fixture.clock.advance(1)  // factors of the same second list in enrollment-id (random) order
         let first = try RecoveryCodesMultiFactorGenerator.generateCodes(
             with: fixture.context.multiFactor(for: fixture.user()).session())
         let second = try RecoveryCodesMultiFactorGenerator.generateCodes(
