@@ -32,7 +32,7 @@ add_custom_command(OUTPUT ${MFA_MFACTL} ${MFA_MFACTL_MAN}
           ${PROJECT_SOURCE_DIR}/Package.swift ${PROJECT_SOURCE_DIR}/scripts/gen_manpage.py
   COMMENT "Building mfactl (${MFA_MFACTL_CONFIGURATION}) with SwiftPM, and its man page"
   USES_TERMINAL)
-add_custom_target(mfactl ALL DEPENDS ${MFA_MFACTL} ${MFA_MFACTL_MAN})
+add_custom_target(mfactl_tool ALL DEPENDS ${MFA_MFACTL} ${MFA_MFACTL_MAN})
 
 install(PROGRAMS ${MFA_MFACTL} DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT mfactl)
 install(FILES ${MFA_MFACTL_MAN} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT mfactl)

@@ -8,7 +8,9 @@ struct FactorsCommand: ParsableCommand {
         subcommands: [List.self, Rename.self, Remove.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List one user's factors, oldest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List one user's factors, oldest first.",
+            discussion: "A user with no factors is exit 66 (with --json: [] and exit 0).")
         @OptionGroup var store: StoreOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var tenant: TenantOption
