@@ -57,7 +57,7 @@ static long resident_kib(void) {
 
 int main(int argc, char **argv) {
     static const uint8_t key[MFA_MASTER_KEY_BYTES] = {1};
-    int32_t (*options_init)(mfa_options *);
+    int32_t (*options_init)(mfa_options *, uint32_t);
     int32_t (*open_ctx)(mfa_ctx **, const mfa_options *, char **);
     void (*close_ctx)(mfa_ctx *);
     mfa_options options;
@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
     *(void **)&options_init = dlsym(library, "mfa_options_init");
     *(void **)&open_ctx = dlsym(library, "mfa_open");
     *(void **)&close_ctx = dlsym(library, "mfa_close");
-    if (!options_init || !open_ctx || !close_ctx || options_init(&options) != MFA_OK) return 1;
+    if (!options_init || !open_ctx || !close_ctx || options_init(&options, MFA_OPTIONS_VERSION) != MFA_OK) return 1;
     options.store = argv[2];
     options.master_key.id = "footprint";
     options.master_key.key = key;

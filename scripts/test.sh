@@ -2,8 +2,11 @@
 # The README's second command: set up, build with SwiftPM and CMake, start a
 # private PostgreSQL server on loopback, and run every test against SQLite
 # and PostgreSQL: Swift (swift test), C (CTest: gcc and clang, header,
-# exports, install, races, crashes), Python (pytest, mfactl end to end).
-# Logs go to build/logs/.
+# exports, install, races, crashes), Python (pytest, mfactl end to end); then the README's code
+# blocks (Tests/readme), the API reference with warnings as errors
+# (scripts/docs.sh), and the Python wheel built from the checkout, installed
+# into a new venv and used there (scripts/wheel.sh, Tests/wheel). Logs go to
+# build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -32,4 +35,10 @@ TAIL_LINES=4 step ctest ctest --test-dir "$CMAKE_BUILD" --output-on-failure
 # The mfactl tests (Tests/python/test_mfactl_*.py) run build/mfactl and must not skip.
 export MFA_REQUIRE_MFACTL=1
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
+
+TAIL_LINES=4 step readme python3 "$ROOT/Tests/readme/run_readme.py" "$LIBMFA_LIBRARY"
+TAIL_LINES=1 step docs "$ROOT/scripts/docs.sh"
+# The wheel's CMake build folder is kept in build/ so that a second run is incremental.
+TAIL_LINES=1 step wheel env MFA_WHEEL_BUILD_DIR="$CMAKE_BUILD/wheel-build" "$ROOT/scripts/wheel.sh" "$CMAKE_BUILD/dist"
+TAIL_LINES=1 step wheel-venv "$ROOT/Tests/wheel/check_wheel.sh" "$(tail -n 1 "$LOGS/wheel.log")"
 echo "== all tests passed"

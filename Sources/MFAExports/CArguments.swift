@@ -50,6 +50,13 @@ enum CArguments {
         return UnsafeRawBufferPointer(start: pointer, count: Int(count))
     }
 
+    /// A `size_t` field of a C struct as a length: Swift imports such fields as
+    /// `Int`, so a value of 2^63 or more arrives negative; this gives back the
+    /// value C holds, for `bytes` or a range check to refuse.
+    static func size(_ field: Int) -> UInt {
+        UInt(bitPattern: field)
+    }
+
     /// Throws `invalidArgument` if `pointer` is NULL, else returns it.
     static func required<T>(_ pointer: T?, _ what: String) throws(MFAError) -> T {
         guard let pointer else { throw MFAError(.invalidArgument, "\(what) is NULL") }

@@ -52,6 +52,7 @@ struct CAudit: @unchecked Sendable {
         .enroll: MFA_AUDIT_ENROLL, .unenroll: MFA_AUDIT_UNENROLL, .signInSuccess: MFA_AUDIT_SIGN_IN_SUCCESS,
         .signInFailure: MFA_AUDIT_SIGN_IN_FAILURE, .backoff: MFA_AUDIT_BACKOFF,
         .configChange: MFA_AUDIT_CONFIG_CHANGE, .smsSent: MFA_AUDIT_SMS_SENT,
+        .integrityFailure: MFA_AUDIT_INTEGRITY_FAILURE, .tokensRevoked: MFA_AUDIT_TOKENS_REVOKED,
     ]
 
     func deliver(_ event: AuditEvent) {
@@ -77,10 +78,7 @@ struct CAudit: @unchecked Sendable {
 /// Converts a C `mfa_user` into an `MFAUser`.
 enum CUser {
     static func read(_ user: UnsafePointer<mfa_user>?) throws(MFAError) -> MFAUser {
-        let fields = try CArguments.required(user, "user").pointee
-        guard fields.version == MFA_USER_VERSION else {
-            throw MFAError(.invalidArgument, "user->version must be MFA_USER_VERSION")
-        }
+        let fields = try CStructs.user.read(user)
         return MFAUser(uid: try CArguments.string(fields.uid, "user->uid"),
                        tenant: try CArguments.optionalString(fields.tenant, "user->tenant"),
                        email: try CArguments.optionalString(fields.email, "user->email"),

@@ -1,31 +1,29 @@
 import CMFATypes
 import MFA
 
-/// Fills `options` with the defaults: no store, no key, the system clock and
-/// randomness, no audit callback, and the current version.
+/// Fills `options` with the defaults of struct version `version` (pass
+/// MFA_OPTIONS_VERSION): no store, no key, the system clock and randomness,
+/// no callbacks, and `version` itself. Only the fields that version has are
+/// written (see "Versioned structs" in mfa_types.h); MFA_OPTIONS_INIT is the
+/// same as a static initializer.
 ///
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`).
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`, a version 0 or
+/// newer than the library's).
 @c(mfa_options_init)
-public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?) -> Int32 {
-    CResults.status { () throws(MFAError) in
-        let options = try CArguments.required(options, "options")
-        options.pointee = mfa_options(version: UInt32(MFA_OPTIONS_VERSION), store: nil,
-                                      master_key: mfa_master_key(id: nil, key: nil), previous_keys: nil,
-                                      previous_key_count: 0, clock: nil, clock_context: nil, random: nil,
-                                      random_context: nil, audit: nil, audit_context: nil, sms_sender: nil,
-                                      sms_sender_context: nil, sms_outbox: nil, app_verifier: nil,
-                                      app_verifier_context: nil)
-    }
+public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ version: UInt32) -> Int32 {
+    CResults.status { () throws(MFAError) in try CStructs.options.initialize(options, version: version) }
 }
 
 /// Opens the MFA engine on a store (creating and migrating it as needed).
 ///
 /// On MFA_OK, `*out` is a context to release with mfa_close(). The options'
 /// strings and keys are copied; the callbacks and their contexts must stay
-/// valid until mfa_close(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
-/// pointers, wrong version, a key that is not MFA_MASTER_KEY_BYTES long,
-/// duplicate key ids) or MFA_ERR_STORAGE_ERROR (the store cannot be opened,
-/// or was written by a newer libmfa). `err` as everywhere (see mfa.h).
+/// valid until mfa_close(). Options of an older struct version are read up
+/// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
+/// pointers, a version 0 or newer than the library's, more than 64 previous
+/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids) or
+/// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
+/// newer libmfa). `err` as everywhere (see mfa.h).
 @c(mfa_open)
 public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>?,
                      _ options: UnsafePointer<mfa_options>?,
@@ -33,15 +31,15 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
     CResults.status(err) { () throws(MFAError) in
         let out = try CArguments.required(out, "out")
         out.pointee = nil
-        let fields = try CArguments.required(options, "options").pointee
-        guard fields.version == MFA_OPTIONS_VERSION else {
-            throw MFAError(.invalidArgument, "options->version must be MFA_OPTIONS_VERSION")
+        let fields = try CStructs.options.read(options)
+        let previousCount = CArguments.size(fields.previous_key_count)
+        guard previousCount <= 64 else {
+            throw MFAError(.invalidArgument, "options->previous_key_count must be 0 to 64")
         }
-        guard fields.previous_key_count <= 64 else { throw MFAError(.invalidArgument, "too many previous keys") }
         var previous: [MasterKey] = []
-        if fields.previous_key_count > 0 {
+        if previousCount > 0 {
             let keys = try CArguments.required(fields.previous_keys, "options->previous_keys")
-            for index in 0..<fields.previous_key_count { previous.append(try masterKey(keys[index])) }
+            for index in 0..<Int(previousCount) { previous.append(try masterKey(keys[index])) }
         }
         var swiftOptions = MFAOptions(store: try CArguments.string(fields.store, "options->store"),
                                       keyring: try MasterKeyring(current: masterKey(fields.master_key),
@@ -86,11 +84,18 @@ public func mfa_close(_ ctx: UnsafeMutablePointer<mfa_ctx>?) {
 }
 
 /// Stores the MFA configuration of the project (`tenant` NULL) or of a
-/// tenant, replacing the previous one, as JSON:
+/// tenant, replacing the previous one (a field it does not name takes its
+/// default: a document without "state" turns MFA off), as JSON:
 /// {"state": "DISABLED|ENABLED|MANDATORY", "providers": {"totp": "ENABLED|DISABLED",
-/// "phone": ...}, "totp": {"adjacentIntervals": 0..10}, "testPhoneNumbers":
-/// {"+15555550100": "123456"}, "limits": {...}}. Every field is optional; a
-/// tenant's fields override the project's. Returns MFA_OK,
+/// "phone": ..., "recovery": ...}, "totp": {"adjacentIntervals": 0..10},
+/// "phone": {"appVerification": "REQUIRED|DISABLED"}, "testPhoneNumbers":
+/// {"+15555550100": "123456"}, "recoveryCodes": {"count": 8..16}, "limits":
+/// {...}}. The shapes the guides write are accepted too: the Admin SDK's
+/// {"multiFactorConfig": {"state", "factorIds", "providerConfigs"}} and the
+/// REST API's {"mfa": {...}} / {"mfaConfig": {...}} with "enabledProviders",
+/// integers also as strings. Every field is optional; a tenant's fields
+/// override the project's. Disabling a provider stops new enrollments;
+/// factors already enrolled keep working and stay required. Returns MFA_OK,
 /// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
 /// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
 /// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
@@ -102,6 +107,24 @@ public func mfa_config_set_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ tenant:
         let context = try CContext.get(ctx)
         try context.setConfig(json: try CArguments.string(json, "json"),
                               tenant: try CArguments.optionalString(tenant, "tenant"))
+    }
+}
+
+/// Changes only what `json` names in the stored configuration of the
+/// project (`tenant` NULL) or of a tenant, like the service's
+/// updateProjectConfig / updateTenant: objects merge field by field,
+/// testPhoneNumbers is replaced whole, and everything not named stays. It
+/// accepts the same shapes as mfa_config_set_json(). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (`err` names the field; nothing is changed) or
+/// MFA_ERR_STORAGE_ERROR.
+@c(mfa_config_update_json)
+public func mfa_config_update_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ tenant: UnsafePointer<CChar>?,
+                                   _ json: UnsafePointer<CChar>?,
+                                   _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        try context.updateConfig(json: try CArguments.string(json, "json"),
+                                 tenant: try CArguments.optionalString(tenant, "tenant"))
     }
 }
 

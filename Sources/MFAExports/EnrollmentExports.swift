@@ -2,17 +2,16 @@ import CMFATypes
 import Glibc
 import MFA
 
-/// Fills `user` with empty values (no uid, the project, no email, provider
-/// "password", auth_time 0) and the current version.
+/// Fills `user` with the empty values of struct version `version` (pass
+/// MFA_USER_VERSION): no uid, the project, no email, provider "password",
+/// auth_time 0, and `version` itself. Only the fields that version has are
+/// written; MFA_USER_INIT is the same as a static initializer.
 ///
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `user`).
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `user`, a version 0 or
+/// newer than the library's).
 @c(mfa_user_init)
-public func mfa_user_init(_ user: UnsafeMutablePointer<mfa_user>?) -> Int32 {
-    CResults.status { () throws(MFAError) in
-        let user = try CArguments.required(user, "user")
-        user.pointee = mfa_user(version: UInt32(MFA_USER_VERSION), uid: nil, tenant: nil, email: nil,
-                                email_verified: 0, provider: StaticCStrings.password, auth_time: 0)
-    }
+public func mfa_user_init(_ user: UnsafeMutablePointer<mfa_user>?, _ version: UInt32) -> Int32 {
+    CResults.status { () throws(MFAError) in try CStructs.user.initialize(user, version: version) }
 }
 
 /// Starts an enrollment: checks that the user may enroll and returns a
@@ -37,101 +36,47 @@ public func mfa_session_new(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
     }
 }
 
-/// Generates a TOTP secret for the user of `session` (TOTPMultiFactorGenerator.generateSecret).
+/// Fills `assertion` with the empty values of struct version `version` (pass
+/// MFA_ASSERTION_VERSION): no kind, every string NULL. MFA_ASSERTION_INIT is
+/// the same as a static initializer.
 ///
-/// The secret is kept, encrypted, until mfa_totp_enroll() finishes the
-/// enrollment or its deadline passes. On MFA_OK, `*out` is a new secret
-/// (free with mfa_totp_secret_free()). Returns MFA_OK, MFA_ERR_INVALID_SESSION
-/// (missing, tampered, expired or used session), MFA_ERR_OPERATION_NOT_ALLOWED
-/// (TOTP disabled), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
-@c(mfa_totp_generate_secret)
-public func mfa_totp_generate_secret(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
-                                     _ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_totp_secret>?>?,
-                                     _ session: UnsafePointer<CChar>?,
-                                     _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `assertion`, a version 0
+/// or newer than the library's).
+@c(mfa_assertion_init)
+public func mfa_assertion_init(_ assertion: UnsafeMutablePointer<mfa_assertion>?, _ version: UInt32) -> Int32 {
+    CResults.status { () throws(MFAError) in try CStructs.assertion.initialize(assertion, version: version) }
+}
+
+/// Finishes an enrollment of any kind (MultiFactor.enroll): `assertion`
+/// names the kind and carries what it needs (MFA_FACTOR_TOTP: the secret's
+/// session_info and the app's code; MFA_FACTOR_PHONE: the verification id
+/// and the SMS code). Recovery codes are generated, not enrolled: see
+/// mfa_recovery_codes_generate().
+///
+/// `display_name` may be NULL. On MFA_OK, `*out` is the new factor (free
+/// with mfa_factor_info_free()) and the user's earlier credentials and
+/// libmfa tokens are revoked. Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE
+/// (the user may retry), MFA_ERR_CODE_EXPIRED, MFA_ERR_INVALID_SESSION
+/// (tampered, already used, or another user's), MFA_ERR_USER_TOKEN_EXPIRED
+/// (the user's tokens were revoked since), MFA_ERR_TENANT_MISMATCH,
+/// MFA_ERR_SECOND_FACTOR_EXISTS, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
+/// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT (an unknown kind,
+/// a missing field) or MFA_ERR_STORAGE_ERROR.
+@c(mfa_enroll)
+public func mfa_enroll(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
+                       _ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_factor_info>?>?,
+                       _ user: UnsafePointer<mfa_user>?, _ assertion: UnsafePointer<mfa_assertion>?,
+                       _ display_name: UnsafePointer<CChar>?,
+                       _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     CResults.status(err) { () throws(MFAError) in
         let context = try CContext.get(ctx)
         let out = try CArguments.required(out, "out")
         out.pointee = nil
-        let token = try CArguments.string(session, "session")
-        let secret = try TOTPMultiFactorGenerator.generateSecret(with: MultiFactorSession(token: token, context: context))
-        out.pointee = try CBlock.make { arena in
-            mfa_totp_secret(shared_secret_key: arena.string(secret.sharedSecretKey()),
-                            algorithm: secret.hashingAlgorithm.rawValue, digits: Int32(secret.codeLength),
-                            period: secret.codeIntervalSeconds, deadline: secret.enrollmentCompletionDeadline,
-                            session_info: arena.string(secret.sessionInfo))
-        }
-    }
-}
-
-/// Frees a secret from mfa_totp_generate_secret(), wiping the key text first. NULL is a no-op.
-@c(mfa_totp_secret_free)
-public func mfa_totp_secret_free(_ secret: UnsafeMutablePointer<mfa_totp_secret>?) {
-    guard let secret else { return }
-    if let key = secret.pointee.shared_secret_key {
-        memset(UnsafeMutableRawPointer(mutating: key), 0, strlen(key))
-    }
-    free(secret)
-}
-
-/// The otpauth:// URI of a secret (TOTPSecret.generateQRCodeURL), with the
-/// issuer and account name percent-encoded, in `*out` (free with mfa_free()).
-///
-/// `issuer` may be NULL or "". Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT
-/// (NULL pointers, empty or overlong account, bad secret).
-@c(mfa_totp_secret_uri)
-public func mfa_totp_secret_uri(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                                _ secret: UnsafePointer<mfa_totp_secret>?,
-                                _ account: UnsafePointer<CChar>?, _ issuer: UnsafePointer<CChar>?,
-                                _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    CResults.status(err) { () throws(MFAError) in
-        let out = try CArguments.required(out, "out")
-        out.pointee = nil
-        let fields = try CArguments.required(secret, "secret").pointee
-        let key = try Base32.decode(try CArguments.string(fields.shared_secret_key, "secret->shared_secret_key"))
-        let issuerName = try CArguments.optionalString(issuer, "issuer")
-        let uri = KeyURI(issuer: issuerName?.isEmpty == false ? issuerName : nil,
-                         account: try CArguments.string(account, "account"), secret: key,
-                         algorithm: try CArguments.algorithm(fields.algorithm), digits: Int(fields.digits),
-                         period: fields.period)
-        out.pointee = try CResults.cString(uri.uri())
-    }
-}
-
-/// Finishes a TOTP enrollment (assertionForEnrollment + enroll) with the
-/// code the user's app shows.
-///
-/// `session_info` comes from the secret; `display_name` may be NULL. On
-/// MFA_OK, `*out` is the new factor (free with mfa_factor_info_free()) and the
-/// user's earlier credentials are revoked (see mfa_token_check()). Returns
-/// MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE (wrong or malformed code: the
-/// user may retry), MFA_ERR_CODE_EXPIRED (past the secret's deadline),
-/// MFA_ERR_INVALID_SESSION (tampered, already used, or another user's),
-/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
-/// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
-@c(mfa_totp_enroll)
-public func mfa_totp_enroll(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
-                            _ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_factor_info>?>?,
-                            _ user: UnsafePointer<mfa_user>?, _ session_info: UnsafePointer<CChar>?,
-                            _ otp: UnsafePointer<CChar>?, _ display_name: UnsafePointer<CChar>?,
-                            _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    CResults.status(err) { () throws(MFAError) in
-        let context = try CContext.get(ctx)
-        let out = try CArguments.required(out, "out")
-        out.pointee = nil
-        let assertion = TOTPMultiFactorAssertion(
-            target: .enrollment(sessionInfo: try CArguments.string(session_info, "session_info")),
-            oneTimePassword: try CArguments.string(otp, "otp"))
+        let swiftAssertion = try CAssertions.read(assertion, for: .enrollment)
         let info = try context.multiFactor(for: CUser.read(user))
-            .enroll(with: assertion, displayName: try CArguments.optionalString(display_name, "display_name"))
+            .enroll(with: swiftAssertion, displayName: CArguments.optionalString(display_name, "display_name"))
         out.pointee = try CBlock.make { cFactorInfo(info, $0) }
     }
-}
-
-/// Frees a factor from mfa_totp_enroll(). NULL is a no-op.
-@c(mfa_factor_info_free)
-public func mfa_factor_info_free(_ info: UnsafeMutablePointer<mfa_factor_info>?) {
-    free(info)
 }
 
 /// The user's enrolled factors, oldest first, in `*out` (free with
@@ -157,6 +102,12 @@ public func mfa_factors_list(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
 @c(mfa_factor_list_free)
 public func mfa_factor_list_free(_ list: UnsafeMutablePointer<mfa_factor_list>?) {
     free(list)
+}
+
+/// Frees a factor from mfa_enroll(), mfa_totp_enroll(), mfa_phone_enroll() or an import. NULL is a no-op.
+@c(mfa_factor_info_free)
+public func mfa_factor_info_free(_ info: UnsafeMutablePointer<mfa_factor_info>?) {
+    free(info)
 }
 
 /// Removes the user's factor `enrollment_id` and revokes the user's earlier

@@ -2,18 +2,17 @@ import CMFATypes
 import Glibc
 import MFA
 
-/// Fills `uri` with a TOTP key URI's defaults: MFA_OTP_TOTP, MFA_ALG_SHA1,
-/// 6 digits, 30 s, counter 0, every pointer NULL, and the current version.
+/// Fills `uri` with a TOTP key URI's defaults for struct version `version`
+/// (pass MFA_KEY_URI_VERSION): MFA_OTP_TOTP, MFA_ALG_SHA1, 6 digits, 30 s,
+/// counter 0, every pointer NULL, and `version` itself. Only the fields that
+/// version has are written; MFA_KEY_URI_INIT is the same as a static
+/// initializer.
 ///
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `uri`).
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `uri`, a version 0 or
+/// newer than the library's).
 @c(mfa_key_uri_init)
-public func mfa_key_uri_init(_ uri: UnsafeMutablePointer<mfa_key_uri>?) -> Int32 {
-    CResults.status { () throws(MFAError) in
-        let uri = try CArguments.required(uri, "uri")
-        uri.pointee = mfa_key_uri(version: UInt32(MFA_KEY_URI_VERSION), type: MFA_OTP_TOTP,
-                                  issuer: nil, account: nil, secret: nil, secret_len: 0,
-                                  algorithm: MFA_ALG_SHA1, digits: 6, period: 30, counter: 0)
-    }
+public func mfa_key_uri_init(_ uri: UnsafeMutablePointer<mfa_key_uri>?, _ version: UInt32) -> Int32 {
+    CResults.status { () throws(MFAError) in try CStructs.keyURI.initialize(uri, version: version) }
 }
 
 /// Builds an otpauth:// key URI from `uri`.
@@ -22,8 +21,9 @@ public func mfa_key_uri_init(_ uri: UnsafeMutablePointer<mfa_key_uri>?) -> Int32
 /// and non-ASCII are safe); the secret is written as unpadded base32. On
 /// MFA_OK, `*out` is a new string to free with mfa_free(). When `err` is not
 /// NULL it receives NULL or, on failure, a message to free with mfa_free().
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers, wrong version or
-/// type, empty or overlong or non-UTF-8 names, secret length, digits, period).
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL pointers, a version 0 or
+/// newer than the library's, an unknown type, empty or overlong or non-UTF-8
+/// names, a secret length outside 1 to MFA_KEY_MAX_BYTES, digits, period).
 /// Thread-safe.
 @c(mfa_key_uri_build)
 public func mfa_key_uri_build(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
@@ -32,14 +32,11 @@ public func mfa_key_uri_build(_ out: UnsafeMutablePointer<UnsafeMutablePointer<C
     CResults.status(err) { () throws(MFAError) in
         let out = try CArguments.required(out, "out")
         out.pointee = nil
-        let fields = try CArguments.required(uri, "uri").pointee
-        guard fields.version == MFA_KEY_URI_VERSION else {
-            throw MFAError(.invalidArgument, "uri->version must be MFA_KEY_URI_VERSION")
-        }
+        let fields = try CStructs.keyURI.read(uri)
         guard let kind = KeyURI.Kind(rawValue: fields.type) else {
             throw MFAError(.invalidArgument, "uri->type must be MFA_OTP_TOTP or MFA_OTP_HOTP")
         }
-        let secret = try CArguments.bytes(fields.secret, UInt(fields.secret_len),
+        let secret = try CArguments.bytes(fields.secret, CArguments.size(fields.secret_len),
                                           allowed: OTPLimits.keyBytes, "uri->secret")
         let key = KeyURI(kind: kind, issuer: try CArguments.optionalString(fields.issuer, "uri->issuer"),
                          account: try CArguments.string(fields.account, "uri->account"),
@@ -79,7 +76,7 @@ public func mfa_key_uri_parse(_ out: UnsafeMutablePointer<UnsafeMutablePointer<m
 @c(mfa_key_uri_free)
 public func mfa_key_uri_free(_ uri: UnsafeMutablePointer<mfa_key_uri>?) {
     guard let uri else { return }
-    if let secret = uri.pointee.secret, uri.pointee.secret_len > 0 {
+    if let secret = uri.pointee.secret, OTPLimits.keyBytes.contains(uri.pointee.secret_len) {
         memset(UnsafeMutableRawPointer(mutating: secret), 0, uri.pointee.secret_len)
     }
     free(uri)

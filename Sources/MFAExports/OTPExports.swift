@@ -4,10 +4,8 @@ import MFA
 /// Reads a TOTP parameter block from C; NULL means the defaults (SHA1, 6 digits, 30 s, T0 = 0).
 func totpParameters(_ params: UnsafePointer<mfa_totp_params>?) throws(MFAError)
     -> (algorithm: OTPAlgorithm, digits: Int, period: Int64, t0: Int64) {
-    guard let params = params?.pointee else { return (.sha1, 6, 30, 0) }
-    guard params.version == MFA_TOTP_PARAMS_VERSION else {
-        throw MFAError(.invalidArgument, "params->version must be MFA_TOTP_PARAMS_VERSION")
-    }
+    guard params != nil else { return (.sha1, OTPLimits.defaultDigits, OTPLimits.defaultPeriod, 0) }
+    let params = try CStructs.totpParams.read(params)
     let digits = Int(params.digits)
     try OTPLimits.check(digits: digits)
     try OTPLimits.check(period: params.period)
@@ -19,17 +17,16 @@ private func hmacKey(_ key: UnsafePointer<UInt8>?, _ len: UInt) throws(MFAError)
     try CArguments.bytes(key, len, allowed: OTPLimits.keyBytes, "key")
 }
 
-/// Fills `params` with the defaults: MFA_ALG_SHA1, 6 digits, 30 s, T0 = 0,
-/// and the current version.
+/// Fills `params` with the defaults of struct version `version` (pass
+/// MFA_TOTP_PARAMS_VERSION): MFA_ALG_SHA1, 6 digits, 30 s, T0 = 0, and
+/// `version` itself. Only the fields that version has are written;
+/// MFA_TOTP_PARAMS_INIT is the same as a static initializer.
 ///
-/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `params`).
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `params`, a version 0 or
+/// newer than the library's).
 @c(mfa_totp_params_init)
-public func mfa_totp_params_init(_ params: UnsafeMutablePointer<mfa_totp_params>?) -> Int32 {
-    CResults.status { () throws(MFAError) in
-        let params = try CArguments.required(params, "params")
-        params.pointee = mfa_totp_params(version: UInt32(MFA_TOTP_PARAMS_VERSION), algorithm: MFA_ALG_SHA1,
-                                         digits: 6, period: 30, t0: 0)
-    }
+public func mfa_totp_params_init(_ params: UnsafeMutablePointer<mfa_totp_params>?, _ version: UInt32) -> Int32 {
+    CResults.status { () throws(MFAError) in try CStructs.totpParams.initialize(params, version: version) }
 }
 
 /// Computes the HOTP code (RFC 4226) for `counter`.

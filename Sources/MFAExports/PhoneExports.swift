@@ -121,3 +121,12 @@ public func mfa_resolve_phone(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
         out.pointee = try cSignInResult(result)
     }
 }
+
+extension CAssertions {
+    /// A phone assertion: the verification id and the SMS code, for enrolling or signing in.
+    static func phoneAssertion(_ fields: mfa_assertion, _ purpose: Purpose) throws(MFAError) -> MultiFactorAssertion {
+        PhoneMultiFactorGenerator.assertion(with: PhoneAuthCredential(
+            verificationID: try CArguments.string(fields.verification_id, "assertion->verification_id"),
+            verificationCode: try CArguments.string(fields.code, "assertion->code")))
+    }
+}

@@ -1892,10 +1892,10 @@ static void test_bad_input(void) {
     bad.version = MFA_USER_VERSION + 1;
     CHECK_STATUS(mfa_session_new(ctx, &out, &bad, NULL), MFA_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mfa_sign_in(ctx, &resolver, &bad, NULL), MFA_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(mfa_user_init(NULL), MFA_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(mfa_options_init(NULL), MFA_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mfa_user_init(NULL, MFA_USER_VERSION), MFA_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mfa_options_init(NULL, MFA_OPTIONS_VERSION), MFA_ERR_INVALID_ARGUMENT);
     /* mfa_user_init's defaults. */
-    CHECK_STATUS(mfa_user_init(&bad), MFA_OK);
+    CHECK_STATUS(mfa_user_init(&bad, MFA_USER_VERSION), MFA_OK);
     CHECK(bad.version == MFA_USER_VERSION && bad.uid == NULL && bad.tenant == NULL && bad.email == NULL);
     CHECK(bad.provider && strcmp(bad.provider, "password") == 0 && bad.auth_time == 0 && bad.email_verified == 0);
     CHECK_STATUS(mfa_sign_in(ctx, &resolver, &bad, NULL), MFA_ERR_INVALID_ARGUMENT); /* no uid */

@@ -52,7 +52,7 @@ static mfa_ctx *open_store(const char *path) {
     mfa_ctx *ctx = NULL;
     char *err = NULL;
     int status;
-    if (mfa_options_init(&options) != MFA_OK) return NULL;
+    if (mfa_options_init(&options, MFA_OPTIONS_VERSION) != MFA_OK) return NULL;
     options.store = path;
     options.master_key.id = "crash";
     options.master_key.key = KEY;

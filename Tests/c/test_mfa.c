@@ -43,7 +43,7 @@ static void test_vectors(const char *path) {
             mfa_totp_params params;
             int64_t step = -1;
             long long when = strtoll(c, NULL, 10);
-            CHECK_STATUS(mfa_totp_params_init(&params), MFA_OK);
+            CHECK_STATUS(mfa_totp_params_init(&params, MFA_TOTP_PARAMS_VERSION), MFA_OK);
             params.algorithm = algorithm_named(a);
             params.digits = atoi(d);
             CHECK_STATUS(mfa_totp_generate(code, sizeof code, (const unsigned char *)b, strlen(b), &params, when),
@@ -109,7 +109,7 @@ static void test_bad_otp_input(void) {
     CHECK_STATUS(mfa_totp_verify(NULL, NULL, 20, NULL, 0, 1, "123456"), MFA_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mfa_totp_verify(NULL, key20, 20, NULL, 0, 1, NULL), MFA_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mfa_hotp_verify(NULL, key20, 20, 0, 0, 6, MFA_ALG_SHA1, NULL), MFA_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(mfa_totp_params_init(NULL), MFA_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mfa_totp_params_init(NULL, MFA_TOTP_PARAMS_VERSION), MFA_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mfa_random_secret(NULL, 20), MFA_ERR_INVALID_ARGUMENT);
 
     /* wrong lengths */
@@ -135,20 +135,20 @@ static void test_bad_otp_input(void) {
     CHECK_STATUS(mfa_totp_verify(NULL, key20, 20, NULL, 0, 11, "123456"), MFA_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mfa_totp_verify(NULL, key20, 20, NULL, 0, -1, "123456"), MFA_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mfa_hotp_verify(NULL, key20, 20, 0, 11, 6, MFA_ALG_SHA1, "123456"), MFA_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(mfa_totp_params_init(&params), MFA_OK);
+    CHECK_STATUS(mfa_totp_params_init(&params, MFA_TOTP_PARAMS_VERSION), MFA_OK);
     params.digits = 5;
     CHECK_STATUS(mfa_totp_generate(code, sizeof code, key20, 20, &params, 0), MFA_ERR_INVALID_ARGUMENT);
     params.digits = 9;
     CHECK_STATUS(mfa_totp_verify(NULL, key20, 20, &params, 0, 1, "123456789"), MFA_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(mfa_totp_params_init(&params), MFA_OK);
+    CHECK_STATUS(mfa_totp_params_init(&params, MFA_TOTP_PARAMS_VERSION), MFA_OK);
     params.period = 0;
     CHECK_STATUS(mfa_totp_generate(code, sizeof code, key20, 20, &params, 0), MFA_ERR_INVALID_ARGUMENT);
     params.period = -30;
     CHECK_STATUS(mfa_totp_generate(code, sizeof code, key20, 20, &params, 0), MFA_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(mfa_totp_params_init(&params), MFA_OK);
+    CHECK_STATUS(mfa_totp_params_init(&params, MFA_TOTP_PARAMS_VERSION), MFA_OK);
     params.version = 99;
     CHECK_STATUS(mfa_totp_generate(code, sizeof code, key20, 20, &params, 0), MFA_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(mfa_totp_params_init(&params), MFA_OK);
+    CHECK_STATUS(mfa_totp_params_init(&params, MFA_TOTP_PARAMS_VERSION), MFA_OK);
     params.t0 = 1000;
     CHECK_STATUS(mfa_totp_generate(code, sizeof code, key20, 20, &params, 999), MFA_ERR_INVALID_ARGUMENT);
     params.t0 = INT64_MIN;
@@ -207,7 +207,7 @@ static void test_uri(void) {
         mfa_key_uri uri;
         mfa_key_uri *parsed = NULL;
         char *text = NULL, *err = (char *)"unchanged";
-        CHECK_STATUS(mfa_key_uri_init(&uri), MFA_OK);
+        CHECK_STATUS(mfa_key_uri_init(&uri, MFA_KEY_URI_VERSION), MFA_OK);
         uri.issuer = names[i][0];
         uri.account = names[i][1];
         uri.secret = key20;
@@ -232,7 +232,7 @@ static void test_uri(void) {
     {
         mfa_key_uri uri;
         char *text = NULL, *err = NULL;
-        CHECK_STATUS(mfa_key_uri_init(&uri), MFA_OK);
+        CHECK_STATUS(mfa_key_uri_init(&uri, MFA_KEY_URI_VERSION), MFA_OK);
         uri.issuer = "ACME Co";
         uri.account = "alice@example.com";
         uri.secret = key20;
@@ -261,7 +261,7 @@ static void test_uri(void) {
         CHECK_STATUS(mfa_key_uri_build(&text, &uri, NULL), MFA_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(mfa_key_uri_build(&text, NULL, NULL), MFA_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(mfa_key_uri_build(NULL, &uri, NULL), MFA_ERR_INVALID_ARGUMENT);
-        CHECK_STATUS(mfa_key_uri_init(NULL), MFA_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(mfa_key_uri_init(NULL, MFA_KEY_URI_VERSION), MFA_ERR_INVALID_ARGUMENT);
     }
     {
         mfa_key_uri *parsed = (mfa_key_uri *)&failures;

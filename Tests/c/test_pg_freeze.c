@@ -168,7 +168,7 @@ static void user_make(mfa_user *user, const char *uid) {
 
 static mfa_ctx *open_context(void) {
     mfa_options options;
-    CHECK_STATUS(mfa_options_init(&options), MFA_OK);
+    CHECK_STATUS(mfa_options_init(&options, MFA_OPTIONS_VERSION), MFA_OK);
     options.store = location;
     options.master_key.id = "freeze";
     options.master_key.key = K1;

@@ -565,7 +565,7 @@ int main(int argc, char **argv) {
     }
     printf("store: %s\n", store.location);
 
-    CHECK_STATUS(mfa_options_init(&options), MFA_OK);
+    CHECK_STATUS(mfa_options_init(&options, MFA_OPTIONS_VERSION), MFA_OK);
     options.store = store.location;
     options.master_key.id = "restart";
     options.master_key.key = KEY;

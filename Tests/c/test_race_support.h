@@ -64,7 +64,7 @@ static inline int64_t shared_clock(void *context) {
 
 /* Options for the store, under the test's key, on the shared clock. */
 static inline int race_options(mfa_options *options) {
-    int status = mfa_options_init(options);
+    int status = mfa_options_init(options, MFA_OPTIONS_VERSION);
     if (status != MFA_OK) return status;
     options->store = sh->store;
     options->master_key.id = "race";

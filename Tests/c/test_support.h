@@ -265,7 +265,7 @@ static inline void code_at(char out[MFA_CODE_BUFFER_SIZE], const char *base32, i
  * the status of mfa_user_init. */
 static inline int test_user(mfa_user *user, const char *uid, const char *tenant, const char *email,
                             int64_t auth_time) {
-    int status = mfa_user_init(user);
+    int status = mfa_user_init(user, MFA_USER_VERSION);
     user->uid = uid;
     user->tenant = tenant;
     user->email = email;
@@ -276,7 +276,7 @@ static inline int test_user(mfa_user *user, const char *uid, const char *tenant,
 
 /* Options for `store` under master key k1 (K1), with the injected clock reading `*now`. */
 static inline void test_options(mfa_options *options, const char *store, int64_t *now) {
-    CHECK_STATUS(mfa_options_init(options), MFA_OK);
+    CHECK_STATUS(mfa_options_init(options, MFA_OPTIONS_VERSION), MFA_OK);
     options->store = store;
     options->master_key.id = "k1";
     options->master_key.key = K1;

@@ -8,7 +8,7 @@ import libmfa
 from libmfa import Status
 from libmfa import _lib
 from libmfa._lib import lib
-from libmfa._types import mfa_ctx, mfa_key_uri, mfa_totp_params
+from libmfa._types import mfa_ctx, mfa_key_uri, mfa_options, mfa_totp_params, mfa_user
 
 SECRET = b"12345678901234567890"
 INVALID = int(Status.INVALID_ARGUMENT)
@@ -290,12 +290,12 @@ def raw_calls():
     size = ctypes.c_size_t()
     uri_out = ctypes.POINTER(mfa_key_uri)()
     params = mfa_totp_params()
-    lib.mfa_totp_params_init(ctypes.byref(params))
+    lib.mfa_totp_params_init(ctypes.byref(params), libmfa.TOTP_PARAMS_VERSION)
     bad_version = mfa_totp_params()
-    lib.mfa_totp_params_init(ctypes.byref(bad_version))
+    lib.mfa_totp_params_init(ctypes.byref(bad_version), libmfa.TOTP_PARAMS_VERSION)
     bad_version.version = 99
     uri_fields = mfa_key_uri()
-    lib.mfa_key_uri_init(ctypes.byref(uri_fields))
+    lib.mfa_key_uri_init(ctypes.byref(uri_fields), libmfa.KEY_URI_VERSION)
     return [
         ("totp_verify all NULL", lambda: lib.mfa_totp_verify(None, None, 20, None, 0, 1, None)),
         ("totp_verify NULL key", lambda: lib.mfa_totp_verify(None, None, n, None, 59, 1, b"287082")),
@@ -308,7 +308,9 @@ def raw_calls():
         ("totp_generate NULL out", lambda: lib.mfa_totp_generate(None, 16, key, n, None, 59)),
         ("totp_generate NULL key", lambda: lib.mfa_totp_generate(buf, 16, None, n, None, 59)),
         ("totp_generate key 1025", lambda: lib.mfa_totp_generate(buf, 16, b"k" * 1025, 1025, None, 59)),
-        ("totp_params_init NULL", lambda: lib.mfa_totp_params_init(None)),
+        ("totp_params_init NULL", lambda: lib.mfa_totp_params_init(None, libmfa.TOTP_PARAMS_VERSION)),
+        ("totp_params_init version 0", lambda: lib.mfa_totp_params_init(ctypes.byref(params), 0)),
+        ("totp_params_init version 2", lambda: lib.mfa_totp_params_init(ctypes.byref(params), libmfa.TOTP_PARAMS_VERSION + 1)),
         ("hotp_generate NULL out", lambda: lib.mfa_hotp_generate(None, 16, key, n, 0, 6, 1)),
         ("hotp_generate NULL key", lambda: lib.mfa_hotp_generate(buf, 16, None, n, 0, 6, 1)),
         ("hotp_generate digits 5", lambda: lib.mfa_hotp_generate(buf, 16, key, n, 0, 5, 1)),
@@ -326,7 +328,8 @@ def raw_calls():
         ("base32_encode flags", lambda: lib.mfa_base32_encode(ctypes.byref(out), b"foo", 3, 2)),
         ("random_secret NULL", lambda: lib.mfa_random_secret(None, 20)),
         ("random_secret 15", lambda: lib.mfa_random_secret(buf, 15)),
-        ("key_uri_init NULL", lambda: lib.mfa_key_uri_init(None)),
+        ("key_uri_init NULL", lambda: lib.mfa_key_uri_init(None, libmfa.KEY_URI_VERSION)),
+        ("key_uri_init version 0", lambda: lib.mfa_key_uri_init(ctypes.byref(uri_fields), 0)),
         ("key_uri_build NULL uri", lambda: lib.mfa_key_uri_build(ctypes.byref(out), None, None)),
         ("key_uri_build NULL out", lambda: lib.mfa_key_uri_build(None, ctypes.byref(uri_fields), None)),
         ("key_uri_build NULL account", lambda: lib.mfa_key_uri_build(ctypes.byref(out), ctypes.byref(uri_fields), None)),
@@ -336,8 +339,10 @@ def raw_calls():
         ("qr_encode format 9", lambda: lib.mfa_qr_encode(ctypes.byref(out), ctypes.byref(size), b"hello", 9)),
         ("qr_encode empty text", lambda: lib.mfa_qr_encode(ctypes.byref(out), ctypes.byref(size), b"", libmfa.QR_SVG)),
         ("open NULL", lambda: lib.mfa_open(None, None, None)),
-        ("options_init NULL", lambda: lib.mfa_options_init(None)),
-        ("user_init NULL", lambda: lib.mfa_user_init(None)),
+        ("options_init NULL", lambda: lib.mfa_options_init(None, libmfa.OPTIONS_VERSION)),
+        ("options_init version 2", lambda: lib.mfa_options_init(ctypes.byref(mfa_options()), libmfa.OPTIONS_VERSION + 1)),
+        ("user_init NULL", lambda: lib.mfa_user_init(None, libmfa.USER_VERSION)),
+        ("user_init version 0xffffffff", lambda: lib.mfa_user_init(ctypes.byref(mfa_user()), 0xFFFFFFFF)),
         ("config_get_json NULL ctx", lambda: lib.mfa_config_get_json(None, ctypes.byref(out), None, None)),
         ("config_set_json NULL ctx", lambda: lib.mfa_config_set_json(None, None, b"{}", None)),
         ("factors_list NULL", lambda: lib.mfa_factors_list(None, None, None, None)),

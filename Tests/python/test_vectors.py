@@ -25,8 +25,9 @@ def test_vector_file_has_every_section():
 def test_hotp_vectors(algorithm, key, counter, digits, code):
     hotp = libmfa.HOTP(key.encode(), digits=int(digits), algorithm=algorithm)
     assert hotp.at(int(counter)) == code
-    assert hotp.verify(code, int(counter)) == int(counter)
-    assert hotp.verify(code.encode(), 0, look_ahead=10) == int(counter)
+    assert hotp.verify(code, int(counter)) is True
+    assert hotp.match(code, int(counter)) == int(counter)
+    assert hotp.match(code.encode(), 0, look_ahead=10) == int(counter)
 
 
 @pytest.mark.parametrize("algorithm,key,unix_time,digits,code", TOTP_VECTORS)

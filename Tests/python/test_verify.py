@@ -48,7 +48,8 @@ def test_wrong_code_is_false_and_none(totp, hotp):
     assert totp.match(wrong, at=WHEN, window=10) is None
     hotp_codes = {hotp.at(c) for c in range(0, 11)}
     wrong = next(c for c in ("%06d" % n for n in range(1000000)) if c not in hotp_codes)
-    assert hotp.verify(wrong, 0, look_ahead=10) is None
+    assert hotp.verify(wrong, 0, look_ahead=10) is False
+    assert hotp.match(wrong, 0, look_ahead=10) is None
 
 
 @pytest.mark.parametrize("code", ["", "1", "12345", "1234567", "abcdef", "12345a", " 12345", "12345 ", "+12345",
@@ -56,7 +57,8 @@ def test_wrong_code_is_false_and_none(totp, hotp):
 def test_malformed_codes_are_false_and_none(totp, hotp, code):
     assert totp.verify(code, at=WHEN, window=10) is False
     assert totp.match(code, at=WHEN, window=10) is None
-    assert hotp.verify(code, 0, look_ahead=10) is None
+    assert hotp.verify(code, 0, look_ahead=10) is False
+    assert hotp.match(code, 0, look_ahead=10) is None
 
 
 def test_right_code_with_extra_characters_is_false(totp):
@@ -117,16 +119,38 @@ def test_t0_and_period():
 def test_hotp_look_ahead_edges(hotp, look_ahead):
     start = 1000
     for ahead in range(0, look_ahead + 1):
-        assert hotp.verify(hotp.at(start + ahead), start, look_ahead=look_ahead) == start + ahead
-    assert hotp.verify(hotp.at(start + look_ahead + 1), start, look_ahead=look_ahead) is None
-    assert hotp.verify(hotp.at(start - 1), start, look_ahead=look_ahead) is None
+        assert hotp.match(hotp.at(start + ahead), start, look_ahead=look_ahead) == start + ahead
+        assert hotp.verify(hotp.at(start + ahead), start, look_ahead=look_ahead) is True
+    assert hotp.match(hotp.at(start + look_ahead + 1), start, look_ahead=look_ahead) is None
+    assert hotp.verify(hotp.at(start + look_ahead + 1), start, look_ahead=look_ahead) is False
+    assert hotp.match(hotp.at(start - 1), start, look_ahead=look_ahead) is None
+    assert hotp.verify(hotp.at(start - 1), start, look_ahead=look_ahead) is False
 
 
 def test_hotp_look_ahead_at_the_top_counter(hotp):
     top = 2**64 - 1
-    assert hotp.verify(hotp.at(top), top, look_ahead=10) == top
-    assert hotp.verify(hotp.at(top), top - 3, look_ahead=10) == top
-    assert hotp.verify(hotp.at(0), top - 3, look_ahead=10) is None  # no wrap-around
+    assert hotp.match(hotp.at(top), top, look_ahead=10) == top
+    assert hotp.match(hotp.at(top), top - 3, look_ahead=10) == top
+    assert hotp.verify(hotp.at(top), top - 3, look_ahead=10) is True
+    assert hotp.match(hotp.at(0), top - 3, look_ahead=10) is None  # no wrap-around
+    assert hotp.verify(hotp.at(0), top - 3, look_ahead=10) is False
+
+
+def test_regression_hotp_verify_right_code_at_counter_zero_is_true(hotp):
+    # verify used to return the matched counter, so a right code at counter 0
+    # gave 0, which is falsy: `if hotp.verify(code, 0):` turned the user away.
+    code = hotp.at(0)
+    assert code == "755224"  # RFC 4226 appendix D, counter 0
+    assert hotp.verify(code, 0) is True
+    assert hotp.verify(code, 0, look_ahead=3) is True
+    assert hotp.match(code, 0) == 0
+    assert hotp.verify(hotp.at(1), 0) is False
+
+
+def test_regression_totp_verify_right_code_at_step_zero_is_true(totp):
+    code = code_at_step(totp, 0)
+    assert totp.verify(code, at=0, window=0) is True
+    assert totp.match(code, at=0, window=0) == 0
 
 
 def test_time_as_float_and_datetime(totp):

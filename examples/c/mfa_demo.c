@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
 
     demo_time = (int64_t)time(NULL);
     check("master key", mfa_random_secret(master_key, sizeof master_key), NULL);
-    check("options", mfa_options_init(&options), NULL);
+    check("options", mfa_options_init(&options, MFA_OPTIONS_VERSION), NULL);
     options.store = store;
     options.master_key.id = "demo-key-1";
     options.master_key.key = master_key;
@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
                                                    "\"phone\":\"ENABLED\"},\"totp\":{\"adjacentIntervals\":5}}", &err), err);
 
     printf("\n2. alice signs in with her password\n");
-    check("user", mfa_user_init(&alice), NULL);
+    check("user", mfa_user_init(&alice, MFA_USER_VERSION), NULL);
     alice.uid = "alice";
     alice.email = "alice@example.com";
     alice.email_verified = 1;

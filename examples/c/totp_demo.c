@@ -27,7 +27,7 @@ int main(void) {
     printf("libmfa %s\n", mfa_version_string());
     if ((status = mfa_random_secret(secret, sizeof secret)) != MFA_OK) return fail("random secret", status);
 
-    if ((status = mfa_key_uri_init(&key)) != MFA_OK) return fail("uri init", status);
+    if ((status = mfa_key_uri_init(&key, MFA_KEY_URI_VERSION)) != MFA_OK) return fail("uri init", status);
     key.issuer = "ACME Co";
     key.account = "alice@example.com";
     key.secret = secret;

@@ -132,7 +132,7 @@ from .qr import qr_code
 from .uri import KeyURI, build_uri, parse_uri
 
 #: The version of this Python package (it tracks the C library's version).
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "ALG_SHA1",

@@ -20,7 +20,6 @@ Pointer conventions used in that table:
 """
 
 import ctypes
-import ctypes.util
 import os
 
 from . import _types, constants
@@ -42,6 +41,7 @@ _out_alloc = ctypes.POINTER(ctypes.c_void_p)  # char ** / uint8_t ** allocated b
 _err = ctypes.POINTER(ctypes.c_void_p)  # char **err, freed with mfa_free
 _size = ctypes.c_size_t
 _i32 = ctypes.c_int32
+_u32 = ctypes.c_uint32
 _i64 = ctypes.c_int64
 _u64 = ctypes.c_uint64
 _ctx = ctypes.POINTER(_types.mfa_ctx)
@@ -72,10 +72,10 @@ SIGNATURES = {
     "mfa_hotp_verify": (_status, [_P(_u64), _in, _size, _u64, _i32, _i32, _i32, _in]),
     "mfa_key_uri_build": (_status, [_out_alloc, _uri, _err]),
     "mfa_key_uri_free": (None, [_uri]),
-    "mfa_key_uri_init": (_status, [_uri]),
+    "mfa_key_uri_init": (_status, [_uri, _u32]),
     "mfa_key_uri_parse": (_status, [_P(_uri), _in, _err]),
     "mfa_open": (_status, [_P(_ctx), _options, _err]),
-    "mfa_options_init": (_status, [_options]),
+    "mfa_options_init": (_status, [_options, _u32]),
     "mfa_purge_expired": (_status, [_ctx, _err]),
     "mfa_phone_enroll": (_status, [_ctx, _P(_factor), _user, _in, _in, _in, _err]),
     "mfa_phone_start_enrollment": (_status, [_ctx, _out_alloc, _in, _in, _in, _err]),
@@ -98,26 +98,34 @@ SIGNATURES = {
     "mfa_totp_generate_secret": (_status, [_ctx, _P(_totp_secret), _in, _err]),
     "mfa_totp_import": (_status, [_ctx, _P(_factor), _user, _in, _size, _params, _in, _err]),
     "mfa_totp_import_uri": (_status, [_ctx, _P(_factor), _user, _in, _in, _err]),
-    "mfa_totp_params_init": (_status, [_params]),
+    "mfa_totp_params_init": (_status, [_params, _u32]),
     "mfa_totp_secret_free": (None, [_totp_secret]),
     "mfa_totp_secret_uri": (_status, [_out_alloc, _totp_secret, _in, _in, _err]),
     "mfa_totp_verify": (_status, [_P(_i64), _in, _size, _params, _i64, _i32, _in]),
     "mfa_unenroll": (_status, [_ctx, _user, _in, _err]),
-    "mfa_user_init": (_status, [_user]),
+    "mfa_user_init": (_status, [_user, _u32]),
     "mfa_version": (_i32, []),
     "mfa_version_string": (ctypes.c_char_p, []),
 }
 
 
 def _candidates():
-    """The paths (or names) to try, in order, as (description, target) pairs."""
+    """The paths (or names) to try, in order, as (description, target) pairs.
+
+    A generator: the system search (``ctypes.util``, which runs ``ldconfig``)
+    is imported and run only when the package holds no library, so that
+    importing an installed wheel does not pay for it.
+    """
     override = os.environ.get(LIBRARY_ENV)
     if override:
-        return [(LIBRARY_ENV + "=" + override, override)]
-    found = [(path, path) for path in (os.path.join(_HERE, name) for name in _LOCAL_NAMES)]
+        yield LIBRARY_ENV + "=" + override, override
+        return
+    for path in (os.path.join(_HERE, name) for name in _LOCAL_NAMES):
+        yield path, path
+    import ctypes.util
+
     system = ctypes.util.find_library("mfa")
-    found.append(('find_library("mfa") -> ' + repr(system), system))
-    return found
+    yield 'find_library("mfa") -> ' + repr(system), system
 
 
 def _load():

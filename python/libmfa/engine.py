@@ -312,8 +312,7 @@ class Context:
         self._app_verifier_fn = _callbacks.app_verifier(app_verifier) if app_verifier is not None else None
 
         options = mfa_options()
-        check(lib.mfa_options_init(ctypes.byref(options)))
-        options.version = constants.OPTIONS_VERSION
+        check(lib.mfa_options_init(ctypes.byref(options), constants.OPTIONS_VERSION))
         options.store = store_raw
         options.master_key.id = key_raw_id
         options.master_key.key = ctypes.cast(key_buffer, ctypes.POINTER(ctypes.c_uint8))
@@ -730,7 +729,7 @@ class Context:
         params = None
         if isinstance(secret, TOTP):
             params = mfa_totp_params()
-            check(lib.mfa_totp_params_init(ctypes.byref(params)))
+            check(lib.mfa_totp_params_init(ctypes.byref(params), constants.TOTP_PARAMS_VERSION))
             params.algorithm = _args.algorithm(secret.algorithm)
             params.digits = secret.digits
             params.period = secret.period
@@ -793,8 +792,7 @@ def _c_user(user):
         raise TypeError("user must be a libmfa.User, not %s" % type(user).__name__)
     user.validate()
     fields = mfa_user()
-    check(lib.mfa_user_init(ctypes.byref(fields)))
-    fields.version = constants.USER_VERSION
+    check(lib.mfa_user_init(ctypes.byref(fields), constants.USER_VERSION))
     fields.uid = _args.text(user.uid, "uid")
     fields.tenant = _args.optional_text(user.tenant, "tenant")
     fields.email = _args.optional_text(user.email, "email")

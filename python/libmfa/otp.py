@@ -105,7 +105,7 @@ class HOTP:
         return out.value.decode("ascii")
 
     def verify(self, code, counter, look_ahead=0):
-        """Check ``code`` against ``counter`` and up to ``look_ahead`` counters after it.
+        """Whether ``code`` is right for ``counter`` or up to ``look_ahead`` counters after it.
 
         Args:
             code: the code the user typed (str or bytes).
@@ -113,13 +113,22 @@ class HOTP:
             look_ahead: 0 to ``WINDOW_MAX`` further counters to accept.
 
         Returns:
-            The counter that matched (the next expected one is that plus one),
-            or None for a wrong or malformed code.
+            True or False (a malformed code is False), also for counter 0.
+            To move the counter on, use :meth:`match`, which says which
+            counter matched.
 
         Raises:
             TypeError: a code that is not str or bytes.
             InvalidArgumentError: an embedded NUL, invalid UTF-8, a look-ahead
                 out of range.
+        """
+        return self.match(code, counter, look_ahead) is not None
+
+    def match(self, code, counter, look_ahead=0):
+        """Like :meth:`verify`, but return the counter that matched, or None.
+
+        The next expected counter is the matched one plus one. Compare the
+        result with None, not for truth: counter 0 is a match.
         """
         raw = _code(code)
         counter = _args.uint64(counter, "counter")
@@ -167,8 +176,7 @@ class TOTP:
         self._key = _key(secret)
         self._key_len = len(self._key)
         params = mfa_totp_params()
-        check(lib.mfa_totp_params_init(ctypes.byref(params)))
-        params.version = constants.TOTP_PARAMS_VERSION
+        check(lib.mfa_totp_params_init(ctypes.byref(params), constants.TOTP_PARAMS_VERSION))
         params.algorithm = _args.algorithm(algorithm)
         params.digits = _digits(digits)
         params.period = _args.integer(period, 1, constants.PERIOD_MAX, "period")

@@ -69,8 +69,7 @@ class KeyURI:
         """
         key = _args.secret(self.secret)
         fields = mfa_key_uri()
-        check(lib.mfa_key_uri_init(ctypes.byref(fields)))
-        fields.version = constants.KEY_URI_VERSION
+        check(lib.mfa_key_uri_init(ctypes.byref(fields), constants.KEY_URI_VERSION))
         fields.type = _KINDS[_kind(self.kind)]
         fields.issuer = _args.optional_text(self.issuer, "issuer")
         fields.account = _args.text(self.account, "account")

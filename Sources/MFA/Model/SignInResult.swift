@@ -46,10 +46,6 @@ public struct SignInResult: Sendable, Equatable {
         return [("sign_in_second_factor", factorID), ("second_factor_identifier", enrollmentID)]
             + factorClaims.map { ($0.name, $0.value) }
     }
-
-    /// Whether the user signed in with a recovery code (the host should warn
-    /// them and offer a new set).
-    public var usedRecoveryCode: Bool { factorID == RecoveryCodesMultiFactorID }
 }
 
 /// The answer to a first-factor sign-in.

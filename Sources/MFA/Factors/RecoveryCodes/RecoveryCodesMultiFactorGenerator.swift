@@ -44,3 +44,9 @@ public enum RecoveryCodesMultiFactorGenerator {
         RecoveryCodeMultiFactorAssertion(enrollmentID: enrollmentID, code: code)
     }
 }
+
+extension SignInResult {
+    /// Whether the user signed in with a recovery code (the host should warn
+    /// them and offer a new set; `recovery_codes_remaining` says how many are left).
+    public var usedRecoveryCode: Bool { factorID == RecoveryCodesMultiFactorID }
+}
