@@ -47,7 +47,7 @@ static void import_loop(const char *file, const char *store) {
     unsigned char key[MFA_MASTER_KEY_BYTES];
     remove(store);
     if ((status = mfa_random_secret(key, sizeof key)) != MFA_OK) die("key", status, NULL);
-    if ((status = mfa_options_init(&options)) != MFA_OK) die("options", status, NULL);
+    if ((status = mfa_options_init(&options, MFA_OPTIONS_VERSION)) != MFA_OK) die("options", status, NULL);
     options.store = store;
     options.master_key.id = "bench";
     options.master_key.key = key;
@@ -67,7 +67,7 @@ static void import_loop(const char *file, const char *store) {
         uid[end - account - 5] = 0;
         mfa_user user;
         mfa_factor_info *info = NULL;
-        if ((status = mfa_user_init(&user)) != MFA_OK) die("user", status, NULL);
+        if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
         if ((status = mfa_totp_import_uri(ctx, &info, &user, line, "ACME", &err)) != MFA_OK)
             die("import", status, err);
