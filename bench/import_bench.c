@@ -9,6 +9,7 @@
  *
  * The URI of user N is for account userNNNNNNN (the uid), issuer ACME.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
 #include "bench_support.h"
