@@ -115,6 +115,8 @@ package struct AttemptView: Sendable {
     package var consumed: Bool
     /// The configuration documents of the user's tenant.
     package var documents: ConfigDocuments
+    /// The factor kind's `attemptColumns` (NULL when the factor is missing).
+    package var state: [SQLValue] = []
 }
 
 /// The outcome of a backoff-counted failure.

@@ -61,7 +61,7 @@ extension MFAStore {
     package func finishEnrollment(_ commit: EnrollmentCommit) throws(MFAError) {
         let factor = commit.factor
         try database.transaction { (db) throws(MFAError) in
-            try db.serialize(Self.userKey(factor.tenant, factor.uid))
+            try Self.lockUser(db, factor.tenant, factor.uid, dialect)
             try Self.consume(db, commit.sessionTokenID, until: commit.consumedUntil, dialect)
             let existing = try Self.factors(db, factor.tenant, factor.uid)
             try commit.admit(existing)
@@ -83,7 +83,7 @@ extension MFAStore {
     package func insertFactor(_ factor: FactorRecord, maxFactors: Int64?,
                               write: (SQLConnection, FactorRecord) throws(MFAError) -> Void) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
-            try db.serialize(Self.userKey(factor.tenant, factor.uid))
+            try Self.lockUser(db, factor.tenant, factor.uid, dialect)
             try write(db, factor)
             try Self.insert(db, factor, maxFactors: maxFactors)
         }
@@ -95,7 +95,7 @@ extension MFAStore {
     package func deleteFactor(tenant: String, uid: String, enrollmentID: String,
                               nowMs: Int64) throws(MFAError) -> FactorRecord? {
         try database.transaction { (db) throws(MFAError) -> FactorRecord? in
-            try db.serialize(Self.userKey(tenant, uid))
+            try Self.lockUser(db, tenant, uid, dialect)
             guard let row = try db.query("""
                 SELECT \(FactorRecord.selectList) FROM mfa_factors f \
                 WHERE f.enrollment_id = ? AND f.tenant = ? AND f.uid = ?

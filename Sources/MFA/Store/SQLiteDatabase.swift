@@ -26,6 +26,11 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
+    @discardableResult
+    package func write<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try transaction(body)
+    }
+
     package func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         try lock.withLock { () throws(MFAError) -> R in
             guard let connection else { throw MFAError(.storageError, "the store is closed") }
@@ -77,9 +82,6 @@ final class SQLiteConnection: SQLConnection {
             throw error
         }
     }
-
-    /// Every write transaction already holds SQLite's write lock from its start.
-    func serialize(_ key: String) throws(MFAError) {}
 
     @discardableResult
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int {

@@ -120,20 +120,17 @@ extension MFAContext {
             }
             found.record = record
             return enrollmentID
-        }, judge: { [self] (input, db) throws(MFAError) -> AttemptVerdict in
+        }, judge: { [self] (input) throws(MFAError) -> AttemptVerdict in
             guard let record = found.record, record.enrollmentID == input.factor.enrollmentID else {
                 throw MFAError(.invalidSession, "the verification id does not belong to this sign-in")
             }
             let limits = input.config.limits
             try checkSMSState(record, claims: verification, limits: limits, now: now)
             guard try smsCodeMatches(record, code: credential.verificationCode) else {
-                guard try SMSStore.countWrongCode(db, record.verificationID) else {
-                    throw MFAError(.invalidSession, "this code was already used")
-                }
-                return .wrong(message: "the code is wrong")
+                return .wrong(message: "the code is wrong", penalty: SMSStore.countWrongCode(record.verificationID))
             }
-            try SMSStore.claim(db, record.verificationID, maxAttempts: limits.smsMaxAttempts, now: now)
-            return .accept(claims: [])
+            return .accept(SMSStore.claim(record.verificationID, maxAttempts: limits.smsMaxAttempts, now: now),
+                           claims: [])
         })
     }
 
