@@ -204,17 +204,24 @@ package enum AttemptVerdict: Sendable {
 /// as `UPDATE table SET assignments WHERE (condition) …`, alone or joined
 /// to the attempt's own checks and bookkeeping in one statement.
 package struct FactorClaim: Sendable {
-    /// The kind's table.
-    package var table: String
-    /// `column = ?, …`.
-    package var assignments: String
-    /// The condition of the claim, over the table's own columns.
-    package var condition: String
-    /// The parameters of `assignments`, then of `condition`.
+    /// The statement, without its values.
+    package var shape: ClaimShape
+    /// The parameters of the shape's assignments, then of its condition.
     package var parameters: [SQLValue]
-    /// What an update that changed no row means.
-    package var missed: Miss
 
+    package init(_ shape: ClaimShape, _ parameters: [SQLValue]) {
+        self.shape = shape
+        self.parameters = parameters
+    }
+
+    /// The claim as a statement of its own.
+    var statement: String { shape.statement }
+    /// What an update that changed no row means.
+    var missed: ClaimShape.Miss { shape.missed }
+}
+
+/// The text of a claim, built once (each kind keeps its shapes in `static let`s).
+package final class ClaimShape: Sendable {
     /// What a claim that changed no row means.
     package enum Miss: Sendable {
         /// The code was wrong after all (a step used already): the failure is counted.
@@ -223,14 +230,21 @@ package struct FactorClaim: Sendable {
         case refuse(MFAError)
     }
 
-    package init(table: String, assignments: String, condition: String, parameters: [SQLValue], missed: Miss) {
-        self.table = table
-        self.assignments = assignments
-        self.condition = condition
-        self.parameters = parameters
-        self.missed = missed
-    }
+    /// `UPDATE table SET assignments WHERE (condition)`.
+    let statement: String
+    /// What an update that changed no row means.
+    let missed: Miss
+    /// The accepting statement built on this claim (see `MFAStore.resolveAttempt`).
+    let acceptSQL: String
 
-    /// The claim as a statement of its own.
-    var statement: String { "UPDATE \(table) SET \(assignments) WHERE (\(condition))" }
+    /// - Parameters:
+    ///   - table: the kind's table.
+    ///   - assignments: `column = ?, …`.
+    ///   - condition: the condition of the claim, over the table's own columns.
+    ///   - missed: what an update that changed no row means.
+    package init(table: String, assignments: String, condition: String, missed: Miss) {
+        statement = "UPDATE \(table) SET \(assignments) WHERE (\(condition))"
+        self.missed = missed
+        acceptSQL = MFAStore.acceptSQL(claim: statement)
+    }
 }

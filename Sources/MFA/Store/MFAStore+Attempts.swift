@@ -49,6 +49,7 @@ extension MFAStore {
             let rows = try db.query(Self.signInSQL, [.text(tenant), .text(tenant), .text(uid), .text(tenant), .text(uid)])
             var factors: [FactorRecord] = []
             for row in rows where row[6] != .null { factors.append(try FactorRecord(row: row.dropFirst(6))) }
+            factors.sort(by: FactorRecord.enrollmentOrder)
             guard let first = rows.first else { throw MFAError(.storageError, "the sign-in query returned no row") }
             let documents = ConfigDocuments(project: first[0].text, tenant: first[1].text)
             return (factors, try Self.userRecord(first[2..<6]), documents)
@@ -61,7 +62,7 @@ extension MFAStore {
         (SELECT document FROM mfa_config WHERE tenant = '') AS project, \
         (SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '') AS tenant_document) d \
         LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
-        LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ? ORDER BY f.enrolled_at, f.enrollment_id
+        LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ?
         """
 
     /// What an attempt would find, read without a transaction (to check a
@@ -80,18 +81,22 @@ extension MFAStore {
     /// configuration documents, judges the code and decides, touching no
     /// database; it throws to refuse the attempt without counting it.
     ///
-    /// The attempt first reads, then acts on the decision:
-    /// - **Accepted, the fast way.** One statement (PostgreSQL: a
-    ///   data-modifying CTE, committed by itself; SQLite: one write
-    ///   transaction) locks the user's and the factor's rows, checks again
-    ///   that no backoff runs, that the credential is unused and of the
-    ///   user's epoch, runs the kind's claim, consumes the credential and
-    ///   clears the failure counts. If it cannot (a race changed something,
-    ///   or the user has no row yet), the attempt goes the careful way.
-    /// - **The careful way**, for every wrong code: one transaction that
-    ///   takes the user's row lock first, reads everything again, decides
-    ///   again, and then claims and does the bookkeeping, or counts the
-    ///   failure (with the kind's penalty).
+    /// Where statements can hold data-modifying CTEs (PostgreSQL and the
+    /// databases of its dialect), the attempt first reads, then acts on the
+    /// decision:
+    /// - **Accepted, the fast way.** One statement, committed by itself,
+    ///   locks the user's and the factor's rows, checks again that no
+    ///   backoff runs, that the credential is unused and of the user's
+    ///   epoch, runs the kind's claim, consumes the credential and clears
+    ///   the failure counts. If it cannot (a race changed something, the
+    ///   user has no row yet, the claim failed), nothing was written and
+    ///   the attempt goes the careful way.
+    /// - **The careful way**, for every wrong code, and always on SQLite
+    ///   (whose write transaction holds the whole database, so that a read
+    ///   followed by a checking statement would cost more): one transaction
+    ///   that takes the user's row lock first, reads everything, decides,
+    ///   and then claims and does the bookkeeping, or counts the failure
+    ///   (with the kind's penalty).
     ///
     /// Every write of a user's backoff, credentials and factors holds that
     /// user's row lock, so attempts racing from many threads, processes or
@@ -102,16 +107,20 @@ extension MFAStore {
                                 locate: ((SQLConnection) throws(MFAError) -> String?)?,
                                 decide: (AttemptView) throws(MFAError) -> AttemptDecision) throws(MFAError)
         -> AttemptResult {
-        let first = try database.read { (db) throws(MFAError) -> (String, AttemptView) in
-            let enrollmentID = try Self.locate(request, locate, db)
-            return (enrollmentID, try Self.attemptView(db, kind: kind, enrollmentID: enrollmentID,
-                                                       tenant: request.tenant, uid: request.uid,
-                                                       tokenID: request.tokenID))
-        }
-        if case .accept(let until, _, let claim) = try decide(first.1),
-           try acceptFast(request, enrollmentID: first.0, factorID: first.1.factor?.factorID ?? "", claim: claim,
-                          consumedUntil: until) {
-            return .accepted
+        // SQLite's write transaction holds the whole database: the careful way
+        // costs it less than a read followed by the accepting statement.
+        if dialect.writingCTEs {
+            let first = try database.read { (db) throws(MFAError) -> (String, AttemptView) in
+                let enrollmentID = try Self.locate(request, locate, db)
+                return (enrollmentID, try Self.attemptView(db, kind: kind, enrollmentID: enrollmentID,
+                                                           tenant: request.tenant, uid: request.uid,
+                                                           tokenID: request.tokenID))
+            }
+            if case .accept(let until, _, let claim) = try decide(first.1),
+               try acceptFast(request, enrollmentID: first.0, factorID: first.1.factor?.factorID ?? "", claim: claim,
+                              consumedUntil: until) {
+                return .accepted
+            }
         }
         return try database.transaction { (db) throws(MFAError) -> AttemptResult in
             try Self.lockUser(db, request.tenant, request.uid, dialect)
@@ -159,34 +168,29 @@ extension MFAStore {
     /// its checks no longer held (nothing was accepted; the careful way decides).
     private func acceptFast(_ request: AttemptRequest, enrollmentID: String, factorID: String, claim: FactorClaim,
                             consumedUntil: Int64) throws(MFAError) -> Bool {
-        let gate: [SQLValue] = [.text(enrollmentID), .text(factorID), .text(request.tenant), .text(request.uid),
-                                .int(request.epoch), .int(request.now), .int(request.now), .blob(request.tokenID)]
-        guard dialect.writingCTEs else {
-            // SQLite: the write transaction holds the database; the claim carries the checks.
-            return try database.transaction { (db) throws(MFAError) -> Bool in
-                guard try db.execute("\(claim.statement) AND EXISTS (\(Self.gateSQL(lock: "")))",
-                                     claim.parameters + gate) == 1 else { return false }
-                try db.execute("INSERT INTO mfa_consumed (token_id, expires) VALUES (?, ?)",
-                               [.blob(request.tokenID), .int(consumedUntil)])
-                try db.execute(Self.clearFactorSQL, [.text(enrollmentID)])
-                try db.execute(Self.clearUserSQL, [.int(request.now), .text(request.tenant), .text(request.uid)])
-                return true
-            }
+        let parameters: [SQLValue] = [.text(enrollmentID), .text(factorID), .text(request.tenant), .text(request.uid),
+                                      .int(request.epoch), .int(request.now), .int(request.now),
+                                      .blob(request.tokenID)]
+            + claim.parameters + [.blob(request.tokenID), .int(consumedUntil), .text(enrollmentID),
+                                  .int(request.now), .text(request.tenant), .text(request.uid)]
+        return try database.write { (db) throws(MFAError) -> Bool in
+            try db.query(claim.shape.acceptSQL, parameters).first?.first?.int == 1
         }
-        let sql = """
-            WITH gate AS (\(Self.gateSQL(lock: " FOR UPDATE OF u, f"))), \
-            claim AS (\(claim.statement) AND EXISTS (SELECT 1 FROM gate) RETURNING 1), \
+    }
+
+    /// The accepting statement of a claim, with data-modifying CTEs: the
+    /// checks lock the user's and the factor's rows; then the claim, the
+    /// credential's consumption and the counters, each on the one before.
+    static func acceptSQL(claim: String) -> String {
+        """
+            WITH gate AS (\(gateSQL)), \
+            claim AS (\(claim) AND EXISTS (SELECT 1 FROM gate) RETURNING 1), \
             consumed AS (INSERT INTO mfa_consumed (token_id, expires) SELECT ?, ? FROM claim \
             ON CONFLICT (token_id) DO NOTHING RETURNING 1), \
-            factor AS (\(Self.clearFactorSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1), \
-            account AS (\(Self.clearUserSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1) \
+            factor AS (\(clearFactorSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1), \
+            account AS (\(clearUserSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1) \
             SELECT (SELECT COUNT(*) FROM consumed), (SELECT COUNT(*) FROM account), (SELECT COUNT(*) FROM factor)
             """
-        let parameters = gate + claim.parameters + [.blob(request.tokenID), .int(consumedUntil), .text(enrollmentID),
-                                                    .int(request.now), .text(request.tenant), .text(request.uid)]
-        return try database.write { (db) throws(MFAError) -> Bool in
-            try db.query(sql, parameters).first?.first?.int == 1
-        }
     }
 
     /// The checks of an accepting statement, as a query that returns a row
@@ -194,14 +198,12 @@ extension MFAStore {
     /// user nor the factor is in backoff, the credential is of the user's
     /// epoch and unused. Parameters: enrollment id, factor id, tenant, uid,
     /// epoch, now, now, token id.
-    private static func gateSQL(lock: String) -> String {
-        """
+    private static let gateSQL = """
         SELECT 1 FROM mfa_users u JOIN mfa_factors f ON f.enrollment_id = ? AND f.factor_id = ? \
         AND f.tenant = u.tenant AND f.uid = u.uid WHERE u.tenant = ? AND u.uid = ? AND u.token_epoch = ? \
         AND u.locked_until <= ? AND f.locked_until <= ? \
-        AND NOT EXISTS (SELECT 1 FROM mfa_consumed c WHERE c.token_id = ?)\(lock)
+        AND NOT EXISTS (SELECT 1 FROM mfa_consumed c WHERE c.token_id = ?) FOR UPDATE OF u, f
         """
-    }
 
     /// Clears a factor's failure count (parameter: enrollment id); writes nothing when it is clear.
     private static let clearFactorSQL = """

@@ -110,12 +110,11 @@ extension MFAStore {
     static func factors(_ db: SQLConnection, _ tenant: String, _ uid: String) throws(MFAError) -> [FactorRecord] {
         var out: [FactorRecord] = []
         for row in try db.query("""
-            SELECT \(FactorRecord.selectList) FROM mfa_factors f WHERE f.tenant = ? AND f.uid = ? \
-            ORDER BY f.enrolled_at, f.enrollment_id
+            SELECT \(FactorRecord.selectList) FROM mfa_factors f WHERE f.tenant = ? AND f.uid = ?
             """, [.text(tenant), .text(uid)]) {
             out.append(try FactorRecord(row: row))
         }
-        return out
+        return out.sorted(by: FactorRecord.enrollmentOrder)
     }
 
     /// Deletes a factor's row and its kind's own rows.

@@ -81,11 +81,12 @@ extension MFAStore {
     /// `invalidSession` if it already was.
     static func consume(_ db: SQLConnection, _ tokenID: [UInt8], until: Int64,
                         _ dialect: any SQLDialect) throws(MFAError) {
-        let inserted = try db.execute(dialect.upsert(into: "mfa_consumed", columns: ["token_id", "expires"],
-                                                     conflict: ["token_id"], update: []),
-                                      [.blob(tokenID), .int(until)])
+        let inserted = try db.execute(consumeSQL, [.blob(tokenID), .int(until)])
         guard inserted == 1 else { throw MFAError(.invalidSession, "this session was already used") }
     }
+
+    private static let consumeSQL =
+        "INSERT INTO mfa_consumed (token_id, expires) VALUES (?, ?) ON CONFLICT (token_id) DO NOTHING"
 
     /// Throws `userTokenExpired` unless `epoch` is the user's current one
     /// (read inside the caller's transaction, under the user's lock).

@@ -208,10 +208,13 @@ package enum SMSStore {
     /// The count of a wrong try against an unused verification, as a claim:
     /// when it changes nothing, a racing right code used the verification.
     static func countWrongCode(_ verificationID: String) -> FactorClaim {
-        FactorClaim(table: "mfa_sms_verifications", assignments: "attempts = attempts + 1",
-                    condition: "verification_id = ? AND used = 0", parameters: [.text(verificationID)],
-                    missed: .refuse(MFAError(.invalidSession, "this code was already used")))
+        FactorClaim(wrongCodeShape, [.text(verificationID)])
     }
+
+    private static let wrongCodeShape = ClaimShape(
+        table: "mfa_sms_verifications", assignments: "attempts = attempts + 1",
+        condition: "verification_id = ? AND used = 0",
+        missed: .refuse(MFAError(.invalidSession, "this code was already used")))
 
     /// Uses up a code, if it still can be: unused, tries left, unexpired.
     package static func claim(_ db: SQLConnection, _ id: String, maxAttempts: Int64, now: Int64) throws(MFAError) {
@@ -223,9 +226,11 @@ package enum SMSStore {
 
     /// The claim of a code: unused, tries left, unexpired.
     static func claim(_ id: String, maxAttempts: Int64, now: Int64) -> FactorClaim {
-        FactorClaim(table: "mfa_sms_verifications", assignments: "used = 1",
-                    condition: "verification_id = ? AND used = 0 AND attempts < ? AND expires >= ?",
-                    parameters: [.text(id), .int(maxAttempts), .int(now)],
-                    missed: .refuse(MFAError(.invalidSession, "this code was already used")))
+        FactorClaim(claimShape, [.text(id), .int(maxAttempts), .int(now)])
     }
+
+    private static let claimShape = ClaimShape(
+        table: "mfa_sms_verifications", assignments: "used = 1",
+        condition: "verification_id = ? AND used = 0 AND attempts < ? AND expires >= ?",
+        missed: .refuse(MFAError(.invalidSession, "this code was already used")))
 }

@@ -24,11 +24,14 @@ enum RecoveryCodeStore {
     }
 
     /// The claim of the code with this hash: in the set and unused.
-    static func claim(_ enrollmentID: String, hash: [UInt8], now: Int64, missed: String) -> FactorClaim {
-        FactorClaim(table: "mfa_recovery_codes", assignments: "used_at = ?",
-                    condition: "enrollment_id = ? AND code_hash = ? AND used_at = 0",
-                    parameters: [.int(max(now, 1)), .text(enrollmentID), .blob(hash)], missed: .wrong(missed))
+    static func claim(_ enrollmentID: String, hash: [UInt8], now: Int64) -> FactorClaim {
+        FactorClaim(claimShape, [.int(max(now, 1)), .text(enrollmentID), .blob(hash)])
     }
+
+    private static let claimShape = ClaimShape(
+        table: "mfa_recovery_codes", assignments: "used_at = ?",
+        condition: "enrollment_id = ? AND code_hash = ? AND used_at = 0",
+        missed: .wrong("the recovery code is wrong or was already used"))
 
     /// The unused codes of a set.
     static func remaining(_ db: SQLConnection, _ enrollmentID: String) throws(MFAError) -> Int64 {

@@ -64,7 +64,7 @@ package enum RecoveryCodesFactor: SecondFactor {
             let key = try context.openPayload(of: input.factor)
             guard let code = RecoveryCodeFormat.normalize(typed) else { return .wrong(message: message, penalty: nil) }
             return .accept(RecoveryCodeStore.claim(input.factor.enrollmentID, hash: hash(code, key: key),
-                                                   now: input.now, missed: message), claims: [])
+                                                   now: input.now), claims: [])
         })
     }
 

@@ -98,11 +98,12 @@ package enum TOTPStore {
     /// The claim of `step`: it must be later than the last accepted one,
     /// else the code was used already (a wrong attempt).
     package static func claim(_ enrollmentID: String, step: Int64) -> FactorClaim {
-        FactorClaim(table: "mfa_totp_factors", assignments: "last_step = ?",
-                    condition: "enrollment_id = ? AND last_step < ?",
-                    parameters: [.int(step), .text(enrollmentID), .int(step)],
-                    missed: .wrong("the code is wrong or was already used"))
+        FactorClaim(claimShape, [.int(step), .text(enrollmentID), .int(step)])
     }
+
+    private static let claimShape = ClaimShape(
+        table: "mfa_totp_factors", assignments: "last_step = ?", condition: "enrollment_id = ? AND last_step < ?",
+        missed: .wrong("the code is wrong or was already used"))
 }
 
 /// How a stored TOTP factor computes its codes.
