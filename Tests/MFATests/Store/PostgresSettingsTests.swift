@@ -77,16 +77,16 @@ struct PostgresSettingsTests {
         #expect(parameters[0].value == "10" && parameters[1].value == "1" && parameters[2].value == "30")
         #expect(parameters[3].value == "30000")
         #expect(parameters[5].value == base + "?keepalives_idle=45")
-        #expect(parameters[6].value == "-c statement_timeout=1300")
+        #expect(parameters[6].value == "-c statement_timeout=1300 -c plan_cache_mode=force_generic_plan")
         #expect(parameters[7].value == "UTF8")
     }
 
-    @Test("the statement timeout is added to the URL's own options, unless they set one or are empty")
+    @Test("the statement timeout and generic plans are added to the URL's own options, unless they set them or are empty")
     func startupOptions() throws {
         #expect(try PostgresSettings(url: base + "?options=-csearch_path%3Dx").startupOptions
-            == "-csearch_path=x -c statement_timeout=6000")
-        #expect(try PostgresSettings(url: base + "?options=-c%20statement_timeout%3D0").startupOptions
-            == "-c statement_timeout=0")
+            == "-csearch_path=x -c statement_timeout=6000 -c plan_cache_mode=force_generic_plan")
+        #expect(try PostgresSettings(url: base + "?options=-c%20statement_timeout%3D0%20-c%20plan_cache_mode%3Dauto")
+            .startupOptions == "-c statement_timeout=0 -c plan_cache_mode=auto")
         #expect(try PostgresSettings(url: base + "?options=").startupOptions == nil)
         #expect(try PostgresSettings(url: base + "?options").startupOptions == nil)
     }

@@ -21,9 +21,9 @@ final class PostgresConnection: SQLConnection {
     /// Whether statements are prepared under a name (`mfa_prepared`).
     private let named: Bool
     /// Prepared statement names by SQL text.
-    private var prepared: [String: String] = [:]
+    private var prepared: [SQLKey: String] = [:]
     /// SQL texts with `?` numbered as `$1`, `$2`, … (for unnamed statements).
-    private var numbered: [String: String] = [:]
+    private var numbered: [SQLKey: String] = [:]
     /// The SQLSTATE of the last statement that failed on the server, if any.
     private(set) var lastSQLState: String?
 
@@ -175,21 +175,21 @@ final class PostgresConnection: SQLConnection {
 
     /// The name of `sql` prepared on this connection.
     private func statement(_ sql: String, count: Int) throws(MFAError) -> String {
-        if let name = prepared[sql] { return name }
+        if let name = prepared[SQLKey(sql)] { return name }
         let name = "mfa_\(prepared.count)"
         let text = Self.numbering(sql)
         let result = try exchange { handle in pq.sendPrepare(handle, name, text, Int32(count), nil) }
         defer { pq.clear(result) }
         guard pq.resultStatus(result) == PGRES_COMMAND_OK else { throw failure(result) }
-        prepared[sql] = name
+        prepared[SQLKey(sql)] = name
         return name
     }
 
     /// `sql` in PostgreSQL's numbering, remembered per connection.
     private func numberedText(_ sql: String) -> String {
-        if let text = numbered[sql] { return text }
+        if let text = numbered[SQLKey(sql)] { return text }
         let text = Self.numbering(sql)
-        numbered[sql] = text
+        numbered[SQLKey(sql)] = text
         return text
     }
 

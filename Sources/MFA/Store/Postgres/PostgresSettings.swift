@@ -8,7 +8,8 @@
 /// back what it had not committed) and the next call connects afresh. The
 /// server gets `statement_timeout` = deadline + 1 s in the connection's
 /// startup packet (libpq's `options`), so that a statement left behind does
-/// not hold its locks: no session state is set after connecting.
+/// not hold its locks, and `plan_cache_mode=force_generic_plan`: no session
+/// state is set after connecting.
 ///
 /// `mfa_prepared` (`on`, the default, or `off`): `off` is for a transaction
 /// pooler that does not carry prepared statements from one server
@@ -107,16 +108,20 @@ package struct PostgresSettings: Equatable, Sendable {
     }
 
     /// The server settings sent when connecting (libpq's `options`): the
-    /// URL's own, then `statement_timeout` unless they set it; nil with
-    /// `mfa_prepared=off` (a pooler would refuse them) or when the URL sets
-    /// `options` to nothing.
+    /// URL's own, then `statement_timeout` (deadline + 1 s) and
+    /// `plan_cache_mode=force_generic_plan` (every statement is planned once
+    /// per connection, not at every execution: its plan is a handful of
+    /// key lookups whatever the values), each unless the URL's options set
+    /// it; nil with `mfa_prepared=off` (a pooler would refuse them) or when
+    /// the URL sets `options` to nothing.
     package var startupOptions: String? {
         guard prepared else { return nil }
-        let timeout = "-c statement_timeout=\(deadline + Self.serverGrace)"
-        guard let raw = urlOptions else { return timeout }
-        let own = Self.percentDecoded(raw)
-        guard !own.isEmpty else { return nil }
-        return own.contains("statement_timeout") ? own : own + " " + timeout
+        let own = urlOptions.map(Self.percentDecoded) ?? ""
+        if urlOptions != nil && own.isEmpty { return nil }
+        var options = own.isEmpty ? [] : [own]
+        if !own.contains("statement_timeout") { options.append("-c statement_timeout=\(deadline + Self.serverGrace)") }
+        if !own.contains("plan_cache_mode") { options.append("-c plan_cache_mode=force_generic_plan") }
+        return options.joined(separator: " ")
     }
 
     /// `text` with its `%XX` escapes (and `+`, as libpq does not read it, kept) decoded.
