@@ -28,7 +28,7 @@ cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_baseline.c" -lsqlite3 -o "$out/sqlite_
 users=${1:-10000}
 signins=${2:-5000}
 rounds=${3:-3}
-port=$((${MFA_PG_PORT_BASE:-55432} + 3))
+port=$((${MFA_PG_PORT_BASE:-55432} + 8))
 work=$(mktemp -d)
 chmod 755 "$work"
 trap '"$ROOT/scripts/pg.sh" stop $port > /dev/null 2>&1 || true; rm -rf "$work"' EXIT

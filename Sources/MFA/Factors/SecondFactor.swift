@@ -242,9 +242,13 @@ package final class ClaimShape: Sendable {
     ///   - assignments: `column = ?, …`.
     ///   - condition: the condition of the claim, over the table's own columns.
     ///   - missed: what an update that changed no row means.
+    /// How many parameters the assignments take (they come first).
+    let assignmentParameters: Int
+
     package init(table: String, assignments: String, condition: String, missed: Miss) {
         statement = "UPDATE \(table) SET \(assignments) WHERE (\(condition))"
         self.missed = missed
-        acceptSQL = MFAStore.acceptSQL(claim: statement)
+        assignmentParameters = assignments.filter { $0 == "?" }.count
+        acceptSQL = MFAStore.acceptSQL(table: table, condition: condition, claim: statement)
     }
 }

@@ -171,26 +171,37 @@ extension MFAStore {
         let parameters: [SQLValue] = [.text(enrollmentID), .text(factorID), .text(request.tenant), .text(request.uid),
                                       .int(request.epoch), .int(request.now), .int(request.now),
                                       .blob(request.tokenID)]
-            + claim.parameters + [.blob(request.tokenID), .int(consumedUntil), .text(enrollmentID),
-                                  .int(request.now), .text(request.tenant), .text(request.uid)]
+            + claim.parameters.dropFirst(claim.shape.assignmentParameters)
+            + [.blob(request.tokenID), .int(consumedUntil)] + claim.parameters
+            + [.text(enrollmentID), .int(request.now), .text(request.tenant), .text(request.uid)]
         return try database.write { (db) throws(MFAError) -> Bool in
-            try db.query(claim.shape.acceptSQL, parameters).first?.first?.int == 1
+            let row = try db.query(claim.shape.acceptSQL, parameters).first
+            guard row?.first?.int == 1 else { return false }
+            // Consumed under the locks that held the claim: it cannot have missed.
+            guard row?[1].int == 1 else { throw MFAError(.internal, "the claim failed after its checks held") }
+            return true
         }
     }
 
-    /// The accepting statement of a claim, with data-modifying CTEs: the
-    /// checks lock the user's and the factor's rows; then the claim, the
-    /// credential's consumption and the counters, each on the one before.
-    static func acceptSQL(claim: String) -> String {
+    /// The accepting statement of a claim, with data-modifying CTEs. The
+    /// checks lock the user's and the factor's rows (`gate`), then the row
+    /// the claim changes, if the claim holds (`target`: locked, its
+    /// condition is checked again after any wait); only then is the
+    /// credential consumed (an insert, which sees a racing consumption even
+    /// one committed after this statement began), and only if it was do the
+    /// claim and the counters follow. So the statement does all or nothing.
+    static func acceptSQL(table: String, condition: String, claim: String) -> String {
         """
-            WITH gate AS (\(gateSQL)), \
-            claim AS (\(claim) AND EXISTS (SELECT 1 FROM gate) RETURNING 1), \
-            consumed AS (INSERT INTO mfa_consumed (token_id, expires) SELECT ?, ? FROM claim \
-            ON CONFLICT (token_id) DO NOTHING RETURNING 1), \
-            factor AS (\(clearFactorSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1), \
-            account AS (\(clearUserSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1) \
-            SELECT (SELECT COUNT(*) FROM consumed), (SELECT COUNT(*) FROM account), (SELECT COUNT(*) FROM factor)
-            """
+        WITH gate AS (\(gateSQL)), \
+        target AS (SELECT 1 FROM \(table) WHERE (\(condition)) AND EXISTS (SELECT 1 FROM gate) FOR UPDATE), \
+        consumed AS (INSERT INTO mfa_consumed (token_id, expires) SELECT ?, ? FROM target \
+        ON CONFLICT (token_id) DO NOTHING RETURNING 1), \
+        claim AS (\(claim) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1), \
+        factor AS (\(clearFactorSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1), \
+        account AS (\(clearUserSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1) \
+        SELECT (SELECT COUNT(*) FROM consumed), (SELECT COUNT(*) FROM claim), (SELECT COUNT(*) FROM account), \
+        (SELECT COUNT(*) FROM factor)
+        """
     }
 
     /// The checks of an accepting statement, as a query that returns a row

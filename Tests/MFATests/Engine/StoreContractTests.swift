@@ -147,7 +147,7 @@ struct StoreContractTests {
         #expect(errorCode { try reserve("v5", 200) } == .quotaExceeded)
         try reserve("v6", 3800)
         #expect(errorCode { try reserve("v7", 7500) } == .quotaExceeded, "three a day")
-        #expect(try SMSStore.judge(verificationID: "v3", store) { _ in false }.attempts == 1)
+        #expect(try SMSStore.judge(verificationID: "v3", maxAttempts: 5, store) { _ in false }.attempts == 1)
         let claim: @Sendable (SQLConnection, FactorRecord) throws(MFAError) -> Void = { (db, _) throws(MFAError) in
             try SMSStore.claim(db, "v3", maxAttempts: 5, now: 200)
         }

@@ -73,7 +73,8 @@ extension MFAContext {
             throw MFAError(.operationNotAllowed, "phone second factors are disabled")
         }
         let limits = config.limits
-        let judged = try SMSStore.judge(verificationID: claims.reference, store) { (record) throws(MFAError) -> Bool in
+        let judged = try SMSStore.judge(verificationID: claims.reference, maxAttempts: limits.smsMaxAttempts,
+                                        store) { (record) throws(MFAError) -> Bool in
             guard let record, record.purpose == .enrollment, record.boundToken == claims.id else {
                 throw MFAError(.invalidSession, "the verification id is unknown or expired")
             }
@@ -127,7 +128,8 @@ extension MFAContext {
             let limits = input.config.limits
             try checkSMSState(record, claims: verification, limits: limits, now: now)
             guard try smsCodeMatches(record, code: credential.verificationCode) else {
-                return .wrong(message: "the code is wrong", penalty: SMSStore.countWrongCode(record.verificationID))
+                return .wrong(message: "the code is wrong", penalty: SMSStore.countWrongCode(
+                    record.verificationID, maxAttempts: limits.smsMaxAttempts))
             }
             return .accept(SMSStore.claim(record.verificationID, maxAttempts: limits.smsMaxAttempts, now: now),
                            claims: [])

@@ -165,55 +165,58 @@ package enum SMSStore {
         }
     }
 
-    /// A verification by id; with `lock` (the store's dialect), its row is
-    /// locked until the transaction ends.
-    package static func verification(_ db: SQLConnection, _ id: String,
-                                     lock: (any SQLDialect)? = nil) throws(MFAError) -> SMSVerificationRecord? {
-        try db.query(select + (lock?.rowLock ?? ""), [.text(id)]).first.map { (row) throws(MFAError) in
-            try SMSVerificationRecord(row: row)
-        }
+    /// A verification by id.
+    package static func verification(_ db: SQLConnection, _ id: String) throws(MFAError) -> SMSVerificationRecord? {
+        try db.query(select, [.text(id)]).first.map { (row) throws(MFAError) in try SMSVerificationRecord(row: row) }
     }
 
     private static let select =
         "SELECT \(SMSVerificationRecord.columns) FROM mfa_sms_verifications WHERE verification_id = ?"
 
-    /// Judges an SMS code of an enrollment in one transaction: `judge` sees
-    /// the verification (it throws to refuse it, and says whether the code
-    /// matches), and a wrong code is counted before the transaction ends, so
-    /// concurrent guesses cannot share a try.
+    /// Judges an SMS code of an enrollment: `judge` sees the verification
+    /// (it throws to refuse it, and says whether the code matches), read
+    /// without waiting for any lock; a wrong code is then counted with a
+    /// conditional update, only while the verification is unused and has
+    /// tries left. A right code racing with it claims the verification with
+    /// the same row (`claim`): whichever updates the row first wins, and a
+    /// wrong try behind a right code's claim is not counted (the code was
+    /// used: `invalidSession`), so a wrong last try cannot kill a code that
+    /// was judged right before it.
     /// - Returns: the verification, whether the code matched, and its wrong tries.
-    package static func judge(verificationID: String, _ store: MFAStore,
-                      _ judge: (SMSVerificationRecord?) throws(MFAError) -> Bool) throws(MFAError)
+    package static func judge(verificationID: String, maxAttempts: Int64, _ store: MFAStore,
+                              _ judge: (SMSVerificationRecord?) throws(MFAError) -> Bool) throws(MFAError)
         -> (record: SMSVerificationRecord?, matched: Bool, attempts: Int64) {
-        try store.database.transaction { (db) throws(MFAError) in
-            var record = try verification(db, verificationID, lock: store.dialect)
-            guard try judge(record) else {
-                guard try countWrongCode(db, verificationID) else {
-                    throw MFAError(.invalidSession, "this code was already used")
-                }
-                record?.attempts += 1
-                return (record, false, record?.attempts ?? 0)
+        var record = try store.database.read { (db) throws(MFAError) in try verification(db, verificationID) }
+        guard try judge(record) else {
+            guard try store.database.write({ (db) throws(MFAError) -> Bool in
+                try countWrongCode(db, verificationID, maxAttempts: maxAttempts)
+            }) else {
+                throw MFAError(.invalidSession, "this code was already used")
             }
-            return (record, true, record?.attempts ?? 0)
+            record?.attempts += 1
+            return (record, false, record?.attempts ?? 0)
         }
+        return (record, true, record?.attempts ?? 0)
     }
 
-    /// Counts a wrong try against an unused verification; false if it was
-    /// used meanwhile (a racing right code won), so the try is not judged.
-    package static func countWrongCode(_ db: SQLConnection, _ verificationID: String) throws(MFAError) -> Bool {
-        let penalty = countWrongCode(verificationID)
+    /// Counts a wrong try against an unused verification with tries left;
+    /// false if it was used meanwhile (a racing right code won) or has no
+    /// try left, so the try is not counted.
+    package static func countWrongCode(_ db: SQLConnection, _ verificationID: String,
+                                       maxAttempts: Int64) throws(MFAError) -> Bool {
+        let penalty = countWrongCode(verificationID, maxAttempts: maxAttempts)
         return try db.execute(penalty.statement, penalty.parameters) == 1
     }
 
-    /// The count of a wrong try against an unused verification, as a claim:
-    /// when it changes nothing, a racing right code used the verification.
-    static func countWrongCode(_ verificationID: String) -> FactorClaim {
-        FactorClaim(wrongCodeShape, [.text(verificationID)])
+    /// The count of a wrong try as a claim: when it changes nothing, a
+    /// racing right code used the verification, or its tries are used up.
+    static func countWrongCode(_ verificationID: String, maxAttempts: Int64) -> FactorClaim {
+        FactorClaim(wrongCodeShape, [.text(verificationID), .int(maxAttempts)])
     }
 
     private static let wrongCodeShape = ClaimShape(
         table: "mfa_sms_verifications", assignments: "attempts = attempts + 1",
-        condition: "verification_id = ? AND used = 0",
+        condition: "verification_id = ? AND used = 0 AND attempts < ?",
         missed: .refuse(MFAError(.invalidSession, "this code was already used")))
 
     /// Uses up a code, if it still can be: unused, tries left, unexpired.
