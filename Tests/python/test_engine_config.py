@@ -14,7 +14,7 @@ def test_defaults_are_disabled_with_five_adjacent_intervals(make_kit):
     kit = make_kit(config=None)
     config = kit.ctx.config()
     assert config["state"] == "DISABLED"
-    assert config["providers"] == {"totp": "DISABLED", "phone": "DISABLED"}
+    assert config["providers"] == {"totp": "DISABLED", "phone": "DISABLED", "recovery": "DISABLED"}
     assert config["totp"] == {"adjacentIntervals": 5}
     assert config["testPhoneNumbers"] == {}
     assert config["limits"]["maxFactors"] == 5
@@ -122,7 +122,7 @@ def test_tenant_replaces_test_phone_numbers_as_a_whole(kit):
 # --- validation ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", [-1, 11, 100, -(2**40), "5", 5.5, None, True])
+@pytest.mark.parametrize("value", [-1, 11, 100, -(2**40), "11", "five", 5.5, None, True])
 def test_adjacent_intervals_outside_0_to_10_is_invalid(kit, value):
     with pytest.raises(libmfa.InvalidArgumentError) as caught:
         kit.ctx.set_config({**TOTP_ON, "totp": {"adjacentIntervals": value}})
@@ -130,10 +130,11 @@ def test_adjacent_intervals_outside_0_to_10_is_invalid(kit, value):
     assert kit.ctx.config()["totp"]["adjacentIntervals"] == 5  # nothing was stored
 
 
-@pytest.mark.parametrize("value", [0, 1, 5, 10])
+@pytest.mark.parametrize("value", [0, 1, 5, 10, "7"])
 def test_adjacent_intervals_0_to_10_are_accepted(kit, value):
+    """Integers may be given as strings (changed on purpose, issue 8: "5" was refused)."""
     kit.ctx.set_config({**TOTP_ON, "totp": {"adjacentIntervals": value}})
-    assert kit.ctx.config()["totp"]["adjacentIntervals"] == value
+    assert kit.ctx.config()["totp"]["adjacentIntervals"] == int(value)  # written back as a number
 
 
 def _numbers(count):

@@ -63,7 +63,9 @@ def test_at_most_five_factors(kit):
         kit.ctx.multi_factor(user).session()
 
 
-def test_limit_is_checked_again_when_enrollment_finishes(kit):
+def test_a_secret_from_before_an_enrollment_is_revoked(kit):
+    """Changed on purpose (issue 8): an enrollment moves the user's token epoch on, so a
+    second secret generated before it is USER_TOKEN_EXPIRED (it was refused by the limit)."""
     user = kit.user()
     for _ in range(4):
         kit.enroll(user)
@@ -71,8 +73,20 @@ def test_limit_is_checked_again_when_enrollment_finishes(kit):
     first = GEN.generate_secret(mf.session())
     second = GEN.generate_secret(mf.session())  # both sessions start at 4 factors
     mf.enroll(GEN.assertion_for_enrollment(first, kit.code(kit.totp_of(first))))
-    with pytest.raises(libmfa.SecondFactorLimitExceededError):
+    with pytest.raises(libmfa.UserTokenExpiredError):
         mf.enroll(GEN.assertion_for_enrollment(second, kit.code(kit.totp_of(second))))
+    assert len(mf.enrolled_factors()) == 5
+
+
+def test_limit_is_checked_again_when_enrollment_finishes(kit):
+    user = kit.user()
+    for _ in range(4):
+        kit.enroll(user)
+    mf = kit.ctx.multi_factor(user)
+    secret = GEN.generate_secret(mf.session())  # at 4 factors
+    kit.ctx.import_totp(user, libmfa.random_secret())  # the 5th, by the administrative call (no revocation)
+    with pytest.raises(libmfa.SecondFactorLimitExceededError):
+        mf.enroll(GEN.assertion_for_enrollment(secret, kit.code(kit.totp_of(secret))))
     assert len(mf.enrolled_factors()) == 5
 
 

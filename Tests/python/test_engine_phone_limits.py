@@ -11,7 +11,8 @@ from conftest import APP_OK, NUMBER, PHONE_ON, phone_config
 HIGH = 1_000_000
 #: Every cap out of the way and no cooldown: tests lower the one they look at.
 NO_LIMITS = dict(smsResendCooldown=0, smsPerNumberHour=HIGH, smsPerNumberDay=HIGH, smsPerUserHour=HIGH,
-                 smsPerUserDay=HIGH, smsPerTenantHour=HIGH, smsPerTenantDay=HIGH)
+                 smsPerUserDay=HIGH, smsPerTenantHour=HIGH, smsPerTenantDay=HIGH, smsPerFactorHour=HIGH,
+                 smsPerFactorDay=HIGH)
 HOUR, DAY = 3600, 86_400
 
 
@@ -48,7 +49,7 @@ def test_default_limits_are_the_documented_ones(phone_kit):
     assert {key: value for key, value in config["limits"].items() if key.startswith("sms")} == {
         "smsCodeLifetime": 300, "smsMaxAttempts": 5, "smsResendCooldown": 30,
         "smsPerNumberHour": 5, "smsPerNumberDay": 10, "smsPerUserHour": 10, "smsPerUserDay": 20,
-        "smsPerTenantHour": 1000, "smsPerTenantDay": 10000,
+        "smsPerTenantHour": 1000, "smsPerTenantDay": 10000, "smsPerFactorHour": 5, "smsPerFactorDay": 10,
     }
 
 
@@ -81,19 +82,24 @@ def test_cooldown_is_per_number(phone_kit):
     assert kit.inbox.to(NUMBER) == 1
 
 
-def test_cooldown_spans_enrollment_and_sign_in(phone_kit):
+def test_sign_in_cooldown_is_the_factors_own(phone_kit):
+    """Changed on purpose (issue 8): sign-in codes to an enrolled factor have a resend
+    cooldown of their own, apart from the number's enrollment sends (which once held
+    them back for 30 s)."""
     kit = phone_kit
     user = kit.user()
     info = kit.enroll_phone(user)
     resolver = kit.resolver(user)
     kit.clock.advance(29)
+    kit.start_sign_in(resolver, info)  # the enrollment send 29 s ago does not hold it back
+    with pytest.raises(libmfa.TooManyAttemptsError):
+        kit.start_sign_in(resolver, info)  # resending a sign-in code: the factor's cooldown
+    kit.clock.advance(29)
     with pytest.raises(libmfa.TooManyAttemptsError):
         kit.start_sign_in(resolver, info)
     kit.clock.advance(1)
     kit.start_sign_in(resolver, info)
-    with pytest.raises(libmfa.TooManyAttemptsError):
-        kit.start_sign_in(resolver, info)  # resending a sign-in code too
-    assert kit.inbox.to(NUMBER) == 2
+    assert kit.inbox.to(NUMBER) == 3
 
 
 @pytest.mark.parametrize("cooldown", [0, 120])
@@ -234,16 +240,21 @@ def test_project_and_tenants_have_their_own_caps(make_phone_kit):
         sessions.send("t9", "+442071838751", tenant="t1")
 
 
-def test_sign_in_sends_count_too(make_phone_kit):
-    kit = make_phone_kit(config=limits(smsPerNumberHour=3, pendingCredentialLifetime=3600))
+def test_sign_in_sends_have_their_own_budget_per_factor(make_phone_kit):
+    """Changed on purpose (issue 8): sign-in sends to an enrolled factor count toward the
+    factor's own budget (smsPerFactorHour), not toward the per-number caps of enrollments,
+    so nobody can spend a user's sign-in codes by enrolling their number elsewhere."""
+    kit = make_phone_kit(config=limits(smsPerNumberHour=1, smsPerFactorHour=2, pendingCredentialLifetime=3600))
     user = kit.user()
-    info = kit.enroll_phone(user)  # 1
+    info = kit.enroll_phone(user)  # the number's one enrollment send of the hour
     resolver = kit.resolver(user)
+    kit.start_sign_in(resolver, info)  # 1 of the factor's 2
     kit.start_sign_in(resolver, info)  # 2
-    kit.start_sign_in(resolver, info)  # 3
     with pytest.raises(libmfa.QuotaExceededError):
         kit.start_sign_in(resolver, info)
     assert kit.inbox.to(NUMBER) == 3
+    with pytest.raises(libmfa.QuotaExceededError):  # enrollments keep the per-number cap
+        kit.start_enrollment(kit.user("bob"), NUMBER)
 
 
 def test_per_number_limits_survive_a_master_key_rotation(make_phone_kit, tmp_path):

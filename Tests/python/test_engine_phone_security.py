@@ -12,7 +12,8 @@ from conftest import APP_OK, ENGINE_KEY, ENGINE_T0, NUMBER, SMS_TEXT, Clock, Pho
 
 HIGH = 1_000_000
 OPEN = dict(smsResendCooldown=0, smsPerNumberHour=HIGH, smsPerNumberDay=HIGH, smsPerUserHour=HIGH,
-            smsPerUserDay=HIGH, smsPerTenantHour=HIGH, smsPerTenantDay=HIGH, pendingCredentialLifetime=3600)
+            smsPerUserDay=HIGH, smsPerTenantHour=HIGH, smsPerTenantDay=HIGH, smsPerFactorHour=HIGH,
+            smsPerFactorDay=HIGH, pendingCredentialLifetime=3600)
 OTHER = "+442071838750"
 
 

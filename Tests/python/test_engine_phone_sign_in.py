@@ -305,7 +305,7 @@ def test_phone_sign_in_respects_the_backoff(phone_kit, enrolled):
     kit = phone_kit
     user, info = enrolled
     kit.ctx.set_config(phone_config(smsResendCooldown=0, backoffBase=100, pendingCredentialLifetime=3600,
-                                    smsPerNumberHour=100, smsPerUserHour=100))
+                                    smsPerNumberHour=100, smsPerUserHour=100, smsPerFactorHour=100))
     resolver = kit.resolver(user)
     for _ in range(6):  # 5 free failures, the 6th starts a 100 s backoff
         verification_id = kit.start_sign_in(resolver, info)

@@ -8,7 +8,7 @@ import pytest
 import libmfa
 from libmfa import Status, constants
 from libmfa._lib import lib
-from libmfa._types import mfa_key_uri
+from libmfa._ffi import mfa_key_uri
 
 from shared import header_defines, header_statuses
 
@@ -132,3 +132,12 @@ def test_errors_pickle():
     copy = pickle.loads(pickle.dumps(error))
     assert type(copy) is libmfa.InvalidURIError
     assert (copy.status, copy.name, copy.message) == (-23, "INVALID_URI", "secret is missing")
+
+
+def test_audit_kinds_of_issue_8():
+    assert (libmfa.AUDIT_INTEGRITY_FAILURE, libmfa.AUDIT_TOKENS_REVOKED) == (8, 9)
+    from libmfa.models import AUDIT_KINDS
+
+    assert AUDIT_KINDS[libmfa.AUDIT_INTEGRITY_FAILURE] == "INTEGRITY_FAILURE"
+    assert AUDIT_KINDS[libmfa.AUDIT_TOKENS_REVOKED] == "TOKENS_REVOKED"
+    assert sorted(AUDIT_KINDS) == list(range(1, 10))

@@ -11,7 +11,7 @@ import pytest
 
 import libmfa
 from libmfa import _lib
-from libmfa._types import STRUCTS
+from libmfa._ffi import STRUCTS
 
 from shared import REPO, TYPES_HEADER, header_defines
 
@@ -196,3 +196,29 @@ def test_public_names():
                  "base32_encode", "base32_decode", "version", "version_string", "check", "Status"):
         assert name in libmfa.__all__
         assert getattr(libmfa, name).__doc__
+
+
+def test_import_loads_no_heavy_standard_modules(tmp_path):
+    """`import libmfa` stays cheap (bench/import_time.sh measures it): the modules that
+    cost the most at import are loaded only when a call needs them."""
+    heavy = ("dataclasses", "inspect", "typing", "logging", "json", "datetime", "threading", "re", "contextlib")
+    code = ("import sys; sys.path.insert(0, %r); import libmfa; "
+            "print(' '.join(name for name in %r if name in sys.modules))" % (str(REPO / "python"), heavy))
+    done = subprocess.run([sys.executable, "-S", "-c", code], env=clean_env(LIBMFA_LIBRARY=os.environ["LIBMFA_LIBRARY"]),
+                          cwd=str(tmp_path), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == []
+
+
+def test_the_package_is_typed():
+    assert (PACKAGE_DIR / "py.typed").exists()
+
+
+def test_names_from_before_the_engine_package_still_import():
+    from libmfa.models import PhoneAuthCredential, TOTPSecret
+    from libmfa.phone import PhoneAuthProvider, read_outbox
+
+    assert (TOTPSecret, PhoneAuthCredential) == (libmfa.TOTPSecret, libmfa.PhoneAuthCredential)
+    assert (PhoneAuthProvider, read_outbox) == (libmfa.PhoneAuthProvider, libmfa.read_outbox)
+    with pytest.raises(AttributeError):
+        libmfa.models.NoSuchName  # noqa: B018

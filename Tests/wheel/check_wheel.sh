@@ -22,6 +22,8 @@ case $(basename "$wheel") in
 esac
 python3 -m zipfile -l "$wheel" > "$tmp/contents"
 grep -q 'libmfa/libmfa.so ' "$tmp/contents" || fail "no libmfa/libmfa.so in the wheel"
+grep -q 'libmfa/py.typed ' "$tmp/contents" || fail "no libmfa/py.typed (the type-hint marker) in the wheel"
+grep -q 'libmfa/engine/recovery_codes.py ' "$tmp/contents" || fail "no libmfa/engine subpackage in the wheel"
 grep -q 'dist-info/licenses/LICENSE ' "$tmp/contents" || fail "no LICENSE in the wheel"
 python3 -m zipfile -e "$wheel" "$tmp/unpacked"
 grep -q '^License-Expression: Apache-2.0$' "$tmp"/unpacked/libmfa-*.dist-info/METADATA || fail "no licence in METADATA"

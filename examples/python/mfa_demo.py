@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""libmfa's MFA engine from Python: the whole TOTP flow of Firebase's model on
-an SQLite store in a temporary directory.
+"""libmfa's MFA engine from Python: the whole TOTP flow of Firebase's model,
+and recovery codes, on an SQLite store in a temporary directory.
 
- 1. enable TOTP for the project;
+ 1. enable TOTP and recovery codes for the project;
  2. sign a user in with a first factor (no second factor yet);
  3. enroll TOTP: show the key and the QR code in the terminal, type the code
     an authenticator app would show;
  4. sign in again: "second factor required", show the hints, resolve with a
     code computed like an authenticator app;
- 5. unenroll, and show that the credential issued before is revoked
+ 5. generate recovery codes, sign in with one (the phone is lost), see how
+    many are left, and that a used code is refused;
+ 6. unenroll, and show that the credential issued before is revoked
     (USER_TOKEN_EXPIRED).
 
 The engine runs on a simulated clock (libmfa's injectable clock) so the demo
@@ -33,6 +35,7 @@ except ImportError as error:
     sys.exit("mfa_demo: %s" % error)
 
 GEN = libmfa.TOTPMultiFactorGenerator
+RECOVERY = libmfa.RecoveryCodesMultiFactorGenerator
 
 
 class Failure(Exception):
@@ -68,11 +71,14 @@ def run(directory):
     print("libmfa %s (%s), store %s" % (libmfa.version_string(), libmfa.library_path(), store))
 
     with libmfa.Context(store, master_key=master_key, key_id="demo-2024", clock=clock, audit=audit.append) as ctx:
-        print("\n1. Enable TOTP for the project")
-        ctx.set_config({"state": "ENABLED", "providers": {"totp": "ENABLED"}, "totp": {"adjacentIntervals": 1}})
+        print("\n1. Enable TOTP and recovery codes for the project")
+        ctx.set_config({"state": "ENABLED", "providers": {"totp": "ENABLED", "recovery": "ENABLED"},
+                        "totp": {"adjacentIntervals": 1}})
         config = ctx.config()
         expect(config["providers"]["totp"] == "ENABLED", "TOTP is enabled, adjacentIntervals = %d"
                % config["totp"]["adjacentIntervals"])
+        expect(config["providers"]["recovery"] == "ENABLED", "recovery codes are enabled, %d per set"
+               % config["recoveryCodes"]["count"])
 
         print("\n2. First-factor sign-in (password checked by the host)")
         user = libmfa.User("alice", email="alice@example.com", email_verified=True, provider="password",
@@ -106,8 +112,8 @@ def run(directory):
             resolver = error.resolver
         print("  hints:")
         for index, hint in enumerate(resolver.hints):
-            print("    [%d] %s %r enrolled at %d (id %s)" % (index, hint.factor_id, hint.display_name,
-                                                          hint.enrollment_time, hint.uid))
+            print("    [%d] %s: %s %r enrolled at %d (id %s)" % (index, hint.factor_id, hint.hint, hint.display_name,
+                                                              hint.enrollment_time, hint.uid))
         hint = resolver.hints[0]  # the user picks one
         code = app.at(clock())
         print("  the app shows %s" % code)
@@ -124,10 +130,51 @@ def run(directory):
         except libmfa.InvalidSessionError:
             expect(True, "the pending credential and the code cannot be used twice")
 
-        print("\n5. Unenroll, and the earlier credential is revoked")
+        print("\n5. Recovery codes, for the day the phone is lost")
+        clock.advance(30)
+        user.auth_time = clock()
+        codes = RECOVERY.generate_codes(multi_factor.session(), "Printed codes")
+        print("  write these down; each works once:")
+        for row in range(0, len(codes.codes), 5):
+            print("    " + "  ".join(codes.codes[row:row + 5]))
+        expect(codes.factor.hint == "%d codes left" % len(codes.codes), "the set is a factor: %r" % codes.factor.hint)
+        try:
+            ctx.check_token("alice", issued_at)
+            raise Failure("the credential from before the new codes is still valid")
+        except libmfa.UserTokenExpiredError as error:
+            expect(True, "like any enrollment, the new set revoked the earlier credential: %s" % error.name)
+        clock.advance(30)
+        user.auth_time = clock()
+        try:
+            ctx.sign_in(user)
+            raise Failure("sign-in should have required a second factor")
+        except libmfa.SecondFactorRequired as error:
+            resolver = error.resolver
+        print("  hints: %s" % ", ".join("%s (%s)" % (hint.hint, hint.factor_id) for hint in resolver.hints))
+        typed = codes.codes[0].upper().replace("-", "")  # what the user types, read forgivingly
+        result = resolver.resolve_sign_in(RECOVERY.assertion_for_sign_in(typed))
+        left = result.claims["recovery_codes_remaining"]
+        expect(result.used_recovery_code and left == str(len(codes.codes) - 1),
+               "signed in with a recovery code; %s left (warn the user, offer a new set)" % left)
+        issued_at = result.time
+        try:
+            ctx.sign_in(user)
+        except libmfa.SecondFactorRequired as error:
+            resolver = error.resolver
+        try:
+            resolver.resolve_sign_in(RECOVERY.assertion_for_sign_in(codes.codes[0]))
+            raise Failure("a used recovery code was accepted")
+        except libmfa.InvalidVerificationCodeError:
+            expect(True, "a used recovery code is refused")
+        hints = {hint.factor_id: hint for hint in resolver.hints}
+        expect(hints["recovery"].remaining_codes == len(codes.codes) - 1,
+               "the hint says %r" % hints["recovery"].hint)
+
+        print("\n6. Unenroll, and the earlier credential is revoked")
         clock.advance(60)
         user.auth_time = clock()
-        multi_factor.unenroll(info)
+        for factor in multi_factor.enrolled_factors():
+            multi_factor.unenroll(factor)
         expect(multi_factor.enrolled_factors() == [], "no factor is left")
         try:
             ctx.check_token("alice", issued_at)
@@ -139,12 +186,15 @@ def run(directory):
 
     print("\naudit log:")
     for event in audit:
-        print("  %-16s uid=%-6s factor=%-5s detail=%s" % (event.kind_name, event.uid, event.factor_id, event.detail))
+        print("  %-16s uid=%-6s factor=%-8s detail=%s" % (event.kind_name, event.uid, event.factor_id, event.detail))
     kinds = [event.kind_name for event in audit]
-    expect(kinds == ["CONFIG_CHANGE", "ENROLL", "SIGN_IN_SUCCESS", "UNENROLL"], "the audit log has every step")
+    expect(kinds == ["CONFIG_CHANGE", "ENROLL", "SIGN_IN_SUCCESS", "ENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE",
+                     "UNENROLL", "UNENROLL"], "the audit log has every step")
     data = b"".join(p.read_bytes() for p in pathlib.Path(directory).iterdir())
     expect(secret.shared_secret_key.encode() not in data and libmfa.base32_decode(secret.shared_secret_key) not in data,
            "the store holds no TOTP secret in the clear")
+    expect(not any(code.encode() in data or code.replace("-", "").encode() in data for code in codes.codes),
+           "nor any recovery code (only keyed hashes)")
 
 
 def main():

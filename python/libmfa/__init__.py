@@ -1,6 +1,7 @@
 """libmfa: TOTP/HOTP one-time passwords, base32, otpauth:// key URIs, and the
-MFA engine (Firebase Authentication's multi-factor model with TOTP and SMS
-second factors: enrollment, sign-in with a resolver, token revocation).
+MFA engine (Firebase Authentication's multi-factor model with TOTP, SMS and
+recovery-code second factors: enrollment, sign-in with a resolver, token
+revocation).
 
 A ctypes binding of libmfa's C interface (``include/mfa.h``). The shared
 library is found through the ``LIBMFA_LIBRARY`` environment variable (its full
@@ -24,9 +25,11 @@ The engine (see :mod:`libmfa.engine`)::
     secret = libmfa.TOTPMultiFactorGenerator.generate_secret(mf.session())
     ...
 
-SMS factors (see :mod:`libmfa.phone`): open the context with ``sms_sender``
-(or ``sms_outbox``) and ``app_verifier``, then use :class:`PhoneAuthProvider`
-and :class:`PhoneMultiFactorGenerator`.
+SMS factors (see :mod:`libmfa.engine.phone`): open the context with
+``sms_sender`` (or ``sms_outbox``) and ``app_verifier``, then use
+:class:`PhoneAuthProvider` and :class:`PhoneMultiFactorGenerator`. Recovery
+codes (see :mod:`libmfa.engine.recovery_codes`):
+:class:`RecoveryCodesMultiFactorGenerator`.
 
 Every failure raises a subclass of :class:`MFAError`; wrong Python types
 (including None where a value is required, and a str secret) raise TypeError.
@@ -42,15 +45,21 @@ from .constants import (
     AUDIT_BACKOFF,
     AUDIT_CONFIG_CHANGE,
     AUDIT_ENROLL,
+    AUDIT_INTEGRITY_FAILURE,
     AUDIT_SIGN_IN_FAILURE,
     AUDIT_SIGN_IN_SUCCESS,
     AUDIT_SMS_SENT,
+    AUDIT_TOKENS_REVOKED,
     AUDIT_UNENROLL,
+    ASSERTION_VERSION,
     BASE32_NO_PADDING,
     CODE_BUFFER_SIZE,
     DIGITS_DEFAULT,
     DIGITS_MAX,
     DIGITS_MIN,
+    FACTOR_PHONE,
+    FACTOR_RECOVERY_CODES,
+    FACTOR_TOTP,
     KEY_MAX_BYTES,
     KEY_URI_VERSION,
     MASTER_KEY_BYTES,
@@ -109,25 +118,32 @@ from .errors import (
 from .engine import (
     Context,
     MultiFactor,
+    MultiFactorAssertion,
     MultiFactorResolver,
     MultiFactorSession,
+    PhoneAuthCredential,
+    PhoneAuthProvider,
+    PhoneMultiFactorAssertion,
+    PhoneMultiFactorGenerator,
+    RecoveryCodeMultiFactorAssertion,
+    RecoveryCodes,
+    RecoveryCodesMultiFactorGenerator,
+    TOTPMultiFactorAssertion,
     TOTPMultiFactorGenerator,
+    TOTPSecret,
 )
 from .library import library_path, version, version_string
 from .models import (
     PHONE_FACTOR_ID,
+    RECOVERY_CODES_FACTOR_ID,
     TOTP_FACTOR_ID,
     AuditEvent,
     MultiFactorInfo,
-    PhoneAuthCredential,
-    PhoneMultiFactorAssertion,
     SignInResult,
-    TOTPMultiFactorAssertion,
-    TOTPSecret,
     User,
 )
 from .otp import HOTP, TOTP, random_secret
-from .phone import PhoneAuthProvider, PhoneMultiFactorGenerator, outbox_code, read_outbox
+from .outbox import outbox_code, read_outbox
 from .qr import qr_code
 from .uri import KeyURI, build_uri, parse_uri
 
@@ -143,16 +159,22 @@ __all__ = [
     "AUDIT_BACKOFF",
     "AUDIT_CONFIG_CHANGE",
     "AUDIT_ENROLL",
+    "AUDIT_INTEGRITY_FAILURE",
     "AUDIT_SIGN_IN_FAILURE",
     "AUDIT_SIGN_IN_SUCCESS",
     "AUDIT_SMS_SENT",
+    "AUDIT_TOKENS_REVOKED",
     "AUDIT_UNENROLL",
+    "ASSERTION_VERSION",
     "BASE32_NO_PADDING",
     "CODE_BUFFER_SIZE",
     "DIGITS_DEFAULT",
     "DIGITS_MAX",
     "DIGITS_MIN",
     "ERRORS",
+    "FACTOR_PHONE",
+    "FACTOR_RECOVERY_CODES",
+    "FACTOR_TOTP",
     "HOTP",
     "KEY_MAX_BYTES",
     "KEY_URI_VERSION",
@@ -166,6 +188,7 @@ __all__ = [
     "QR_PNG",
     "QR_SVG",
     "QR_TEXT",
+    "RECOVERY_CODES_FACTOR_ID",
     "SECRET_DEFAULT_BYTES",
     "SECRET_MAX_BYTES",
     "SECRET_MIN_BYTES",
@@ -194,6 +217,7 @@ __all__ = [
     "MFAError",
     "MissingAppCredentialError",
     "MultiFactor",
+    "MultiFactorAssertion",
     "MultiFactorInfo",
     "MultiFactorResolver",
     "MultiFactorSession",
@@ -204,6 +228,9 @@ __all__ = [
     "PhoneMultiFactorAssertion",
     "PhoneMultiFactorGenerator",
     "QuotaExceededError",
+    "RecoveryCodeMultiFactorAssertion",
+    "RecoveryCodes",
+    "RecoveryCodesMultiFactorGenerator",
     "RequiresRecentLoginError",
     "SecondFactorExistsError",
     "SecondFactorLimitExceededError",

@@ -28,23 +28,39 @@ engine refuses to be re-entered from it: libmfa forbids calling back into a
 context from its callbacks, and doing so could deadlock.
 """
 
+from __future__ import annotations
+
 import ctypes
-import logging
 import math
 import sys
-import threading
 import time
 
-from . import _types
+from . import _ffi
 
-#: The logger callback failures are reported on.
-log = logging.getLogger("libmfa")
+try:  # threading.local itself, without importing threading (the engine imports it when a context opens)
+    from _thread import _local as _ThreadLocal
+except ImportError:  # pragma: no cover - not CPython
+    from threading import local as _ThreadLocal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import logging
+    from typing import Any, Callable, Dict, Optional, Union
+
+    AuditFields = Dict[str, Union[int, str]]
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
-_state = threading.local()
+_state = _ThreadLocal()
 
 
-def inside():
+def log() -> logging.Logger:
+    """The logger callback failures are reported on (``libmfa``); ``logging`` is imported on first use."""
+    import logging
+
+    return logging.getLogger("libmfa")
+
+
+def inside() -> bool:
     """Whether the current thread is running a libmfa callback right now."""
     return getattr(_state, "depth", 0) > 0
 
@@ -54,23 +70,22 @@ class _Marked:
 
     __slots__ = ()
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         _state.depth = getattr(_state, "depth", 0) + 1
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         _state.depth -= 1
-        return False
 
 
 _MARK = _Marked()
 
 
-def _system_now():
+def _system_now() -> int:
     """The system clock in whole Unix seconds."""
     return int(time.time())
 
 
-def _seconds(value):
+def seconds(value: object) -> int:
     """A clock reading as an int64 number of seconds; ValueError/TypeError otherwise."""
     if isinstance(value, bool):
         raise TypeError("the clock returned a bool")
@@ -78,38 +93,42 @@ def _seconds(value):
         if not math.isfinite(value):
             raise ValueError("the clock returned %r" % value)
         value = math.floor(value)
-    value = int(value.__index__()) if not isinstance(value, int) else int(value)
+    if not isinstance(value, int):
+        index = getattr(value, "__index__", None)
+        if index is None:
+            raise TypeError("the clock returned %s, not a number" % type(value).__name__)
+        value = int(index())
     if not _INT64_MIN <= value <= _INT64_MAX:
         raise ValueError("the clock returned %d, outside int64_t" % value)
     return value
 
 
-def clock(function):
+def clock(function: Callable[[], object]) -> Any:
     """An ``mfa_clock_fn`` calling ``function()`` (Unix seconds: int or float).
 
     On an exception or an unusable value the system clock is used for that
     reading and the problem is logged.
     """
 
-    def call(_context):
+    def call(_context: object) -> int:
         with _MARK:
             try:
-                return _seconds(function())
+                return seconds(function())
             except BaseException:  # noqa: BLE001 - nothing may cross into C
-                log.exception("libmfa: the clock callback failed; using the system clock")
+                log().exception("libmfa: the clock callback failed; using the system clock")
                 return _system_now()
 
-    return _types.mfa_clock_fn(call)
+    return _ffi.mfa_clock_fn(call)
 
 
-def random(function):
+def random(function: Callable[[int], object]) -> Any:
     """An ``mfa_random_fn`` calling ``function(n)``, which must return ``n`` bytes.
 
     An exception, or anything but exactly ``n`` bytes (bytes, bytearray or
     memoryview), makes the callback report a failure (libmfa's CRYPTO).
     """
 
-    def call(_context, out, length):
+    def call(_context: object, out: Any, length: int) -> int:
         with _MARK:
             try:
                 data = function(int(length))
@@ -123,18 +142,18 @@ def random(function):
                     ctypes.memmove(out, bytes(data), length)
                 return 0
             except BaseException:  # noqa: BLE001 - nothing may cross into C
-                log.exception("libmfa: the random callback failed; the operation fails with CRYPTO")
+                log().exception("libmfa: the random callback failed; the operation fails with CRYPTO")
                 return 1
 
-    return _types.mfa_random_fn(call)
+    return _ffi.mfa_random_fn(call)
 
 
-def _text(value):
+def _text(value: Optional[bytes]) -> str:
     """A borrowed C string as str ('' for NULL)."""
     return "" if value is None else value.decode("utf-8", "replace")
 
 
-def audit(function, make_event):
+def audit(function: Callable[[Any], object], make_event: Callable[[AuditFields], Any]) -> Any:
     """An ``mfa_audit_fn`` calling ``function(make_event(fields))``.
 
     ``make_event`` builds the Python event from a dict of the C event's
@@ -142,11 +161,11 @@ def audit(function, make_event):
     Exceptions are logged and ignored.
     """
 
-    def call(_context, event):
+    def call(_context: object, event: Any) -> None:
         with _MARK:
             try:
                 fields = event.contents
-                copied = {
+                copied: AuditFields = {
                     "kind": int(fields.kind),
                     "kind_name": _text(fields.kind_name),
                     "tenant": _text(fields.tenant),
@@ -158,24 +177,24 @@ def audit(function, make_event):
                 }
                 function(make_event(copied))
             except BaseException:  # noqa: BLE001 - nothing may cross into C
-                log.exception("libmfa: the audit callback failed; the event is dropped")
+                log().exception("libmfa: the audit callback failed; the event is dropped")
 
-    return _types.mfa_audit_fn(call)
+    return _ffi.mfa_audit_fn(call)
 
 
 #: The app verification actions by ``MFA_APP_ACTION_*`` number, as the names
 #: the Python verifier receives.
-APP_ACTIONS = {1: "enrollment", 2: "sign_in"}
+APP_ACTIONS = {_ffi.MFA_APP_ACTION_ENROLLMENT: "enrollment", _ffi.MFA_APP_ACTION_SIGN_IN: "sign_in"}
 
 
-def sms_sender(function):
+def sms_sender(function: Callable[[str, str], object]) -> Any:
     """An ``mfa_sms_sender_fn`` calling ``function(phone_number, message)`` with two str.
 
     The return value of ``function`` is ignored; an exception makes the send
     fail (libmfa's SMS_SEND_FAILED, nothing counted) and is logged.
     """
 
-    def call(_context, phone_number, message):
+    def call(_context: object, phone_number: Optional[bytes], message: Optional[bytes]) -> int:
         with _MARK:
             try:
                 function(_text(phone_number), _text(message))
@@ -183,14 +202,14 @@ def sms_sender(function):
             except BaseException:  # noqa: BLE001 - nothing may cross into C
                 # The traceback may quote the arguments (the code): log the type only.
                 error = sys.exc_info()[1]
-                log.error("libmfa: the SMS sender failed (%s); the send fails with SMS_SEND_FAILED",
+                log().error("libmfa: the SMS sender failed (%s); the send fails with SMS_SEND_FAILED",
                           type(error).__name__)
                 return 1
 
-    return _types.mfa_sms_sender_fn(call)
+    return _ffi.mfa_sms_sender_fn(call)
 
 
-def app_verifier(function):
+def app_verifier(function: Callable[[str, str], object]) -> Any:
     """An ``mfa_app_verifier_fn`` calling ``function(credential, action)``.
 
     ``action`` is ``"enrollment"`` or ``"sign_in"``. Returns 0 (accept) only
@@ -198,22 +217,22 @@ def app_verifier(function):
     (logged) or an unknown action rejects the credential.
     """
 
-    def call(_context, credential, action):
+    def call(_context: object, credential: Optional[bytes], action: int) -> int:
         with _MARK:
             try:
                 name = APP_ACTIONS.get(int(action))
                 if name is None:
-                    log.error("libmfa: unknown app verification action %d; the credential is rejected", action)
+                    log().error("libmfa: unknown app verification action %d; the credential is rejected", action)
                     return 1
                 verdict = function(_text(credential), name)
                 if verdict is True:
                     return 0
                 if verdict is not False:
-                    log.warning("libmfa: the app verifier returned %s, not a bool; the credential is rejected",
+                    log().warning("libmfa: the app verifier returned %s, not a bool; the credential is rejected",
                                 type(verdict).__name__)
                 return 1
             except BaseException:  # noqa: BLE001 - nothing may cross into C
-                log.exception("libmfa: the app verifier failed; the credential is rejected")
+                log().exception("libmfa: the app verifier failed; the credential is rejected")
                 return 1
 
-    return _types.mfa_app_verifier_fn(call)
+    return _ffi.mfa_app_verifier_fn(call)

@@ -1,14 +1,19 @@
 """RFC 4648 base32, the text form of OTP secrets, through libmfa."""
 
+from __future__ import annotations
+
 import ctypes
 
-from . import _args
+from . import _args, _ffi, _memory
 from ._lib import lib
-from .constants import BASE32_NO_PADDING
 from .errors import check
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._typing import Bytes, Text
 
-def base32_encode(data, padding=True):
+
+def base32_encode(data: Bytes, padding: bool = True) -> str:
     """Encode bytes as upper-case RFC 4648 base32 text.
 
     Args:
@@ -23,14 +28,14 @@ def base32_encode(data, padding=True):
     """
     raw = _args.secret(data, "data")
     out = ctypes.c_void_p()
-    check(lib.mfa_base32_encode(ctypes.byref(out), raw, len(raw), 0 if padding else BASE32_NO_PADDING))
+    check(lib.mfa_base32_encode(ctypes.byref(out), raw, len(raw), 0 if padding else _ffi.MFA_BASE32_NO_PADDING))
     try:
-        return ctypes.string_at(out.value).decode("ascii")
+        return _memory.text(out)
     finally:
         lib.mfa_free(out)
 
 
-def base32_decode(text):
+def base32_decode(text: Text) -> bytes:
     """Decode RFC 4648 base32 text, in either case, with or without padding.
 
     Args:
@@ -49,6 +54,6 @@ def base32_decode(text):
     length = ctypes.c_size_t()
     check(lib.mfa_base32_decode(ctypes.byref(out), ctypes.byref(length), raw))
     try:
-        return ctypes.string_at(out.value, length.value)
+        return _memory.data(out, length.value)
     finally:
         lib.mfa_free(out)

@@ -1,89 +1,107 @@
-"""Numeric constants of libmfa's C interface (``mfa_types.h``).
+"""Numeric constants of libmfa's C interface (``mfa_types.h``), under Python names.
 
-Python cannot read C macros, so they are repeated here; the tests parse
-``include/mfa_types.h`` and fail if the two ever drift apart.
+The values come from the generated ctypes layer (``libmfa._ffi``, made from
+the header by ``scripts/gen_ctypes.py``), so they cannot drift from C; the
+names drop the ``MFA_`` prefix.
 """
+
+from __future__ import annotations
 
 import enum
 
+from . import _ffi
+
 #: HMAC-SHA1, the default and what every authenticator app supports.
-ALG_SHA1 = 1
+ALG_SHA1 = _ffi.MFA_ALG_SHA1
 #: HMAC-SHA256.
-ALG_SHA256 = 2
+ALG_SHA256 = _ffi.MFA_ALG_SHA256
 #: HMAC-SHA512.
-ALG_SHA512 = 3
+ALG_SHA512 = _ffi.MFA_ALG_SHA512
 
 #: Time-based one-time password (RFC 6238).
-OTP_TOTP = 1
+OTP_TOTP = _ffi.MFA_OTP_TOTP
 #: Counter-based one-time password (RFC 4226).
-OTP_HOTP = 2
+OTP_HOTP = _ffi.MFA_OTP_HOTP
 
 #: Fewest digits in a code.
-DIGITS_MIN = 6
+DIGITS_MIN = _ffi.MFA_DIGITS_MIN
 #: Most digits in a code.
-DIGITS_MAX = 8
+DIGITS_MAX = _ffi.MFA_DIGITS_MAX
 #: Default number of digits.
-DIGITS_DEFAULT = 6
+DIGITS_DEFAULT = _ffi.MFA_DIGITS_DEFAULT
 #: Default TOTP period in seconds.
-PERIOD_DEFAULT = 30
+PERIOD_DEFAULT = _ffi.MFA_PERIOD_DEFAULT
 #: Longest TOTP period accepted, in seconds (one year).
-PERIOD_MAX = 31536000
+PERIOD_MAX = _ffi.MFA_PERIOD_MAX
 #: Largest verification window: +/- this many time steps (or counters ahead for HOTP).
-WINDOW_MAX = 10
+WINDOW_MAX = _ffi.MFA_WINDOW_MAX
 #: Size of a buffer that holds any code plus its NUL terminator.
-CODE_BUFFER_SIZE = 16
+CODE_BUFFER_SIZE = _ffi.MFA_CODE_BUFFER_SIZE
 #: Longest HMAC key accepted, in bytes.
-KEY_MAX_BYTES = 1024
+KEY_MAX_BYTES = _ffi.MFA_KEY_MAX_BYTES
 #: Length in bytes of a secret made by :func:`libmfa.random_secret` by default.
-SECRET_DEFAULT_BYTES = 20
+SECRET_DEFAULT_BYTES = _ffi.MFA_SECRET_DEFAULT_BYTES
 #: Shortest secret :func:`libmfa.random_secret` makes (RFC 4226: at least 128 bits).
-SECRET_MIN_BYTES = 16
+SECRET_MIN_BYTES = _ffi.MFA_SECRET_MIN_BYTES
 #: Longest secret :func:`libmfa.random_secret` makes.
-SECRET_MAX_BYTES = 128
+SECRET_MAX_BYTES = _ffi.MFA_SECRET_MAX_BYTES
 #: Longest string argument, in bytes, that any function reads.
-STRING_MAX_BYTES = 65536
+STRING_MAX_BYTES = _ffi.MFA_STRING_MAX_BYTES
 
 #: ``mfa_base32_encode()`` flag: leave out the ``=`` padding.
-BASE32_NO_PADDING = 1
+BASE32_NO_PADDING = _ffi.MFA_BASE32_NO_PADDING
 
 #: Version of ``mfa_totp_params`` this binding fills in.
-TOTP_PARAMS_VERSION = 1
+TOTP_PARAMS_VERSION = _ffi.MFA_TOTP_PARAMS_VERSION
 #: Version of ``mfa_key_uri`` this binding fills in.
-KEY_URI_VERSION = 1
+KEY_URI_VERSION = _ffi.MFA_KEY_URI_VERSION
 
 #: Audit event: a second factor was enrolled.
-AUDIT_ENROLL = 1
+AUDIT_ENROLL = _ffi.MFA_AUDIT_ENROLL
 #: Audit event: a second factor was removed.
-AUDIT_UNENROLL = 2
+AUDIT_UNENROLL = _ffi.MFA_AUDIT_UNENROLL
 #: Audit event: a sign-in finished with a second factor.
-AUDIT_SIGN_IN_SUCCESS = 3
+AUDIT_SIGN_IN_SUCCESS = _ffi.MFA_AUDIT_SIGN_IN_SUCCESS
 #: Audit event: a second-factor attempt failed.
-AUDIT_SIGN_IN_FAILURE = 4
+AUDIT_SIGN_IN_FAILURE = _ffi.MFA_AUDIT_SIGN_IN_FAILURE
 #: Audit event: failures put a factor or user into backoff.
-AUDIT_BACKOFF = 5
+AUDIT_BACKOFF = _ffi.MFA_AUDIT_BACKOFF
 #: Audit event: a project or tenant configuration changed.
-AUDIT_CONFIG_CHANGE = 6
+AUDIT_CONFIG_CHANGE = _ffi.MFA_AUDIT_CONFIG_CHANGE
 #: Audit event: an SMS code was sent.
-AUDIT_SMS_SENT = 7
+AUDIT_SMS_SENT = _ffi.MFA_AUDIT_SMS_SENT
+#: Audit event: a stored value failed its integrity check (a factor row altered, or moved to another user).
+AUDIT_INTEGRITY_FAILURE = _ffi.MFA_AUDIT_INTEGRITY_FAILURE
+#: Audit event: the host revoked a user's credentials and tokens (:meth:`libmfa.Context.revoke_tokens`).
+AUDIT_TOKENS_REVOKED = _ffi.MFA_AUDIT_TOKENS_REVOKED
 
 #: App verification action: enrolling a phone number.
-APP_ACTION_ENROLLMENT = 1
+APP_ACTION_ENROLLMENT = _ffi.MFA_APP_ACTION_ENROLLMENT
 #: App verification action: signing in with a phone factor.
-APP_ACTION_SIGN_IN = 2
+APP_ACTION_SIGN_IN = _ffi.MFA_APP_ACTION_SIGN_IN
 
 #: Length of a master key in bytes.
-MASTER_KEY_BYTES = 32
+MASTER_KEY_BYTES = _ffi.MFA_MASTER_KEY_BYTES
 #: Version of ``mfa_options`` this binding fills in.
-OPTIONS_VERSION = 1
+OPTIONS_VERSION = _ffi.MFA_OPTIONS_VERSION
 #: Version of ``mfa_user`` this binding fills in.
-USER_VERSION = 1
+USER_VERSION = _ffi.MFA_USER_VERSION
+#: Version of ``mfa_assertion`` this binding fills in.
+ASSERTION_VERSION = _ffi.MFA_ASSERTION_VERSION
+
+#: Factor kind: a TOTP authenticator app (factor id ``"totp"``), as in :attr:`libmfa.MultiFactorInfo.kind`.
+FACTOR_TOTP = _ffi.MFA_FACTOR_TOTP
+#: Factor kind: SMS codes to a phone number (factor id ``"phone"``).
+FACTOR_PHONE = _ffi.MFA_FACTOR_PHONE
+#: Factor kind: a set of single-use recovery codes (factor id ``"recovery"``).
+FACTOR_RECOVERY_CODES = _ffi.MFA_FACTOR_RECOVERY_CODES
 
 #: ``mfa_qr_encode()`` format: a PNG image.
-QR_PNG = 1
+QR_PNG = _ffi.MFA_QR_PNG
 #: ``mfa_qr_encode()`` format: an SVG document (UTF-8 text).
-QR_SVG = 2
+QR_SVG = _ffi.MFA_QR_SVG
 #: ``mfa_qr_encode()`` format: UTF-8 half-block text for a terminal.
-QR_TEXT = 3
+QR_TEXT = _ffi.MFA_QR_TEXT
 
 
 class Status(enum.IntEnum):
@@ -92,32 +110,32 @@ class Status(enum.IntEnum):
     The member names are the stable names that ``mfa_status_name()`` returns.
     """
 
-    OK = 0
-    INVALID_ARGUMENT = -1
-    OPERATION_NOT_ALLOWED = -2
-    UNVERIFIED_EMAIL = -3
-    UNSUPPORTED_FIRST_FACTOR = -4
-    REQUIRES_RECENT_LOGIN = -5
-    INVALID_PHONE_NUMBER = -6
-    SECOND_FACTOR_EXISTS = -7
-    SECOND_FACTOR_LIMIT_EXCEEDED = -8
-    MISSING_APP_CREDENTIAL = -9
-    INVALID_APP_CREDENTIAL = -10
-    INVALID_VERIFICATION_CODE = -11
-    CODE_EXPIRED = -12
-    INVALID_SESSION = -13
-    MFA_ENROLLMENT_NOT_FOUND = -14
-    SECOND_FACTOR_REQUIRED = -15
-    ENROLLMENT_REQUIRED = -16
-    TOO_MANY_ATTEMPTS_TRY_LATER = -17
-    QUOTA_EXCEEDED = -18
-    USER_TOKEN_EXPIRED = -19
-    TENANT_MISMATCH = -20
-    STORAGE_ERROR = -21
-    INVALID_BASE32 = -22
-    INVALID_URI = -23
-    BUFFER_TOO_SMALL = -24
-    OUT_OF_MEMORY = -25
-    CRYPTO = -26
-    INTERNAL = -27
-    SMS_SEND_FAILED = -28
+    OK = _ffi.MFA_OK
+    INVALID_ARGUMENT = _ffi.MFA_ERR_INVALID_ARGUMENT
+    OPERATION_NOT_ALLOWED = _ffi.MFA_ERR_OPERATION_NOT_ALLOWED
+    UNVERIFIED_EMAIL = _ffi.MFA_ERR_UNVERIFIED_EMAIL
+    UNSUPPORTED_FIRST_FACTOR = _ffi.MFA_ERR_UNSUPPORTED_FIRST_FACTOR
+    REQUIRES_RECENT_LOGIN = _ffi.MFA_ERR_REQUIRES_RECENT_LOGIN
+    INVALID_PHONE_NUMBER = _ffi.MFA_ERR_INVALID_PHONE_NUMBER
+    SECOND_FACTOR_EXISTS = _ffi.MFA_ERR_SECOND_FACTOR_EXISTS
+    SECOND_FACTOR_LIMIT_EXCEEDED = _ffi.MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED
+    MISSING_APP_CREDENTIAL = _ffi.MFA_ERR_MISSING_APP_CREDENTIAL
+    INVALID_APP_CREDENTIAL = _ffi.MFA_ERR_INVALID_APP_CREDENTIAL
+    INVALID_VERIFICATION_CODE = _ffi.MFA_ERR_INVALID_VERIFICATION_CODE
+    CODE_EXPIRED = _ffi.MFA_ERR_CODE_EXPIRED
+    INVALID_SESSION = _ffi.MFA_ERR_INVALID_SESSION
+    MFA_ENROLLMENT_NOT_FOUND = _ffi.MFA_ERR_MFA_ENROLLMENT_NOT_FOUND
+    SECOND_FACTOR_REQUIRED = _ffi.MFA_ERR_SECOND_FACTOR_REQUIRED
+    ENROLLMENT_REQUIRED = _ffi.MFA_ERR_ENROLLMENT_REQUIRED
+    TOO_MANY_ATTEMPTS_TRY_LATER = _ffi.MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER
+    QUOTA_EXCEEDED = _ffi.MFA_ERR_QUOTA_EXCEEDED
+    USER_TOKEN_EXPIRED = _ffi.MFA_ERR_USER_TOKEN_EXPIRED
+    TENANT_MISMATCH = _ffi.MFA_ERR_TENANT_MISMATCH
+    STORAGE_ERROR = _ffi.MFA_ERR_STORAGE_ERROR
+    INVALID_BASE32 = _ffi.MFA_ERR_INVALID_BASE32
+    INVALID_URI = _ffi.MFA_ERR_INVALID_URI
+    BUFFER_TOO_SMALL = _ffi.MFA_ERR_BUFFER_TOO_SMALL
+    OUT_OF_MEMORY = _ffi.MFA_ERR_OUT_OF_MEMORY
+    CRYPTO = _ffi.MFA_ERR_CRYPTO
+    INTERNAL = _ffi.MFA_ERR_INTERNAL
+    SMS_SEND_FAILED = _ffi.MFA_ERR_SMS_SEND_FAILED

@@ -1,22 +1,30 @@
 """Exceptions: one class per libmfa status code, all deriving from MFAError."""
 
+from __future__ import annotations
+
 import ctypes
 
 from ._lib import lib
 from .constants import Status
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, Optional, Type
 
-def status_name(status):
+    from .engine.flow import MultiFactorResolver
+
+
+def status_name(status: int) -> str:
     """The stable name of a status code ("OK", "INVALID_SESSION", ...; "UNKNOWN")."""
     return lib.mfa_status_name(_clamp(status)).decode("ascii")
 
 
-def errstr(status):
+def errstr(status: int) -> str:
     """A short human message for a status code ("unknown status code" if unknown)."""
     return lib.mfa_errstr(_clamp(status)).decode("utf-8", "replace")
 
 
-def _clamp(status):
+def _clamp(status: int) -> int:
     """Map ints outside int32 to an unknown code instead of letting ctypes wrap them."""
     status = int(status)
     return status if -(2**31) <= status < 2**31 else -(2**31)
@@ -31,16 +39,20 @@ class MFAError(Exception):
         message: the detailed message, or the library's short one.
     """
 
-    def __init__(self, status, message=None):
+    status: int
+    name: str
+    message: str
+
+    def __init__(self, status: int, message: Optional[str] = None) -> None:
         self.status = int(status)
         self.name = status_name(self.status)
         self.message = message if message else errstr(self.status)
         super().__init__(self.status, self.message)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return "%s: %s" % (self.name, self.message)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "%s(%d, %r)" % (type(self).__name__, self.status, self.message)
 
 
@@ -113,9 +125,9 @@ class SecondFactorRequired(MFAError):
     """
 
     #: The MultiFactorResolver that finishes the sign-in (None if not set).
-    resolver = None
+    resolver: Optional[MultiFactorResolver] = None
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type, tuple[object, ...], dict[str, object]]:
         # The resolver is bound to a live Context and cannot be pickled; a
         # pickled copy keeps the status and message, with resolver None.
         state = {key: value for key, value in self.__dict__.items() if key != "resolver"}
@@ -175,7 +187,7 @@ class SMSSendFailedError(MFAError):
 
 
 #: Status -> exception class, for every error status.
-ERRORS = {
+ERRORS: Dict[Status, Type[MFAError]] = {
     Status.INVALID_ARGUMENT: InvalidArgumentError,
     Status.OPERATION_NOT_ALLOWED: OperationNotAllowedError,
     Status.UNVERIFIED_EMAIL: UnverifiedEmailError,
@@ -207,19 +219,22 @@ ERRORS = {
 }
 
 
-def error_for(status, message=None):
+_BY_NUMBER: Dict[int, Type[MFAError]] = {int(status): cls for status, cls in ERRORS.items()}
+
+
+def error_for(status: int, message: Optional[str] = None) -> MFAError:
     """The exception (not raised) for a failed status: its class from :data:`ERRORS`."""
-    return ERRORS.get(status, MFAError)(status, message)
+    return _BY_NUMBER.get(status, MFAError)(status, message)
 
 
-def take_message(err):
+def take_message(err: Optional[ctypes.c_void_p]) -> Optional[str]:
     """Read and free the message in a ``char **err`` out-parameter (a ``c_void_p``).
 
     Returns the text, or None when libmfa left it NULL.
     """
-    address = err.value if err is not None else None
-    if not address:
+    if err is None or not err.value:
         return None
+    address = err.value
     try:
         return ctypes.string_at(address).decode("utf-8", "replace")
     finally:
@@ -227,7 +242,7 @@ def take_message(err):
         err.value = None
 
 
-def check(status, err_ptr=None):
+def check(status: int, err_ptr: Optional[ctypes.c_void_p] = None) -> None:
     """Return None for MFA_OK; otherwise raise the status's exception class.
 
     ``err_ptr`` is the ``c_void_p`` passed (by reference) as a function's

@@ -1,46 +1,55 @@
-"""Plain values of the engine API: users, factors, secrets, assertions, results.
+"""Plain values shared by every kind of second factor: users, factors, results, audit events.
 
-The names follow the Firebase SDKs (``MultiFactorInfo``, ``TOTPSecret``, ...)
-in Python spelling. Everything here is data copied out of libmfa: no object
-holds C memory. The objects bound to a :class:`libmfa.Context`
-(``MultiFactor``, ``MultiFactorSession``, ``MultiFactorResolver``) live in
-:mod:`libmfa.engine`.
+The names follow the Firebase SDKs (``MultiFactorInfo``, ``SignInResult``,
+...) in Python spelling. Everything here is data copied out of libmfa: no
+object holds C memory. What belongs to one kind of factor (``TOTPSecret``,
+``PhoneAuthCredential``, ``RecoveryCodes``, the assertions) lives in that
+kind's module of :mod:`libmfa.engine`; the objects bound to a
+:class:`libmfa.Context` (``MultiFactor``, ``MultiFactorSession``,
+``MultiFactorResolver``) in :mod:`libmfa.engine.flow`.
 """
 
-import ctypes
-import dataclasses
-from typing import Dict, Optional, Union
+from __future__ import annotations
 
-from . import _args, constants
-from ._lib import lib
-from ._types import mfa_totp_secret
-from .errors import check
-from .qr import qr_code
+from . import _args, _ffi
+from ._record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, Iterable, Optional, Tuple, Union
+
+    from ._callbacks import AuditFields
+    from ._typing import OptionalText, Text, UnixTime
 
 #: The factor id of TOTP second factors ("totp").
 TOTP_FACTOR_ID = "totp"
 #: The factor id of SMS second factors ("phone").
 PHONE_FACTOR_ID = "phone"
+#: The factor id of recovery-code sets ("recovery").
+RECOVERY_CODES_FACTOR_ID = "recovery"
 
-_Text = Union[str, bytes]
+#: The factor kinds (``FACTOR_*``) by factor id.
+FACTOR_KINDS = {
+    TOTP_FACTOR_ID: _ffi.MFA_FACTOR_TOTP,
+    PHONE_FACTOR_ID: _ffi.MFA_FACTOR_PHONE,
+    RECOVERY_CODES_FACTOR_ID: _ffi.MFA_FACTOR_RECOVERY_CODES,
+}
 
 
-def _check_text(value, what, optional=False):
+def _check_text(value: object, what: str, optional: bool = False) -> None:
     """TypeError unless ``value`` is str or bytes (or None when ``optional``)."""
     if value is None and optional:
         return
     if not isinstance(value, (str, bytes)):
-        raise TypeError(
-            "%s must be str%s, not %s" % (what, " or None" if optional else "", type(value).__name__)
-        )
+        raise TypeError("%s must be str%s, not %s" % (what, " or None" if optional else "", type(value).__name__))
 
 
-@dataclasses.dataclass
-class User:
+class User(Record):
     """A user as the host knows them after the first factor (``mfa_user``).
 
     libmfa keeps no accounts: the host says who signed in, how and when, and
-    libmfa decides what the second factor requires.
+    libmfa decides what the second factor requires. Fields may be assigned
+    (e.g. ``user.auth_time`` after a new sign-in); instances compare by value.
 
     Attributes:
         uid: the user's id, 1 to 128 bytes of UTF-8 (str, or UTF-8 bytes).
@@ -61,17 +70,30 @@ class User:
     when the user is passed to the engine, as InvalidArgumentError.
     """
 
-    uid: _Text
-    tenant: Optional[_Text] = None
-    email: Optional[_Text] = None
-    email_verified: bool = False
-    provider: _Text = "password"
-    auth_time: Optional[int] = None
+    __slots__ = ("uid", "tenant", "email", "email_verified", "provider", "auth_time")
+    _mutable = True
 
-    def __post_init__(self):
+    uid: Text
+    tenant: OptionalText
+    email: OptionalText
+    email_verified: bool
+    provider: Text
+    auth_time: int
+
+    def __init__(
+        self,
+        uid: Text,
+        tenant: OptionalText = None,
+        email: OptionalText = None,
+        email_verified: bool = False,
+        provider: Text = "password",
+        auth_time: Optional[UnixTime] = None,
+    ) -> None:
+        self._set(uid=uid, tenant=tenant, email=email, email_verified=email_verified, provider=provider,
+                  auth_time=auth_time)
         self.validate()
 
-    def validate(self):
+    def validate(self) -> None:
         """Check the field types and normalize ``auth_time`` to an int (see the class doc)."""
         _check_text(self.uid, "uid")
         _check_text(self.tenant, "tenant", optional=True)
@@ -84,220 +106,148 @@ class User:
         self.auth_time = _args.unix_time(self.auth_time)
 
 
-@dataclasses.dataclass(frozen=True)
-class MultiFactorInfo:
-    """One enrolled second factor, as listed and as shown in sign-in hints.
+class MultiFactorInfo(Record):
+    """One enrolled second factor, of any kind, as listed and as shown in sign-in hints.
 
     Attributes:
         uid: the enrollment id (28 URL-safe characters).
-        factor_id: ``"totp"`` or ``"phone"``.
+        factor_id: ``"totp"``, ``"phone"`` or ``"recovery"``.
         display_name: the name the user gave the factor, or None.
         enrollment_time: when it was enrolled (Unix seconds).
         phone_number: for phone factors the number (masked in hints, e.g.
             ``+1******1234``), else None.
+        kind: the factor kind, ``FACTOR_TOTP``, ``FACTOR_PHONE`` or
+            ``FACTOR_RECOVERY_CODES`` (0 for a kind this binding does not know).
+        hint: what identifies the factor to its user, never secret:
+            ``"authenticator app"``, the masked number, ``"7 codes left"``.
+            Show it in the list the user picks a factor from.
+        remaining_codes: for a recovery-code set, how many codes are left;
+            None for other kinds.
     """
+
+    __slots__ = ("uid", "factor_id", "display_name", "enrollment_time", "phone_number", "kind", "hint",
+                 "remaining_codes")
 
     uid: str
     factor_id: str
     display_name: Optional[str]
     enrollment_time: int
-    phone_number: Optional[str] = None
+    phone_number: Optional[str]
+    kind: int
+    hint: str
+    remaining_codes: Optional[int]
+
+    def __init__(
+        self,
+        uid: str,
+        factor_id: str,
+        display_name: Optional[str],
+        enrollment_time: int,
+        phone_number: Optional[str] = None,
+        kind: Optional[int] = None,
+        hint: str = "",
+        remaining_codes: Optional[int] = None,
+    ) -> None:
+        self._set(uid=uid, factor_id=factor_id, display_name=display_name, enrollment_time=enrollment_time,
+                  phone_number=phone_number, kind=FACTOR_KINDS.get(factor_id, 0) if kind is None else kind,
+                  hint=hint, remaining_codes=remaining_codes)
 
 
-@dataclasses.dataclass(frozen=True)
-class TOTPSecret:
-    """A fresh TOTP shared secret waiting for the user to prove they have it.
-
-    Made by :meth:`libmfa.TOTPMultiFactorGenerator.generate_secret`. The
-    secret is kept by libmfa, encrypted, until the enrollment finishes or
-    ``enrollment_completion_deadline`` passes. ``shared_secret_key`` and
-    ``session_info`` are left out of ``repr``.
-
-    Attributes:
-        shared_secret_key: the secret as RFC 4648 base32 without padding, for
-            users who type it in (``base32_decode`` gives the raw bytes).
-        hashing_algorithm: ``"SHA1"`` (what every authenticator app supports).
-        code_length: digits per code (6).
-        code_interval_seconds: the time step (30).
-        enrollment_completion_deadline: Unix time by which the enrollment must finish.
-        session_info: the opaque token naming this pending enrollment.
-    """
-
-    shared_secret_key: str = dataclasses.field(repr=False)
-    hashing_algorithm: str
-    code_length: int
-    code_interval_seconds: int
-    enrollment_completion_deadline: int
-    session_info: str = dataclasses.field(repr=False)
-
-    def generate_qr_code_url(self, account_name, issuer=None):
-        """The ``otpauth://totp/...`` URI an authenticator app reads from a QR code.
-
-        Issuer and account name are percent-encoded (spaces, colons, ``@``
-        and non-ASCII are safe).
-
-        Args:
-            account_name: usually the user's email address (not empty).
-            issuer: the service's name shown by the app, or None / "".
-
-        Returns:
-            The URI as str.
-
-        Raises:
-            TypeError: a name that is not str or bytes.
-            InvalidArgumentError: an empty or overlong account name, a NUL.
-        """
-        account = _args.text(account_name, "account_name")
-        issuer_raw = _args.optional_text(issuer, "issuer")
-        fields = mfa_totp_secret()
-        fields.shared_secret_key = _args.text(self.shared_secret_key, "shared_secret_key")
-        fields.algorithm = _args.algorithm(self.hashing_algorithm)
-        fields.digits = _args.int32(self.code_length, "code_length")
-        fields.period = _args.int64(self.code_interval_seconds, "code_interval_seconds")
-        fields.deadline = _args.int64(self.enrollment_completion_deadline, "enrollment_completion_deadline")
-        fields.session_info = _args.text(self.session_info, "session_info")
-        out = ctypes.c_void_p()
-        err = ctypes.c_void_p()
-        try:
-            check(lib.mfa_totp_secret_uri(ctypes.byref(out), ctypes.byref(fields), account, issuer_raw,
-                                          ctypes.byref(err)), err)
-            return ctypes.string_at(out.value).decode("utf-8")
-        finally:
-            lib.mfa_free(out)
-
-    def qr_png(self, account_name, issuer=None):
-        """The QR code of :meth:`generate_qr_code_url` as a PNG image (bytes). It holds the secret."""
-        return qr_code(self.generate_qr_code_url(account_name, issuer), "png")
-
-    def qr_svg(self, account_name, issuer=None):
-        """The QR code of :meth:`generate_qr_code_url` as an SVG document (str). It holds the secret."""
-        return qr_code(self.generate_qr_code_url(account_name, issuer), "svg")
-
-    def qr_text(self, account_name, issuer=None):
-        """The QR code of :meth:`generate_qr_code_url` as terminal text (UTF-8 half blocks, str)."""
-        return qr_code(self.generate_qr_code_url(account_name, issuer), "text")
-
-
-@dataclasses.dataclass(frozen=True)
-class TOTPMultiFactorAssertion:
-    """Proof of a TOTP factor: a one-time password plus what it is for.
-
-    Made by :class:`libmfa.TOTPMultiFactorGenerator`: for enrollment it names
-    the pending secret (``session_info``), for sign-in the enrolled factor
-    (``enrollment_id``); exactly one of the two is set. The password and the
-    session info are left out of ``repr``.
-
-    Attributes:
-        one_time_password: the code from the authenticator app (str or bytes).
-        session_info: the :class:`TOTPSecret`'s session info (enrollment), or None.
-        enrollment_id: the enrolled factor's id (sign-in), or None.
-        factor_id: always ``"totp"``.
-    """
-
-    one_time_password: _Text = dataclasses.field(repr=False)
-    session_info: Optional[str] = dataclasses.field(default=None, repr=False)
-    enrollment_id: Optional[str] = None
-    factor_id: str = TOTP_FACTOR_ID
-
-    @property
-    def for_enrollment(self):
-        """True for an enrollment assertion, False for a sign-in one."""
-        return self.session_info is not None
-
-
-@dataclasses.dataclass(frozen=True)
-class PhoneAuthCredential:
-    """Proof of a phone number: the verification id and the code the user received by SMS.
-
-    Made by :meth:`libmfa.PhoneAuthProvider.credential`; turned into an
-    assertion by :meth:`libmfa.PhoneMultiFactorGenerator.assertion`. Both
-    fields are left out of ``repr``.
-
-    Attributes:
-        verification_id: the opaque id returned by
-            :meth:`libmfa.PhoneAuthProvider.verify_phone_number` or
-            :meth:`libmfa.PhoneAuthProvider.verify_phone_number_for_sign_in`.
-        verification_code: the six-digit code from the SMS (str or bytes).
-    """
-
-    verification_id: _Text = dataclasses.field(repr=False)
-    verification_code: _Text = dataclasses.field(repr=False)
-
-    #: "phone".
-    provider_id = PHONE_FACTOR_ID
-
-
-@dataclasses.dataclass(frozen=True)
-class PhoneMultiFactorAssertion:
-    """Proof of a phone factor, for :meth:`libmfa.MultiFactor.enroll` or
-    :meth:`libmfa.MultiFactorResolver.resolve_sign_in`.
-
-    Made by :meth:`libmfa.PhoneMultiFactorGenerator.assertion`. Whether it
-    enrolls or signs in is decided by the verification id inside, so the same
-    class serves both (as in the Firebase SDKs).
-
-    Attributes:
-        credential: the :class:`PhoneAuthCredential`.
-        factor_id: always ``"phone"``.
-    """
-
-    credential: PhoneAuthCredential
-    factor_id: str = PHONE_FACTOR_ID
-
-
-@dataclasses.dataclass(frozen=True)
-class SignInResult:
+class SignInResult(Record):
     """A finished sign-in.
 
     Attributes:
         uid: the user.
         tenant: the tenant, or None for the project.
-        factor_id: the second factor used (``"totp"``, ``"phone"``), or None
-            when no second factor was needed.
+        factor_id: the second factor used (``"totp"``, ``"phone"``,
+            ``"recovery"``), or None when no second factor was needed.
         enrollment_id: the enrollment id of the factor used, or None.
         time: when the sign-in finished (Unix seconds; by the context's clock).
+        kind: the kind of the factor used (``FACTOR_*``), or None.
     """
+
+    __slots__ = ("uid", "tenant", "factor_id", "enrollment_id", "time", "kind", "_claims")
 
     uid: str
     tenant: Optional[str]
     factor_id: Optional[str]
     enrollment_id: Optional[str]
     time: int
+    kind: Optional[int]
+    _claims: Tuple[Tuple[str, str], ...]
+
+    def __init__(
+        self,
+        uid: str,
+        tenant: Optional[str],
+        factor_id: Optional[str],
+        enrollment_id: Optional[str],
+        time: int,
+        kind: Optional[int] = None,
+        claims: Union[Dict[str, str], Iterable[Tuple[str, str]], None] = None,
+    ) -> None:
+        if claims is None:
+            pairs: Tuple[Tuple[str, str], ...] = ()
+            if factor_id is not None and enrollment_id is not None:
+                pairs = (("sign_in_second_factor", factor_id), ("second_factor_identifier", enrollment_id))
+        else:
+            items = list(claims.items()) if isinstance(claims, dict) else list(claims)
+            pairs = tuple((str(name), str(value)) for name, value in items)
+        if kind is None and factor_id is not None:
+            kind = FACTOR_KINDS.get(factor_id)
+        self._set(uid=uid, tenant=tenant, factor_id=factor_id, enrollment_id=enrollment_id, time=time, kind=kind,
+                  _claims=pairs)
+
+    def __repr__(self) -> str:
+        return "SignInResult(uid=%r, tenant=%r, factor_id=%r, enrollment_id=%r, time=%r, kind=%r, claims=%r)" % (
+            self.uid, self.tenant, self.factor_id, self.enrollment_id, self.time, self.kind, self.claims)
 
     @property
     def claims(self) -> Dict[str, str]:
-        """The claims a host puts in the credential it issues, as the service does.
+        """The claims a host puts in the credential it issues, as the service does (a new dict).
 
         ``{"sign_in_second_factor": factor_id, "second_factor_identifier":
-        enrollment_id}``, or ``{}`` when no second factor was used.
+        enrollment_id}`` and any the factor kind adds (a recovery code adds
+        ``recovery_codes_remaining``, the number of codes left, as a str), or
+        ``{}`` when no second factor was used.
         """
-        if self.factor_id is None or self.enrollment_id is None:
-            return {}
-        return {"sign_in_second_factor": self.factor_id, "second_factor_identifier": self.enrollment_id}
+        return dict(self._claims)
+
+    @property
+    def used_recovery_code(self) -> bool:
+        """Whether the user signed in with a recovery code.
+
+        Warn them, and offer a new set (``claims["recovery_codes_remaining"]``
+        says how many codes are left).
+        """
+        return self.factor_id == RECOVERY_CODES_FACTOR_ID
 
 
-@dataclasses.dataclass(frozen=True)
-class AuditEvent:
+class AuditEvent(Record):
     """One audit event, as passed to a :class:`libmfa.Context`'s ``audit`` callback.
 
     Events carry ids and outcomes, never a secret, a code or a token.
 
     Attributes:
         kind: ``AUDIT_ENROLL``, ``AUDIT_UNENROLL``, ``AUDIT_SIGN_IN_SUCCESS``,
-            ``AUDIT_SIGN_IN_FAILURE``, ``AUDIT_BACKOFF``, ``AUDIT_CONFIG_CHANGE``
-            or ``AUDIT_SMS_SENT`` (ints).
+            ``AUDIT_SIGN_IN_FAILURE``, ``AUDIT_BACKOFF``, ``AUDIT_CONFIG_CHANGE``,
+            ``AUDIT_SMS_SENT``, ``AUDIT_INTEGRITY_FAILURE`` or
+            ``AUDIT_TOKENS_REVOKED`` (ints).
         kind_name: the kind's name: ``"ENROLL"``, ``"UNENROLL"``,
             ``"SIGN_IN_SUCCESS"``, ``"SIGN_IN_FAILURE"``, ``"BACKOFF"``,
-            ``"CONFIG_CHANGE"``, ``"SMS_SENT"``.
+            ``"CONFIG_CHANGE"``, ``"SMS_SENT"``, ``"INTEGRITY_FAILURE"``,
+            ``"TOKENS_REVOKED"``.
         tenant: the tenant, or None for the project.
         uid: the user, or None when the event is not about one user.
-        factor_id: ``"totp"``, ``"phone"`` or None.
+        factor_id: ``"totp"``, ``"phone"``, ``"recovery"`` or None.
         enrollment_id: the factor's enrollment id, or None.
         time: Unix time of the event (the context's clock).
         detail: the outcome's status name (``"OK"``,
             ``"INVALID_VERIFICATION_CODE"``, ...) or another detail
             (``"IMPORTED"``, ``"locked until <time>"``).
     """
+
+    __slots__ = ("kind", "kind_name", "tenant", "uid", "factor_id", "enrollment_id", "time", "detail")
 
     kind: int
     kind_name: str
@@ -308,28 +258,78 @@ class AuditEvent:
     time: int
     detail: str
 
+    def __init__(
+        self,
+        kind: int,
+        kind_name: str,
+        tenant: Optional[str],
+        uid: Optional[str],
+        factor_id: Optional[str],
+        enrollment_id: Optional[str],
+        time: int,
+        detail: str,
+    ) -> None:
+        self._set(kind=kind, kind_name=kind_name, tenant=tenant, uid=uid, factor_id=factor_id,
+                  enrollment_id=enrollment_id, time=time, detail=detail)
+
     @classmethod
-    def _from_fields(cls, fields):
+    def _from_fields(cls, fields: AuditFields) -> AuditEvent:
         """Build an event from the copied C fields ("" becomes None where documented)."""
+
+        def optional(name: str) -> Optional[str]:
+            return str(fields[name]) or None
+
         return cls(
-            kind=fields["kind"],
-            kind_name=fields["kind_name"],
-            tenant=fields["tenant"] or None,
-            uid=fields["uid"] or None,
-            factor_id=fields["factor_id"] or None,
-            enrollment_id=fields["enrollment_id"] or None,
-            time=fields["time"],
-            detail=fields["detail"],
+            kind=int(fields["kind"]),
+            kind_name=str(fields["kind_name"]),
+            tenant=optional("tenant"),
+            uid=optional("uid"),
+            factor_id=optional("factor_id"),
+            enrollment_id=optional("enrollment_id"),
+            time=int(fields["time"]),
+            detail=str(fields["detail"]),
         )
 
 
 #: The audit kinds by number (``AUDIT_*`` -> name), for reference.
 AUDIT_KINDS = {
-    constants.AUDIT_ENROLL: "ENROLL",
-    constants.AUDIT_UNENROLL: "UNENROLL",
-    constants.AUDIT_SIGN_IN_SUCCESS: "SIGN_IN_SUCCESS",
-    constants.AUDIT_SIGN_IN_FAILURE: "SIGN_IN_FAILURE",
-    constants.AUDIT_BACKOFF: "BACKOFF",
-    constants.AUDIT_CONFIG_CHANGE: "CONFIG_CHANGE",
-    constants.AUDIT_SMS_SENT: "SMS_SENT",
+    _ffi.MFA_AUDIT_ENROLL: "ENROLL",
+    _ffi.MFA_AUDIT_UNENROLL: "UNENROLL",
+    _ffi.MFA_AUDIT_SIGN_IN_SUCCESS: "SIGN_IN_SUCCESS",
+    _ffi.MFA_AUDIT_SIGN_IN_FAILURE: "SIGN_IN_FAILURE",
+    _ffi.MFA_AUDIT_BACKOFF: "BACKOFF",
+    _ffi.MFA_AUDIT_CONFIG_CHANGE: "CONFIG_CHANGE",
+    _ffi.MFA_AUDIT_SMS_SENT: "SMS_SENT",
+    _ffi.MFA_AUDIT_INTEGRITY_FAILURE: "INTEGRITY_FAILURE",
+    _ffi.MFA_AUDIT_TOKENS_REVOKED: "TOKENS_REVOKED",
 }
+
+#: Names that lived here before each factor kind got its module: name -> module of libmfa.engine.
+_MOVED = {
+    "TOTPSecret": "totp",
+    "TOTPMultiFactorAssertion": "totp",
+    "PhoneAuthCredential": "phone",
+    "PhoneMultiFactorAssertion": "phone",
+}
+
+
+def __getattr__(name: str) -> object:
+    """``from libmfa.models import TOTPSecret`` and the like keep working (the engine is imported then)."""
+    if name in _MOVED:
+        import importlib
+
+        return getattr(importlib.import_module("libmfa.engine." + _MOVED[name]), name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+__all__ = [
+    "AUDIT_KINDS",
+    "FACTOR_KINDS",
+    "PHONE_FACTOR_ID",
+    "RECOVERY_CODES_FACTOR_ID",
+    "TOTP_FACTOR_ID",
+    "AuditEvent",
+    "MultiFactorInfo",
+    "SignInResult",
+    "User",
+]

@@ -4,18 +4,26 @@ HOTP and TOTP objects are immutable after construction and safe to share
 between threads: every call allocates its own output buffers.
 """
 
+from __future__ import annotations
+
 import ctypes
 import time
 
-from . import _args, constants
+from . import _args, _ffi
 from ._lib import ERR_INVALID_VERIFICATION_CODE, OK, lib
-from ._types import mfa_totp_params
+from ._otpauth import build_uri
 from .errors import check, error_for
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Optional, Union
+
+    from ._typing import Bytes, OptionalText, Text, UnixTime
 
 _time = time.time
 
 
-def random_secret(length=constants.SECRET_DEFAULT_BYTES):
+def random_secret(length: int = _ffi.MFA_SECRET_DEFAULT_BYTES) -> bytes:
     """A fresh random OTP secret from libsodium's CSPRNG.
 
     Args:
@@ -29,31 +37,31 @@ def random_secret(length=constants.SECRET_DEFAULT_BYTES):
         InvalidArgumentError: a length out of range.
         CryptoError: the CSPRNG failed.
     """
-    length = _args.integer(length, constants.SECRET_MIN_BYTES, constants.SECRET_MAX_BYTES, "length")
+    length = _args.integer(length, _ffi.MFA_SECRET_MIN_BYTES, _ffi.MFA_SECRET_MAX_BYTES, "length")
     buffer = ctypes.create_string_buffer(length)
     check(lib.mfa_random_secret(buffer, length))
     return buffer.raw
 
 
-def _key(secret):
+def _key(secret: object) -> bytes:
     """A secret as bytes of an accepted length (1 to KEY_MAX_BYTES)."""
     key = _args.secret(secret)
-    if not 1 <= len(key) <= constants.KEY_MAX_BYTES:
-        raise _args.invalid("secret must be 1 to %d bytes, got %d" % (constants.KEY_MAX_BYTES, len(key)))
+    if not 1 <= len(key) <= _ffi.MFA_KEY_MAX_BYTES:
+        raise _args.invalid("secret must be 1 to %d bytes, got %d" % (_ffi.MFA_KEY_MAX_BYTES, len(key)))
     return key
 
 
-def _digits(digits):
+def _digits(digits: object) -> int:
     """A code length in ``DIGITS_MIN..DIGITS_MAX``."""
-    return _args.integer(digits, constants.DIGITS_MIN, constants.DIGITS_MAX, "digits")
+    return _args.integer(digits, _ffi.MFA_DIGITS_MIN, _ffi.MFA_DIGITS_MAX, "digits")
 
 
-def _window(value, what):
+def _window(value: object, what: str) -> int:
     """A verification window or look-ahead in ``0..WINDOW_MAX``."""
-    return _args.integer(value, 0, constants.WINDOW_MAX, what)
+    return _args.integer(value, 0, _ffi.MFA_WINDOW_MAX, what)
 
 
-def _code(code):
+def _code(code: object) -> bytes:
     """A code to verify as NUL-free bytes (str or bytes; None is a TypeError)."""
     return _args.text(code, "code")
 
@@ -73,38 +81,38 @@ class HOTP:
 
     __slots__ = ("_key", "_key_len", "_digits", "_algorithm")
 
-    def __init__(self, secret, digits=constants.DIGITS_DEFAULT, algorithm="SHA1"):
+    def __init__(self, secret: Bytes, digits: int = _ffi.MFA_DIGITS_DEFAULT, algorithm: Union[str, int] = "SHA1") -> None:
         self._key = _key(secret)
         self._key_len = len(self._key)
         self._digits = _digits(digits)
         self._algorithm = _args.algorithm(algorithm)
 
     @property
-    def secret(self):
+    def secret(self) -> bytes:
         """The raw shared secret (bytes)."""
         return self._key
 
     @property
-    def digits(self):
+    def digits(self) -> int:
         """The code length."""
         return self._digits
 
     @property
-    def algorithm(self):
+    def algorithm(self) -> str:
         """The HMAC algorithm's name: "SHA1", "SHA256" or "SHA512"."""
         return _args.algorithm_name(self._algorithm)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "HOTP(digits=%d, algorithm=%r)" % (self._digits, self.algorithm)
 
-    def at(self, counter):
+    def at(self, counter: int) -> str:
         """The code for ``counter`` (0 to 2**64 - 1), as a str of digits."""
         counter = _args.uint64(counter, "counter")
-        out = ctypes.create_string_buffer(constants.CODE_BUFFER_SIZE)
+        out = ctypes.create_string_buffer(_ffi.MFA_CODE_BUFFER_SIZE)
         check(lib.mfa_hotp_generate(out, len(out), self._key, self._key_len, counter, self._digits, self._algorithm))
         return out.value.decode("ascii")
 
-    def verify(self, code, counter, look_ahead=0):
+    def verify(self, code: Text, counter: int, look_ahead: int = 0) -> bool:
         """Whether ``code`` is right for ``counter`` or up to ``look_ahead`` counters after it.
 
         Args:
@@ -124,7 +132,7 @@ class HOTP:
         """
         return self.match(code, counter, look_ahead) is not None
 
-    def match(self, code, counter, look_ahead=0):
+    def match(self, code: Text, counter: int, look_ahead: int = 0) -> Optional[int]:
         """Like :meth:`verify`, but return the counter that matched, or None.
 
         The next expected counter is the matched one plus one. Compare the
@@ -138,7 +146,7 @@ class HOTP:
             ctypes.byref(matched), self._key, self._key_len, counter, look_ahead, self._digits, self._algorithm, raw
         )
         if status == OK:
-            return matched.value
+            return int(matched.value)
         if status == ERR_INVALID_VERIFICATION_CODE:
             return None
         raise error_for(status)
@@ -167,19 +175,19 @@ class TOTP:
 
     def __init__(
         self,
-        secret,
-        digits=constants.DIGITS_DEFAULT,
-        period=constants.PERIOD_DEFAULT,
-        algorithm="SHA1",
-        t0=0,
-    ):
+        secret: Bytes,
+        digits: int = _ffi.MFA_DIGITS_DEFAULT,
+        period: int = _ffi.MFA_PERIOD_DEFAULT,
+        algorithm: Union[str, int] = "SHA1",
+        t0: int = 0,
+    ) -> None:
         self._key = _key(secret)
         self._key_len = len(self._key)
-        params = mfa_totp_params()
-        check(lib.mfa_totp_params_init(ctypes.byref(params), constants.TOTP_PARAMS_VERSION))
+        params = _ffi.mfa_totp_params()
+        check(lib.mfa_totp_params_init(ctypes.byref(params), _ffi.MFA_TOTP_PARAMS_VERSION))
         params.algorithm = _args.algorithm(algorithm)
         params.digits = _digits(digits)
-        params.period = _args.integer(period, 1, constants.PERIOD_MAX, "period")
+        params.period = _args.integer(period, 1, _ffi.MFA_PERIOD_MAX, "period")
         params.t0 = _args.int64(t0, "t0")
         # Passed as is, ctypes hands the C function the struct's address
         # (cheaper per call than a pointer object).
@@ -187,31 +195,31 @@ class TOTP:
         self._verify_fn = lib.mfa_totp_verify
 
     @property
-    def secret(self):
+    def secret(self) -> bytes:
         """The raw shared secret (bytes)."""
         return self._key
 
     @property
-    def digits(self):
+    def digits(self) -> int:
         """The code length."""
         return self._params.digits
 
     @property
-    def period(self):
+    def period(self) -> int:
         """The time step in seconds."""
         return self._params.period
 
     @property
-    def algorithm(self):
+    def algorithm(self) -> str:
         """The HMAC algorithm's name: "SHA1", "SHA256" or "SHA512"."""
         return _args.algorithm_name(self._params.algorithm)
 
     @property
-    def t0(self):
+    def t0(self) -> int:
         """The Unix time at which step 0 starts."""
         return self._params.t0
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "TOTP(digits=%d, period=%d, algorithm=%r, t0=%d)" % (
             self.digits,
             self.period,
@@ -219,26 +227,26 @@ class TOTP:
             self.t0,
         )
 
-    def timecode(self, unix_time):
+    def timecode(self, unix_time: UnixTime) -> int:
         """The time step that contains ``unix_time``: ``(unix_time - t0) // period``."""
         return (_args.unix_time(unix_time) - self._params.t0) // self._params.period
 
-    def at(self, unix_time):
+    def at(self, unix_time: UnixTime) -> str:
         """The code for the time step that contains ``unix_time`` (int, float or datetime).
 
         Raises:
             InvalidArgumentError: a time before ``t0``.
         """
         when = _args.unix_time(unix_time)
-        out = ctypes.create_string_buffer(constants.CODE_BUFFER_SIZE)
+        out = ctypes.create_string_buffer(_ffi.MFA_CODE_BUFFER_SIZE)
         check(lib.mfa_totp_generate(out, len(out), self._key, self._key_len, self._params, when))
         return out.value.decode("ascii")
 
-    def now(self):
+    def now(self) -> str:
         """The code for the current time."""
         return self.at(int(time.time()))
 
-    def verify(self, code, at=None, window=1):
+    def verify(self, code: Text, at: Optional[UnixTime] = None, window: int = 1) -> bool:
         """Whether ``code`` is right at ``at``, give or take ``window`` time steps.
 
         Args:
@@ -279,7 +287,7 @@ class TOTP:
             return False
         raise error_for(status)
 
-    def match(self, code, at=None, window=1):
+    def match(self, code: Text, at: Optional[UnixTime] = None, window: int = 1) -> Optional[int]:
         """Like :meth:`verify`, but return the time step that matched, or None.
 
         Store the step and refuse any code at or before it to make codes
@@ -291,12 +299,12 @@ class TOTP:
         step = ctypes.c_int64()
         status = lib.mfa_totp_verify(ctypes.byref(step), self._key, self._key_len, self._params, when, window, raw)
         if status == OK:
-            return step.value
+            return int(step.value)
         if status == ERR_INVALID_VERIFICATION_CODE:
             return None
         raise error_for(status)
 
-    def provisioning_uri(self, account, issuer=None):
+    def provisioning_uri(self, account: Text, issuer: OptionalText = None) -> str:
         """The otpauth://totp/ key URI for this secret (what a QR code holds).
 
         Args:
@@ -310,17 +318,6 @@ class TOTP:
             InvalidArgumentError: an empty account, or a ``t0`` other than 0
                 (a key URI cannot carry it).
         """
-        from .uri import KeyURI
-
         if self.t0 != 0:
             raise _args.invalid("a key URI cannot carry t0 = %d; only t0 = 0 can be provisioned" % self.t0)
-
-        return KeyURI(
-            "totp",
-            issuer,
-            account,
-            self._key,
-            algorithm=self.algorithm,
-            digits=self.digits,
-            period=self.period,
-        ).to_uri()
+        return build_uri(self._key, account, issuer, "totp", self.algorithm, self.digits, self.period)

@@ -1,15 +1,23 @@
 """QR codes of otpauth:// URIs (or any text) through ``mfa_qr_encode``."""
 
+from __future__ import annotations
+
 import ctypes
 
-from . import _args, constants
+from . import _args, _ffi, _memory
 from ._lib import lib
 from .errors import check
 
-_FORMATS = {"png": constants.QR_PNG, "svg": constants.QR_SVG, "text": constants.QR_TEXT}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Union
+
+    from ._typing import Text
+
+_FORMATS = {"png": _ffi.MFA_QR_PNG, "svg": _ffi.MFA_QR_SVG, "text": _ffi.MFA_QR_TEXT}
 
 
-def qr_code(text, format="png"):  # noqa: A002 - the documented keyword
+def qr_code(text: Text, format: str = "png") -> Union[bytes, str]:  # noqa: A002 - the documented keyword
     """Render ``text`` (usually an otpauth:// URI) as a QR code.
 
     Args:
@@ -36,7 +44,7 @@ def qr_code(text, format="png"):  # noqa: A002 - the documented keyword
     length = ctypes.c_size_t()
     try:
         check(lib.mfa_qr_encode(ctypes.byref(out), ctypes.byref(length), raw, number))
-        data = ctypes.string_at(out.value, length.value)
+        data = _memory.data(out, length.value)
     finally:
         lib.mfa_free(out)
-    return data if number == constants.QR_PNG else data.decode("utf-8")
+    return data if number == _ffi.MFA_QR_PNG else data.decode("utf-8")

@@ -1,30 +1,24 @@
 """otpauth:// key URIs (the Google Authenticator key URI format)."""
 
-import ctypes
-import dataclasses
-from typing import Optional
+from __future__ import annotations
 
-from . import _args, constants
+import ctypes
+
+from . import _args, _ffi, _memory
 from ._lib import lib
-from ._types import mfa_key_uri
+from ._otpauth import KIND_NAMES, build_uri, kind_name
+from ._record import Record
 from .errors import check
 from .otp import HOTP, TOTP
 
-_KINDS = {"totp": constants.OTP_TOTP, "hotp": constants.OTP_HOTP}
-_KIND_NAMES = {number: name for name, number in _KINDS.items()}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Optional, Union
+
+    from ._typing import Bytes, OptionalText, Text
 
 
-def _kind(value):
-    """A kind as "totp" or "hotp", from either name (any case) or ``OTP_*``."""
-    if isinstance(value, str) and value.lower() in _KINDS:
-        return value.lower()
-    if isinstance(value, int) and not isinstance(value, bool) and value in _KIND_NAMES:
-        return _KIND_NAMES[value]
-    raise _args.invalid("kind must be 'totp' or 'hotp', got %r" % (value,))
-
-
-@dataclasses.dataclass
-class KeyURI:
+class KeyURI(Record):
     """The fields of an otpauth:// key URI.
 
     Attributes:
@@ -40,56 +34,54 @@ class KeyURI:
     The kind and algorithm are normalized on construction ("TOTP" becomes
     "totp", "sha256" or ``ALG_SHA256`` becomes "SHA256") and the secret is
     copied to bytes; the other values are checked by libmfa in :meth:`to_uri`.
+    Fields may be assigned; instances compare by value.
     """
 
+    __slots__ = ("kind", "issuer", "account", "secret", "algorithm", "digits", "period", "counter")
+    _hidden = frozenset(["secret"])
+    _mutable = True
+
     kind: str
-    issuer: Optional[str]
-    account: str
-    secret: bytes = dataclasses.field(repr=False)
-    algorithm: str = "SHA1"
-    digits: int = constants.DIGITS_DEFAULT
-    period: int = constants.PERIOD_DEFAULT
-    counter: int = 0
+    issuer: OptionalText
+    account: Text
+    secret: bytes
+    algorithm: str
+    digits: int
+    period: int
+    counter: int
 
-    def __post_init__(self):
-        self.kind = _kind(self.kind)
-        self.algorithm = _args.algorithm_name(_args.algorithm(self.algorithm))
-        self.secret = _args.secret(self.secret)
+    def __init__(
+        self,
+        kind: Union[str, int],
+        issuer: OptionalText,
+        account: Text,
+        secret: Bytes,
+        algorithm: Union[str, int] = "SHA1",
+        digits: int = _ffi.MFA_DIGITS_DEFAULT,
+        period: int = _ffi.MFA_PERIOD_DEFAULT,
+        counter: int = 0,
+    ) -> None:
+        self.kind = kind_name(kind)
+        self.issuer = issuer
+        self.account = account
+        self.secret = _args.secret(secret)
+        self.algorithm = _args.algorithm_name(_args.algorithm(algorithm))
+        self.digits = digits
+        self.period = period
+        self.counter = counter
 
-    def to_uri(self):
-        """Build the URI with ``mfa_key_uri_build``.
-
-        Issuer and account are percent-encoded; the secret is written as
-        unpadded base32.
+    def to_uri(self) -> str:
+        """Build the URI with ``mfa_key_uri_build`` (see :func:`build_uri`).
 
         Raises:
             InvalidArgumentError: an empty, overlong or non-UTF-8 name, a name
                 with a NUL, a secret length, digits or period out of range
                 (the message says which).
         """
-        key = _args.secret(self.secret)
-        fields = mfa_key_uri()
-        check(lib.mfa_key_uri_init(ctypes.byref(fields), constants.KEY_URI_VERSION))
-        fields.type = _KINDS[_kind(self.kind)]
-        fields.issuer = _args.optional_text(self.issuer, "issuer")
-        fields.account = _args.text(self.account, "account")
-        buffer = (ctypes.c_uint8 * len(key)).from_buffer_copy(key)
-        fields.secret = buffer
-        fields.secret_len = len(key)
-        fields.algorithm = _args.algorithm(self.algorithm)
-        fields.digits = _args.int32(self.digits, "digits")
-        fields.period = _args.int64(self.period, "period")
-        fields.counter = _args.uint64(self.counter, "counter")
-        out = ctypes.c_void_p()
-        err = ctypes.c_void_p()
-        try:
-            check(lib.mfa_key_uri_build(ctypes.byref(out), ctypes.byref(fields), ctypes.byref(err)), err)
-            return ctypes.string_at(out.value).decode("utf-8")
-        finally:
-            lib.mfa_free(out)
-            ctypes.memset(buffer, 0, len(key))
+        return build_uri(self.secret, self.account, self.issuer, self.kind, self.algorithm, self.digits,
+                         self.period, self.counter)
 
-    def to_otp(self):
+    def to_otp(self) -> Union[TOTP, HOTP]:
         """A :class:`TOTP` or :class:`HOTP` object with this URI's secret and parameters.
 
         For HOTP the counter is not part of the object: pass :attr:`counter`
@@ -100,35 +92,7 @@ class KeyURI:
         return TOTP(self.secret, digits=self.digits, period=self.period, algorithm=self.algorithm)
 
 
-def build_uri(
-    secret,
-    account,
-    issuer=None,
-    kind="totp",
-    algorithm="SHA1",
-    digits=constants.DIGITS_DEFAULT,
-    period=constants.PERIOD_DEFAULT,
-    counter=0,
-):
-    """Build an otpauth:// key URI; shorthand for ``KeyURI(...).to_uri()``.
-
-    Args:
-        secret: the raw shared secret (bytes).
-        account: the account name (not empty).
-        issuer: the service's name, or None.
-        kind: "totp" or "hotp".
-        algorithm: "SHA1", "SHA256", "SHA512" or an ``ALG_*`` constant.
-        digits: code length, 6 to 8.
-        period: TOTP time step in seconds.
-        counter: HOTP initial counter.
-
-    Returns:
-        The URI as str.
-    """
-    return KeyURI(kind, issuer, account, secret, algorithm, digits, period, counter).to_uri()
-
-
-def parse_uri(text):
+def parse_uri(text: Text) -> KeyURI:
     """Parse an otpauth:// key URI with ``mfa_key_uri_parse``.
 
     Args:
@@ -143,15 +107,16 @@ def parse_uri(text):
         InvalidArgumentError: an embedded NUL, invalid UTF-8 or overlong text.
     """
     raw = _args.text(text, "URI")
-    out = ctypes.POINTER(mfa_key_uri)()
+    out = ctypes.POINTER(_ffi.mfa_key_uri)()
     err = ctypes.c_void_p()
     check(lib.mfa_key_uri_parse(ctypes.byref(out), raw, ctypes.byref(err)), err)
     try:
         fields = out.contents
+        issuer: Optional[str] = _memory.optional(fields.issuer)
         return KeyURI(
-            kind=_KIND_NAMES[fields.type],
-            issuer=None if fields.issuer is None else fields.issuer.decode("utf-8"),
-            account=fields.account.decode("utf-8"),
+            kind=KIND_NAMES[fields.type],
+            issuer=issuer,
+            account=_memory.required(fields.account),
             secret=ctypes.string_at(fields.secret, fields.secret_len),
             algorithm=_args.algorithm_name(fields.algorithm),
             digits=fields.digits,
@@ -160,3 +125,6 @@ def parse_uri(text):
         )
     finally:
         lib.mfa_key_uri_free(out)
+
+
+__all__ = ["KeyURI", "build_uri", "parse_uri"]

@@ -1,0 +1,199 @@
+/*
+ * The JSON configuration (mfa_config_set_json, mfa_config_get_json): what an
+ * operator or an admin API hands to libmfa.
+ *
+ * The input is a project document, optionally followed by a NUL byte and a
+ * tenant document. Each is set (a rejected one leaves "{}"); then the
+ * effective configuration of the project and of the tenant must hold only
+ * known fields, each within its documented range; the tenant's must be
+ * accepted back as it was written: set as another tenant's document, it
+ * reads back unchanged.
+ *
+ * The ranges below are those of include/mfa.h and Sources/MFA/Config: a new
+ * field fails every run until it is added here with its range.
+ */
+#include "fuzz_support.h"
+
+#include <errno.h>
+
+typedef struct limit_range {
+    const char *name;
+    long long min, max;
+} limit_range;
+
+static const limit_range LIMITS[] = {
+    {"sessionLifetime", 10, 86400},       {"pendingCredentialLifetime", 10, 86400},
+    {"enrollmentDeadline", 10, 86400},    {"recentLoginMaxAge", 1, 86400 * 30},
+    {"maxFactors", 1, 10},                {"freeAttempts", 1, 100},
+    {"backoffBase", 1, 3600},             {"backoffMax", 1, 86400},
+    {"failureMemory", 60, 86400 * 30},    {"smsCodeLifetime", 30, 3600},
+    {"smsMaxAttempts", 1, 10},            {"smsResendCooldown", 0, 3600},
+    {"smsPerNumberHour", 1, 1000000},     {"smsPerNumberDay", 1, 1000000},
+    {"smsPerUserHour", 1, 1000000},       {"smsPerUserDay", 1, 1000000},
+    {"smsPerTenantHour", 1, 100000000},   {"smsPerTenantDay", 1, 100000000},
+    {"smsPerFactorHour", 1, 1000000},     {"smsPerFactorDay", 1, 1000000},
+    {"clockSkew", 0, 3600},
+};
+
+/* What one check of an effective configuration has seen. */
+typedef struct seen {
+    const char *json; /* the whole document, for messages */
+    int test_numbers;
+    int limits;
+} seen;
+
+static int is_one_of(const char *value, size_t len, const char *const *allowed) {
+    for (; *allowed; allowed++) {
+        if (strlen(*allowed) == len && memcmp(value, *allowed, len) == 0) return 1;
+    }
+    return 0;
+}
+
+static long long integer(const char *value, size_t len, int kind, const char *path, const seen *s) {
+    char digits[32];
+    char *end = NULL;
+    long long number;
+    FUZZ_CHECK(kind == 'n' && len > 0 && len < sizeof digits, "%s is not an integer in %s", path, s->json);
+    memcpy(digits, value, len);
+    digits[len] = '\0';
+    errno = 0;
+    number = strtoll(digits, &end, 10);
+    FUZZ_CHECK(errno == 0 && *end == '\0', "%s is %s in %s", path, digits, s->json);
+    return number;
+}
+
+/* One scalar of the effective configuration, at `path` ("limits.maxFactors"). */
+static void check_field(const char *path, int kind, const char *value, size_t len, seen *s) {
+    static const char *const states[] = {"DISABLED", "ENABLED", "MANDATORY", NULL};
+    static const char *const switches[] = {"ENABLED", "DISABLED", NULL};
+    static const char *const policies[] = {"REQUIRED", "DISABLED", NULL};
+    if (strcmp(path, "state") == 0) {
+        FUZZ_CHECK(kind == 's' && is_one_of(value, len, states), "state out of range in %s", s->json);
+    } else if (strcmp(path, "providers.totp") == 0 || strcmp(path, "providers.phone") == 0 ||
+               strcmp(path, "providers.recovery") == 0) {
+        FUZZ_CHECK(kind == 's' && is_one_of(value, len, switches), "%s out of range in %s", path, s->json);
+    } else if (strcmp(path, "phone.appVerification") == 0) {
+        FUZZ_CHECK(kind == 's' && is_one_of(value, len, policies), "%s out of range in %s", path, s->json);
+    } else if (strcmp(path, "recoveryCodes.count") == 0) {
+        long long n = integer(value, len, kind, path, s);
+        FUZZ_CHECK(n >= 8 && n <= 16, "recoveryCodes.count %lld in %s", n, s->json);
+    } else if (strcmp(path, "totp.adjacentIntervals") == 0) {
+        long long n = integer(value, len, kind, path, s);
+        FUZZ_CHECK(n >= 0 && n <= 10, "adjacentIntervals %lld in %s", n, s->json);
+    } else if (strncmp(path, "testPhoneNumbers.", 17) == 0) {
+        size_t i;
+        s->test_numbers++;
+        FUZZ_CHECK(fuzz_is_e164(path + 17), "test number \"%s\" is not E.164 in %s", path + 17, s->json);
+        FUZZ_CHECK(kind == 's' && len == 6, "the code of %s is not six digits in %s", path + 17, s->json);
+        for (i = 0; i < len; i++) FUZZ_CHECK(value[i] >= '0' && value[i] <= '9', "a test code in %s", s->json);
+    } else if (strncmp(path, "limits.", 7) == 0) {
+        long long n = integer(value, len, kind, path, s);
+        size_t i;
+        for (i = 0; i < sizeof LIMITS / sizeof LIMITS[0]; i++) {
+            if (strcmp(path + 7, LIMITS[i].name) == 0) break;
+        }
+        FUZZ_CHECK(i < sizeof LIMITS / sizeof LIMITS[0], "unknown limit %s: add its range here (%s)", path, s->json);
+        FUZZ_CHECK(n >= LIMITS[i].min && n <= LIMITS[i].max, "%s is %lld in %s", path, n, s->json);
+        s->limits++;
+    } else {
+        fuzz_fail(__FILE__, __LINE__, "unknown field %s: add its range here (%s)", path, s->json);
+    }
+}
+
+/* A small JSON walker for libmfa's own output: calls check_field for every scalar. */
+static const char *walk(const char *at, char *path, size_t path_len, seen *s);
+
+static const char *space(const char *at) {
+    while (*at == ' ' || *at == '\n' || *at == '\r' || *at == '\t') at++;
+    return at;
+}
+
+static const char *walk_string(const char *at, const char **start, size_t *len) {
+    at = space(at);
+    FUZZ_CHECK(*at == '"', "a string expected at \"%.20s\"", at);
+    *start = ++at;
+    while (*at && *at != '"') at += *at == '\\' && at[1] ? 2 : 1;
+    FUZZ_CHECK(*at == '"', "an unterminated string");
+    *len = (size_t)(at - *start);
+    return space(at + 1);
+}
+
+static const char *walk(const char *at, char *path, size_t path_len, seen *s) {
+    const char *start;
+    size_t len;
+    at = space(at);
+    if (*at == '{') {
+        at = space(at + 1);
+        while (*at != '}') {
+            at = walk_string(at, &start, &len);
+            FUZZ_CHECK(*at == ':', "':' expected in %s", s->json);
+            FUZZ_CHECK(path_len + len + 2 < 512, "a path too long in %s", s->json);
+            snprintf(path + path_len, 512 - path_len, "%s%.*s", path_len ? "." : "", (int)len, start);
+            at = walk(at + 1, path, strlen(path), s);
+            path[path_len] = '\0';
+            if (*at == ',') at = space(at + 1);
+            else FUZZ_CHECK(*at == '}', "',' or '}' expected in %s", s->json);
+        }
+        return space(at + 1);
+    }
+    FUZZ_CHECK(*at != '[', "an array at %s in %s", path, s->json);
+    if (*at == '"') {
+        at = walk_string(at, &start, &len);
+        check_field(path, 's', start, len, s);
+        return at;
+    }
+    start = at;
+    while (*at && strchr(",}] \n\r\t", *at) == NULL) at++;
+    check_field(path, strchr("-0123456789", *start) && *start ? 'n' : '?', start, (size_t)(at - start), s);
+    return space(at);
+}
+
+/* The effective configuration of `tenant`: in range, and (if `round_trip`) accepted back unchanged. */
+static void check_effective(mfa_ctx *ctx, const char *tenant, int round_trip) {
+    char *json = NULL, *again = NULL, *err = NULL, path[512] = "";
+    seen s = {NULL, 0, 0};
+    int status = mfa_config_get_json(ctx, &json, tenant, &err);
+    FUZZ_CHECK(status == MFA_OK, "mfa_config_get_json(%s): %s %s", tenant ? tenant : "project",
+               mfa_status_name(status), err ? err : "");
+    s.json = json;
+    FUZZ_CHECK(*walk(json, path, 0, &s) == '\0', "trailing text in %s", json);
+    FUZZ_CHECK(s.test_numbers <= 10, "%d test numbers in %s", s.test_numbers, json);
+    FUZZ_CHECK(s.limits == (int)(sizeof LIMITS / sizeof LIMITS[0]), "limits missing in %s", json);
+
+    if (round_trip) {
+        status = mfa_config_set_json(ctx, "roundtrip", json, &err);
+        FUZZ_CHECK(status == MFA_OK, "the effective configuration %s is refused: %s", json, err ? err : "");
+        FUZZ_CHECK(mfa_config_get_json(ctx, &again, "roundtrip", NULL) == MFA_OK && strcmp(json, again) == 0,
+                   "%s set again reads back as %s", json, again ? again : "(failed)");
+        mfa_free(again);
+    }
+    mfa_free(json);
+}
+
+/* Sets a document; a refused one must say why and leaves "{}". */
+static void set_document(mfa_ctx *ctx, const char *tenant, const char *json) {
+    char *err = NULL;
+    int status = mfa_config_set_json(ctx, tenant, json, &err);
+    FUZZ_CHECK(status == MFA_OK || status == MFA_ERR_INVALID_ARGUMENT, "mfa_config_set_json gave %s",
+               mfa_status_name(status));
+    FUZZ_CHECK((status == MFA_OK) == (err == NULL), "%s with message %s", mfa_status_name(status), err ? err : "");
+    mfa_free(err);
+    if (status != MFA_OK) fuzz_setup_check(mfa_config_set_json(ctx, tenant, "{}", NULL), "reset", NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static mfa_ctx *ctx;
+    fuzz_reader in = {data, size};
+    char *project = fuzz_take_line(&in, 0), *tenant = in.size ? fuzz_take_line(&in, 0) : NULL;
+    if (!ctx) {
+        mfa_options options = fuzz_options();
+        ctx = fuzz_open(&options, NULL);
+    }
+    set_document(ctx, NULL, project);
+    set_document(ctx, "t1", tenant ? tenant : "{}");
+    check_effective(ctx, NULL, 0);
+    check_effective(ctx, "t1", 1); /* the tenant's is the project's with the tenant's laid over it */
+    free(project);
+    free(tenant);
+    return 0;
+}

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets: fuzz/corpus/<target>/seed-*.
+
+The seeds come from the shared known-answer vectors (Tests/vectors), the
+examples in the README and the tests, and the shapes each input takes in the
+field. Run it again after changing it; it replaces the seed-* files and leaves
+everything else in the folders (regress-* inputs, which are crashes found once
+and kept forever) alone.
+
+    python3 fuzz/make_seeds.py
+"""
+import base64
+import os
+import struct
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "fuzz", "corpus")
+VECTORS = os.path.join(ROOT, "Tests", "vectors", "otp_vectors.txt")
+ALGORITHMS = {"SHA1": 1, "SHA256": 2, "SHA512": 3}
+
+
+def vectors():
+    with open(VECTORS, encoding="ascii") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                yield line.split()
+
+
+def base32_seeds():
+    seeds = []
+    for fields in vectors():
+        if fields[0] == "base32":
+            plain, encoded = ("" if v == "-" else v for v in fields[1:3])
+            seeds += [encoded.encode(), encoded.rstrip("=").encode(), encoded.lower().encode(), plain.encode()]
+    seeds += [b"JBSWY3DPEHPK3PXP", b"jbsw y3dp ehpk 3pxp", b"GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ",
+              b"MZXW6YTBOI======", b"MZXW6YTBOI=", b"MZXW6YTB1", b"AB", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+              b"\xff\xfe", "MZXW6YTBÖ".encode(), b"=" * 8, b"A" * 103]
+    return seeds
+
+
+def key_uri_seeds():
+    secret = "JBSWY3DPEHPK3PXP"
+    return [s.encode() if isinstance(s, str) else s for s in [
+        f"otpauth://totp/ACME%20Co:alice%40example.com?secret={secret}&issuer=ACME%20Co&algorithm=SHA1&digits=6&period=30",
+        f"otpauth://totp/Example:alice@google.com?secret={secret}&issuer=Example",
+        f"otpauth://totp/Example%3Aalice%40google.com?secret={secret}&issuer=Example",
+        f"otpauth://totp/alice?secret={secret}",
+        f"otpauth://totp/a?secret={secret}&algorithm=SHA256&digits=8&period=60",
+        f"otpauth://totp/a?secret={secret}&algorithm=SHA512&digits=7&period=31536000",
+        f"otpauth://hotp/x?secret=MZXW6YTB&counter=42",
+        f"otpauth://hotp/x?secret=MZXW6YTB&counter=18446744073709551615",
+        f"OTPAUTH://TOTP/a?SECRET={secret.lower()}",
+        f"otpauth://totp/a?secret={secret}#fragment",
+        f"otpauth://totp/A%20B:c%3Ad?secret={secret}&issuer=A+B&x=y&&",
+        f"otpauth://totp/%E2%9C%93:%C3%A9?secret={secret}&issuer=%E2%9C%93",
+        f"otpauth://totp/A:x?secret={secret}&issuer=B",
+        f"otpauth://totp/x?secret={secret}&secret={secret}",
+        f"otpauth://totp/x?secret={secret}&digits=9",
+        f"otpauth://totp/x?secret={secret}&period=0",
+        f"otpauth://totp/x?secret={secret}&algorithm=MD5",
+        "otpauth://totp/%FF?secret=MZXW6YTB",
+        "otpauth://totp/a%ZZb?secret=MZXW6YTB",
+        "otpauth://totp/x?secret=MY1",
+        "otpauth://totp/:x?secret=MZXW6YTB",
+        "otpauth://sotp/x?secret=MZXW6YTB",
+        b"otpauth://totp/\xff\xfe?secret=MZXW6YTB",
+        "otpauth://totp/a?secret=" + "A" * 1640,
+    ]]
+
+
+def import_seeds():
+    def uri(length, extra=""):
+        secret = base64.b32encode(bytes(range(1, length + 1))).decode().rstrip("=")
+        return f"otpauth://totp/Imported:bob?secret={secret}&issuer=Imported{extra}".encode()
+    return key_uri_seeds() + [uri(9), uri(10), uri(128), uri(129), uri(20, "&algorithm=SHA512&digits=8&period=60"),
+                              uri(32, "&algorithm=SHA256&period=1"), uri(20, "&period=31536000")]
+
+
+def config_seeds():
+    full = ('{"state":"ENABLED","providers":{"totp":"ENABLED","phone":"ENABLED"},'
+            '"totp":{"adjacentIntervals":5},"phone":{"appVerification":"REQUIRED"},'
+            '"testPhoneNumbers":{"+15555550100":"123456","+15555550101":"654321"},'
+            '"limits":{"sessionLifetime":600,"pendingCredentialLifetime":300,"enrollmentDeadline":600,'
+            '"recentLoginMaxAge":300,"maxFactors":5,"freeAttempts":5,"backoffBase":1,"backoffMax":900,'
+            '"failureMemory":3600,"smsCodeLifetime":300,"smsMaxAttempts":5,"smsResendCooldown":30,'
+            '"smsPerNumberHour":5,"smsPerNumberDay":10,"smsPerUserHour":10,"smsPerUserDay":20,'
+            '"smsPerTenantHour":1000,"smsPerTenantDay":10000}}')
+    documents = [
+        "{}", full,
+        '{"state":"MANDATORY","providers":{"totp":"ENABLED"}}',
+        '{"state":"DISABLED"}',
+        '{"totp":{"adjacentIntervals":0}}', '{"totp":{"adjacentIntervals":10}}',
+        '{"totp":{"adjacentIntervals":11}}', '{"totp":{"adjacentIntervals":-1}}',
+        '{"totp":{"adjacentIntervals":5.0}}', '{"totp":{"adjacentIntervals":1e1}}',
+        '{"phone":{"appVerification":"DISABLED"}}',
+        '{"testPhoneNumbers":{' + ",".join(f'"+1555555{i:04d}":"00000{i % 10}"' for i in range(10)) + "}}",
+        '{"testPhoneNumbers":{' + ",".join(f'"+1555555{i:04d}":"123456"' for i in range(11)) + "}}",
+        '{"testPhoneNumbers":{"+15555550100":"12345"}}',
+        '{"testPhoneNumbers":{"555-0100":"123456"}}',
+        '{"limits":{"maxFactors":10,"smsPerTenantDay":100000000,"smsResendCooldown":0}}',
+        '{"limits":{"maxFactors":0}}', '{"limits":{"failureMemory":59}}',
+        '{"limits":{"smsPerTenantHour":9223372036854775807}}',
+        '{"state":"ENABLED","state":"DISABLED"}',
+        '{"unknown":1}', '[]', '"ENABLED"', '{"state":"enabled"}',
+        ' { "state" : "ENABLED" , "providers" : { "totp" : "ENABLED" } } ',
+        '{"state":"\\u0045NABLED"}',
+        '{"a":' * 40 + "1" + "}" * 40,
+        # The shapes the guides write (Admin SDK multiFactorConfig, REST mfa), accepted once libmfa reads them.
+        '{"multiFactorConfig":{"state":"ENABLED","factorIds":["phone"],"providerConfigs":[{"state":"ENABLED",'
+        '"totpProviderConfig":{"adjacentIntervals":5}}]}}',
+        '{"mfa":{"state":"ENABLED","enabledProviders":["PHONE_SMS"],"providerConfigs":[{"state":"ENABLED",'
+        '"totpProviderConfig":{"adjacentIntervals":3}}]}}',
+    ]
+    seeds = [d.encode() for d in documents]
+    # Project and tenant together (a NUL byte between them).
+    seeds += [full.encode() + b"\0" + b'{"totp":{"adjacentIntervals":1},"testPhoneNumbers":{}}',
+              b'{"state":"ENABLED"}\0{"state":"MANDATORY","providers":{"phone":"ENABLED"}}',
+              b"{}\0" + full.encode()]
+    return seeds
+
+
+def otp_seeds():
+    """mode, algorithm, digits, window, period, T0, time/counter, key length, key, code (see fuzz_otp.c)."""
+    def case(mode, algorithm, digits, window, period, t0, when, key, code):
+        return (struct.pack(">BbbbqqqH", mode, algorithm, digits, window, period, t0, when, len(key))
+                + key + code)
+
+    seeds = []
+    for fields in vectors():
+        if fields[0] not in ("hotp", "totp"):
+            continue
+        kind, algorithm, key, moment, digits, code = fields
+        if kind == "hotp":
+            seeds.append(case(1, ALGORITHMS[algorithm], int(digits), 0, 0, 0, int(moment), key.encode(), code.encode()))
+        elif kind == "totp":
+            seeds.append(case(0, ALGORITHMS[algorithm], int(digits), 1, 30, 0, int(moment), key.encode(), code.encode()))
+    key = b"12345678901234567890"
+    seeds += [
+        case(2, 0, 0, 1, 0, 0, 59, key, b"287082"),                      # defaults (NULL params)
+        case(0, 1, 6, 10, 30, 0, 59, key, b"\xff\x01"),                  # the right code one step on
+        case(0, 1, 6, 10, 30, 0, 59, key, b"\xff\xf6 "),                 # ten steps back, a space after
+        case(1, 1, 6, 10, 0, 0, -3, key, b"\xff\x05"),                    # counter 2^64 - 3: near the end
+        case(0, 3, 8, 0, 1, -(2**63), 2**63 - 1, key, b"\xff\x00"),      # the largest step
+        case(0, 1, 6, 0, 30, 100, 99, key, b"000000"),                   # before T0
+        case(0, 1, 9, 0, 30, 0, 59, key, b"0000000"),                    # digits out of range
+        case(0, 4, 6, 0, 30, 0, 59, key, b"000000"),                     # no such algorithm
+        case(0, 1, 6, 11, 30, 0, 59, key, b"000000"),                    # window out of range
+        case(0, 1, 6, 0, 31536001, 0, 59, key, b"000000"),               # period out of range
+        case(0, 1, 6, 0, 30, 0, 59, b"", b"000000"),                     # no key
+        case(0, 1, 6, 0, 30, 0, 59, key * 52, b"000000"),                # key too long
+        case(0, 1, 6, 1, 30, 0, 59, key, "２８７０８２".encode()),         # full-width digits
+        case(0, 1, 6, 1, 30, 0, 59, key, b"\xff\x00\xc3"),               # not UTF-8
+    ]
+    return seeds
+
+
+def tokens_seeds():
+    """mode byte (token, call, raw), then 4-byte edits: op, position, byte (see fuzz_tokens.c)."""
+    seeds = []
+    for kind in range(4):
+        seeds.append(bytes([kind, 0, 0, 10, ord("B")]))                   # one character changed
+        seeds.append(bytes([kind, 3, 0, 60, 0]))                          # cut short
+        seeds.append(bytes([kind, 1, 0, 3, ord("A"), 2, 0, 4, 0]))        # one inserted, one deleted
+        seeds.append(bytes([kind | 0x10 | ((kind + 1) % 4) << 2]))        # presented to another call
+    seeds.append(bytes([0x20]) + b"v1.")
+    seeds.append(bytes([0x22]) + b"v1." + base64.urlsafe_b64encode(bytes(80)).rstrip(b"="))
+    seeds.append(bytes([0x23]) + b"v2.AAAA")
+    seeds.append(bytes([0x21]) + b"v1.AAAA====")
+    return seeds
+
+
+def phone_seeds():
+    numbers = [b"+15105551234", b"+4930123456", b"+6831234", b"+123456789012345", b"+1234567890123456",
+               b"+0123456789", b"15105551234", b"+1 510 555 1234", b"+1-510-555-1234", b"+1(510)5551234",
+               b"++15105551234", b"+", b"", "+１５１０５５５１２３４".encode(), b"+1510555123\xff", b"+15105551234 "]
+    codes = [b"??????", b"?????", b"???????", b" ??????", b"??????\n", b"000000", b"", "？？？？？？".encode()]
+    seeds = [n + b"\n??????" for n in numbers]
+    seeds += [b"+15105551234\n" + c for c in codes]
+    return seeds
+
+
+TARGETS = {"base32": base32_seeds, "key_uri": key_uri_seeds, "import": import_seeds, "config": config_seeds, "otp": otp_seeds,
+           "tokens": tokens_seeds, "phone": phone_seeds}
+
+
+def main():
+    for target, make in TARGETS.items():
+        folder = os.path.join(CORPUS, target)
+        os.makedirs(folder, exist_ok=True)
+        for name in os.listdir(folder):
+            if name.startswith("seed-"):
+                os.remove(os.path.join(folder, name))
+        seeds = list(dict.fromkeys(make()))
+        for number, seed in enumerate(seeds):
+            with open(os.path.join(folder, f"seed-{number:03d}"), "wb") as f:
+                f.write(seed)
+        print(f"{target}: {len(seeds)} seeds")
+
+
+if __name__ == "__main__":
+    main()

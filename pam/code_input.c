@@ -1,0 +1,40 @@
+/* code_input.c: reading what the user typed (see code_input.h). */
+#include "code_input.h"
+
+#include <string.h>
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+int mfa_pam_totp_code(char *out, size_t out_size, const char *typed) {
+    size_t n = 0;
+    for (const char *p = typed; *p; p++) {
+        if (*p == ' ') continue;
+        if (!is_digit(*p) || n + 1 >= out_size || n == 8) return 0;
+        out[n++] = *p;
+    }
+    if (n < 6) return 0;
+    out[n] = '\0';
+    return 1;
+}
+
+int mfa_pam_recovery_shape(const char *typed) {
+    size_t n = 0;
+    for (const char *p = typed; *p; p++) {
+        if (*p == ' ' || *p == '-') continue;
+        if (!is_alnum(*p) || ++n > 10) return 0;
+    }
+    return n == 10;
+}
+
+size_t mfa_pam_code_offset(const char *line, int recovery) {
+    size_t len = strlen(line);
+    if (recovery && len >= MFA_PAM_RECOVERY_TYPED_LENGTH) {
+        const char *code = line + len - MFA_PAM_RECOVERY_TYPED_LENGTH;
+        int shaped = 1;
+        for (size_t i = 0; i < MFA_PAM_RECOVERY_TYPED_LENGTH; i++)
+            if (i == 4 || i == 9 ? code[i] != '-' : !is_alnum(code[i])) shaped = 0;
+        if (shaped) return len - MFA_PAM_RECOVERY_TYPED_LENGTH;
+    }
+    return len > MFA_PAM_FORWARD_DIGITS ? len - MFA_PAM_FORWARD_DIGITS : 0;
+}

@@ -1,0 +1,76 @@
+/* module_options.c: the options of pam_mfa.so (see module_options.h). */
+#include "module_options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void mfa_pam_options_init(mfa_pam_options *options) {
+    memset(options, 0, sizeof *options);
+    options->store = MFA_PAM_DEFAULT_STORE;
+    options->key_file = MFA_PAM_DEFAULT_KEY_FILE;
+    options->key_id = MFA_PAM_DEFAULT_KEY_ID;
+}
+
+/* The value of `word` if it is `name=value`, else NULL. */
+static const char *value_of(const char *word, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(word, name, n) == 0 && word[n] == '=' ? word + n + 1 : NULL;
+}
+
+int mfa_pam_store_is_postgres(const char *store) {
+    return strncmp(store, "postgres://", 11) == 0 || strncmp(store, "postgresql://", 13) == 0;
+}
+
+int mfa_pam_option(mfa_pam_options *options, const char *word, int store_only, char *why, size_t why_size) {
+    static const char *const flags[] = {"nullok", "forward_pass", "echo_code", "debug"};
+    int *const targets[] = {&options->nullok, &options->forward_pass, &options->echo_code, &options->debug};
+    const char *value;
+    if (!word) return -1;
+    if ((value = value_of(word, "store"))) {
+        if (!*value) goto empty;
+        if (!mfa_pam_store_is_postgres(value) && value[0] != '/') {
+            snprintf(why, why_size, "store= is an absolute file path or a postgres:// URL");
+            return -1;
+        }
+        options->store = value;
+        return 0;
+    }
+    if ((value = value_of(word, "key_file"))) {
+        if (value[0] != '/') {
+            snprintf(why, why_size, "key_file= is an absolute file path");
+            return -1;
+        }
+        options->key_file = value;
+        return 0;
+    }
+    if ((value = value_of(word, "key_id"))) {
+        if (!*value) goto empty;
+        options->key_id = value;
+        return 0;
+    }
+    if ((value = value_of(word, "tenant"))) {
+        if (strlen(value) > 128) {
+            snprintf(why, why_size, "tenant= is at most 128 bytes");
+            return -1;
+        }
+        options->tenant = *value ? value : NULL;
+        return 0;
+    }
+    if (!store_only) {
+        if ((value = value_of(word, "prompt"))) {
+            if (!*value) goto empty;
+            options->prompt = value;
+            return 0;
+        }
+        for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+            if (strcmp(word, flags[i]) == 0) {
+                *targets[i] = 1;
+                return 0;
+            }
+    }
+    snprintf(why, why_size, "unknown option \"%.64s\"", word);
+    return -1;
+empty:
+    snprintf(why, why_size, "option \"%.64s\" needs a value", word);
+    return -1;
+}

@@ -1,0 +1,57 @@
+/*
+ * module_options.h: the options of pam_mfa.so, as written on its line in
+ * /etc/pam.d/ (name=value words and flags), shared with mfa-enroll, which
+ * takes the same store=, key_file=, key_id= and tenant= words.
+ */
+#ifndef MFA_PAM_MODULE_OPTIONS_H
+#define MFA_PAM_MODULE_OPTIONS_H
+
+#include <stddef.h>
+
+/** Where the store is unless store= says otherwise. */
+#define MFA_PAM_DEFAULT_STORE "/var/lib/libmfa/pam.sqlite"
+/** Where the master key file is unless key_file= says otherwise. */
+#define MFA_PAM_DEFAULT_KEY_FILE "/etc/libmfa/pam.key"
+/** The id of a key written without one, unless key_id= says otherwise. */
+#define MFA_PAM_DEFAULT_KEY_ID "pam"
+/** The question asked for the code. */
+#define MFA_PAM_DEFAULT_PROMPT "Verification code: "
+/** The question asked for the password and the code together (forward_pass). */
+#define MFA_PAM_DEFAULT_FORWARD_PROMPT "Password & verification code: "
+
+/** The module's settings. Strings point into the words parsed (PAM's argv). */
+typedef struct mfa_pam_options {
+    /** SQLite file (absolute path) or postgres:// URL. */
+    const char *store;
+    /** The master key file. */
+    const char *key_file;
+    /** The id of a key that the file gives without one. */
+    const char *key_id;
+    /** The libmfa tenant, or NULL for the project. */
+    const char *tenant;
+    /** The question for the code, or NULL for the default. */
+    const char *prompt;
+    /** Users with no second factor pass. */
+    int nullok;
+    /** Password and code come on one line; the password goes on to the next module as PAM_AUTHTOK. */
+    int forward_pass;
+    /** Show the code as it is typed. */
+    int echo_code;
+    /** Log each step to syslog (never a code, a key or a token). */
+    int debug;
+} mfa_pam_options;
+
+/** Sets the defaults. */
+void mfa_pam_options_init(mfa_pam_options *options);
+
+/**
+ * Reads one word of the module's line ("store=/x", "nullok", ...). With
+ * `store_only` set, only store=, key_file=, key_id= and tenant= are
+ * accepted (mfa-enroll). Returns 0, or -1 with the reason in `why`.
+ */
+int mfa_pam_option(mfa_pam_options *options, const char *word, int store_only, char *why, size_t why_size);
+
+/** 1 if the store is a PostgreSQL URL, else 0 (an SQLite file). */
+int mfa_pam_store_is_postgres(const char *store);
+
+#endif

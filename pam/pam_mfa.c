@@ -1,0 +1,282 @@
+/*
+ * pam_mfa.c: a PAM authentication module for a second factor kept by
+ * libmfa, on its public C API only.
+ *
+ * The user has passed the first factor (the module before this one, usually
+ * pam_unix). The module reports that to libmfa (mfa_sign_in, provider
+ * "password"), asks for the code through the PAM conversation and resolves
+ * the sign-in with it (mfa_resolve): a TOTP code against the user's
+ * authenticator app, or a recovery code (xxxx-xxxx-xx) against their set.
+ * libmfa's store gives replay protection across processes and servers, and
+ * backoff after failed attempts. Options and return codes: README.md,
+ * section "PAM module".
+ */
+#define _GNU_SOURCE
+#define PAM_SM_AUTH
+#include <security/pam_ext.h>
+#include <security/pam_modules.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+
+#include "code_input.h"
+#include "mfa.h"
+#include "module_options.h"
+#include "store_open.h"
+
+/* One authentication: the handle, the options and the user. */
+typedef struct attempt {
+    pam_handle_t *pamh;
+    int flags;
+    mfa_pam_options options;
+    const char *user;
+} attempt;
+
+#define DEBUG(a, ...) \
+    do { \
+        if ((a)->options.debug) pam_syslog((a)->pamh, LOG_DEBUG, __VA_ARGS__); \
+    } while (0)
+
+/* Frees a string the user typed, wiping it first. */
+static void wipe_free(char *text) {
+    if (!text) return;
+    explicit_bzero(text, strlen(text));
+    free(text);
+}
+
+/* Asks through the conversation; *out is the answer, to free with wipe_free. No answer
+ * at all (the client gave none) is PAM_CONV_ERR. */
+static int ask(attempt *a, const char *prompt, int echo, char **out) {
+    char *answer = NULL;
+    *out = NULL;
+    int rc = pam_prompt(a->pamh, echo ? PAM_PROMPT_ECHO_ON : PAM_PROMPT_ECHO_OFF, &answer, "%s", prompt);
+    if (rc != PAM_SUCCESS) {
+        wipe_free(answer);
+        DEBUG(a, "user %s: the conversation failed: %s", a->user, pam_strerror(a->pamh, rc));
+        return rc == PAM_BUF_ERR ? PAM_BUF_ERR : PAM_CONV_ERR;
+    }
+    if (!answer) {
+        DEBUG(a, "user %s: no answer to the prompt", a->user);
+        return PAM_CONV_ERR;
+    }
+    *out = answer;
+    return PAM_SUCCESS;
+}
+
+/* forward_pass: asks for password and code on one line. The password (the
+ * line up to the code, or all of it when `has_code` is 0) becomes
+ * PAM_AUTHTOK for the next module; *code points into *line. */
+static int ask_forwarded(attempt *a, int has_code, int recovery, char **line, const char **code) {
+    const char *prompt = a->options.prompt ? a->options.prompt : MFA_PAM_DEFAULT_FORWARD_PROMPT;
+    int rc = ask(a, prompt, 0, line);
+    if (rc != PAM_SUCCESS) return rc;
+    size_t offset = has_code ? mfa_pam_code_offset(*line, recovery) : strlen(*line);
+    char *password = strndup(*line, offset);
+    if (!password) return PAM_BUF_ERR;
+    rc = pam_set_item(a->pamh, PAM_AUTHTOK, password);
+    wipe_free(password);
+    if (rc != PAM_SUCCESS) return rc;
+    *code = *line + offset;
+    return PAM_SUCCESS;
+}
+
+/* The PAM code for what mfa_resolve answered. */
+static int pam_status_of_resolve(int32_t status) {
+    switch (status) {
+    case MFA_OK: return PAM_SUCCESS;
+    case MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER: return PAM_MAXTRIES;
+    case MFA_ERR_STORAGE_ERROR:
+    case MFA_ERR_CRYPTO: return PAM_AUTHINFO_UNAVAIL;
+    case MFA_ERR_OUT_OF_MEMORY: return PAM_BUF_ERR;
+    case MFA_ERR_INTERNAL: return PAM_SERVICE_ERR;
+    /* A wrong, malformed or replayed code; a pending credential that expired
+     * while the user typed; factors or tokens changed meanwhile. */
+    default: return PAM_AUTH_ERR;
+    }
+}
+
+/* Tells the user how many recovery codes are left after using one. */
+static void report_recovery(attempt *a, const mfa_sign_in_result *result) {
+    for (size_t i = 0; i < result->claim_count; i++)
+        if (strcmp(result->claims[i].name, "recovery_codes_remaining") == 0 && !(a->flags & PAM_SILENT))
+            pam_info(a->pamh, "Signed in with a recovery code: %s left.", result->claims[i].value);
+}
+
+/* One mfa_resolve; returns libmfa's status. */
+static int32_t resolve(attempt *a, mfa_ctx *ctx, const mfa_resolver *r, int32_t kind, const char *enrollment_id,
+                       const char *code) {
+    mfa_assertion assertion = MFA_ASSERTION_INIT;
+    mfa_sign_in_result *result = NULL;
+    char *err = NULL;
+    assertion.kind = kind;
+    assertion.enrollment_id = enrollment_id;
+    assertion.code = code;
+    int32_t status = mfa_resolve(ctx, &result, r->session, a->options.tenant, &assertion, &err);
+    DEBUG(a, "user %s: %s factor %s: %s%s%s", a->user, kind == MFA_FACTOR_TOTP ? "totp" : "recovery",
+          enrollment_id ? enrollment_id : "(any)", mfa_status_name(status), err ? ": " : "", err ? err : "");
+    if (status == MFA_OK && kind == MFA_FACTOR_RECOVERY_CODES) report_recovery(a, result);
+    mfa_sign_in_result_free(result);
+    mfa_free(err);
+    return status;
+}
+
+/* The user has second factors: ask for the code and resolve the sign-in with it. */
+static int second_factor(attempt *a, mfa_ctx *ctx, const mfa_resolver *r) {
+    const char *totp[MFA_WINDOW_MAX + 8];
+    size_t totp_count = 0;
+    const char *recovery = NULL;
+    for (size_t i = 0; i < r->hint_count; i++) {
+        const mfa_factor_info *hint = &r->hints[i];
+        if (hint->kind == MFA_FACTOR_TOTP && totp_count < sizeof totp / sizeof totp[0]) totp[totp_count++] = hint->uid;
+        if (hint->kind == MFA_FACTOR_RECOVERY_CODES && hint->remaining_codes != 0) recovery = hint->uid;
+    }
+    DEBUG(a, "user %s: %zu factors, %zu totp, recovery codes %s", a->user, r->hint_count, totp_count,
+          recovery ? "yes" : "no");
+    if (totp_count == 0 && !recovery) {
+        pam_syslog(a->pamh, LOG_NOTICE, "user %s has no second factor this module can check (only phone factors)",
+                   a->user);
+        /* The conversation goes on as for anyone, so a caller cannot tell. */
+    }
+
+    char *line = NULL;
+    const char *typed = NULL;
+    int rc;
+    if (a->options.forward_pass) {
+        rc = ask_forwarded(a, 1, recovery != NULL, &line, &typed);
+    } else {
+        rc = ask(a, a->options.prompt ? a->options.prompt : MFA_PAM_DEFAULT_PROMPT, a->options.echo_code, &line);
+        typed = line;
+    }
+    if (rc != PAM_SUCCESS) {
+        wipe_free(line);
+        return rc;
+    }
+
+    char digits[MFA_CODE_BUFFER_SIZE];
+    int32_t status = MFA_ERR_INVALID_VERIFICATION_CODE;
+    if (totp_count == 0 && !recovery) {
+        status = MFA_ERR_INVALID_VERIFICATION_CODE;
+    } else if (totp_count && mfa_pam_totp_code(digits, sizeof digits, typed)) {
+        /* Each authenticator app in turn, until one takes the code. */
+        for (size_t i = 0; i < totp_count && status == MFA_ERR_INVALID_VERIFICATION_CODE; i++)
+            status = resolve(a, ctx, r, MFA_FACTOR_TOTP, totp[i], digits);
+        explicit_bzero(digits, sizeof digits);
+    } else if (recovery && (mfa_pam_recovery_shape(typed) || totp_count == 0)) {
+        status = resolve(a, ctx, r, MFA_FACTOR_RECOVERY_CODES, recovery, typed);
+    } else {
+        /* Not a code of any kind the user has: judged (and counted) as a wrong TOTP code. */
+        status = resolve(a, ctx, r, MFA_FACTOR_TOTP, totp[0], typed);
+    }
+    wipe_free(line);
+
+    rc = pam_status_of_resolve(status);
+    if (rc == PAM_SUCCESS) {
+        pam_syslog(a->pamh, LOG_INFO, "second factor accepted for user %s", a->user);
+    } else if (rc == PAM_AUTHINFO_UNAVAIL) {
+        pam_syslog(a->pamh, LOG_ERR, "second factor of user %s not checked: %s", a->user, mfa_status_name(status));
+    } else {
+        pam_syslog(a->pamh, LOG_NOTICE, "second factor refused for user %s: %s", a->user, mfa_status_name(status));
+        if (rc == PAM_MAXTRIES && !(a->flags & PAM_SILENT))
+            pam_error(a->pamh, "Too many failed attempts: try again later.");
+    }
+    return rc;
+}
+
+/* The user has no second factor: with nullok they pass, else they fail. */
+static int no_factor(attempt *a) {
+    if (!a->options.nullok) {
+        pam_syslog(a->pamh, LOG_NOTICE, "user %s has no second factor enrolled (no nullok)", a->user);
+        return PAM_AUTH_ERR;
+    }
+    DEBUG(a, "user %s has no second factor: passes (nullok)", a->user);
+    if (!a->options.forward_pass) return PAM_SUCCESS;
+    /* The same question as for everyone; the whole line is the password. */
+    char *line = NULL;
+    const char *code = NULL;
+    int rc = ask_forwarded(a, 0, 0, &line, &code);
+    wipe_free(line);
+    return rc;
+}
+
+static int authenticate(attempt *a) {
+    char why[512];
+    mfa_ctx *ctx = NULL;
+    int32_t status;
+    int opened = mfa_pam_open_store(&ctx, &a->options, why, sizeof why, &status);
+    if (opened != MFA_PAM_OPENED) {
+        pam_syslog(a->pamh, LOG_ERR, "%s", why);
+        return opened == MFA_PAM_UNAVAILABLE ? PAM_AUTHINFO_UNAVAIL : PAM_SERVICE_ERR;
+    }
+    DEBUG(a, "user %s: store opened (%s)", a->user, mfa_pam_store_is_postgres(a->options.store) ? "postgres" : "sqlite");
+
+    mfa_user user = MFA_USER_INIT;
+    user.uid = a->user;
+    user.tenant = a->options.tenant;
+    user.provider = "password";
+    user.auth_time = (int64_t)time(NULL);
+    mfa_resolver *r = NULL;
+    char *err = NULL;
+    status = mfa_sign_in(ctx, &r, &user, &err);
+    DEBUG(a, "user %s: first factor reported: %s", a->user, mfa_status_name(status));
+    int rc;
+    switch (status) {
+    case MFA_OK: rc = no_factor(a); break;
+    case MFA_ERR_SECOND_FACTOR_REQUIRED: rc = second_factor(a, ctx, r); break;
+    case MFA_ERR_ENROLLMENT_REQUIRED:
+        /* The store's configuration is MANDATORY: it overrides nullok. */
+        pam_syslog(a->pamh, LOG_NOTICE, "user %s must enroll a second factor (MFA is mandatory)", a->user);
+        rc = PAM_AUTH_ERR;
+        break;
+    case MFA_ERR_INVALID_ARGUMENT:
+        /* A name libmfa cannot hold (over 128 bytes, not UTF-8): no such user in the store. */
+        pam_syslog(a->pamh, LOG_NOTICE, "user name refused by libmfa: %s", err ? err : mfa_errstr(status));
+        rc = PAM_USER_UNKNOWN;
+        break;
+    case MFA_ERR_STORAGE_ERROR:
+    case MFA_ERR_CRYPTO:
+        pam_syslog(a->pamh, LOG_ERR, "second factor of user %s not checked: %s: %s", a->user,
+                   mfa_status_name(status), err ? err : mfa_errstr(status));
+        rc = PAM_AUTHINFO_UNAVAIL;
+        break;
+    default:
+        pam_syslog(a->pamh, LOG_ERR, "sign-in of user %s failed: %s: %s", a->user, mfa_status_name(status),
+                   err ? err : mfa_errstr(status));
+        rc = status == MFA_ERR_OUT_OF_MEMORY ? PAM_BUF_ERR : PAM_SERVICE_ERR;
+        break;
+    }
+    mfa_free(err);
+    mfa_resolver_free(r);
+    mfa_close(ctx);
+    return rc;
+}
+
+/** Checks the user's second factor (see the top of this file). */
+PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv) {
+    attempt a = {.pamh = pamh, .flags = flags};
+    char why[256];
+    mfa_pam_options_init(&a.options);
+    for (int i = 0; i < argc; i++) {
+        if (mfa_pam_option(&a.options, argv[i], 0, why, sizeof why) != 0) {
+            pam_syslog(pamh, LOG_ERR, "bad module option: %s", why);
+            return PAM_SERVICE_ERR;
+        }
+    }
+    int rc = pam_get_user(pamh, &a.user, NULL);
+    if (rc != PAM_SUCCESS) {
+        DEBUG(&a, "no user name: %s", pam_strerror(pamh, rc));
+        return rc == PAM_CONV_AGAIN ? PAM_INCOMPLETE : rc;
+    }
+    if (!a.user || !*a.user) return PAM_USER_UNKNOWN;
+    return authenticate(&a);
+}
+
+/** Nothing to set: the module grants no credentials. */
+PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv) {
+    (void)pamh;
+    (void)flags;
+    (void)argc;
+    (void)argv;
+    return PAM_SUCCESS;
+}

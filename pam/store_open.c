@@ -1,0 +1,84 @@
+/* store_open.c: the libmfa context of pam_mfa.so and mfa-enroll (see store_open.h). */
+#define _GNU_SOURCE
+#include "store_open.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "key_file.h"
+
+/* Owned by root and writable by nobody else; 0 or -1 with a reason. */
+static int check_owner(const char *what, const char *path, const struct stat *st, char *why, size_t why_size) {
+    if (st->st_uid != 0) {
+        snprintf(why, why_size, "%s %s must be owned by root (it is owned by uid %lu)", what, path,
+                 (unsigned long)st->st_uid);
+        return -1;
+    }
+    if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+        snprintf(why, why_size, "%s %s must not be writable by group or others (mode %04o)", what, path,
+                 (unsigned)(st->st_mode & 07777));
+        return -1;
+    }
+    return 0;
+}
+
+/* An SQLite store: its folder and (if it exists) its file are root's alone to write. */
+static int check_sqlite_store(const char *path, char *why, size_t why_size) {
+    char folder[4096];
+    struct stat st;
+    if (strlen(path) >= sizeof folder) {
+        snprintf(why, why_size, "store path too long");
+        return -1;
+    }
+    strcpy(folder, path);
+    const char *parent = dirname(folder);
+    if (stat(parent, &st) != 0) {
+        snprintf(why, why_size, "store folder %s: %s", parent, strerror(errno));
+        return -1;
+    }
+    if (check_owner("store folder", parent, &st, why, why_size) != 0) return -1;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT) return 0;
+        snprintf(why, why_size, "store %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, why_size, "store %s is not a regular file", path);
+        return -1;
+    }
+    return check_owner("store", path, &st, why, why_size);
+}
+
+int mfa_pam_open_store(mfa_ctx **out, const mfa_pam_options *options, char *why, size_t why_size, int32_t *status) {
+    *out = NULL;
+    if (status) *status = MFA_OK;
+    int postgres = mfa_pam_store_is_postgres(options->store);
+    if (!postgres && check_sqlite_store(options->store, why, why_size) != 0) return MFA_PAM_MISCONFIGURED;
+
+    mfa_pam_keys keys;
+    if (mfa_pam_keys_load(&keys, options->key_file, options->key_id, why, why_size) != 0)
+        return MFA_PAM_MISCONFIGURED;
+    mfa_options o = MFA_OPTIONS_INIT;
+    o.store = options->store;
+    o.master_key = keys.keys[0];
+    o.previous_keys = keys.count > 1 ? &keys.keys[1] : NULL;
+    o.previous_key_count = keys.count - 1;
+    char *err = NULL;
+    /* A new SQLite file (and its -wal and -shm files, which take its mode) is root's alone. */
+    mode_t saved = umask(077);
+    int32_t rc = mfa_open(out, &o, &err);
+    umask(saved);
+    mfa_pam_keys_wipe(&keys);
+    if (status) *status = rc;
+    if (rc == MFA_OK) {
+        mfa_free(err);
+        return MFA_PAM_OPENED;
+    }
+    *out = NULL;
+    snprintf(why, why_size, "cannot open the store: %s: %s", mfa_status_name(rc), err ? err : mfa_errstr(rc));
+    mfa_free(err);
+    return rc == MFA_ERR_STORAGE_ERROR || rc == MFA_ERR_CRYPTO ? MFA_PAM_UNAVAILABLE : MFA_PAM_MISCONFIGURED;
+}

@@ -1,0 +1,61 @@
+"""The MFA engine: configuration, enrollment, sign-in, tokens (Firebase's model).
+
+One module per part:
+
+* :mod:`libmfa.engine.context`: :class:`Context`, the engine on one store
+  (configuration, first-factor sign-in, tokens, administration);
+* :mod:`libmfa.engine.flow`: what every kind of second factor shares:
+  :class:`MultiFactorSession`, :class:`MultiFactor` (enroll, list,
+  unenroll), :class:`MultiFactorResolver` (hints, resolve the sign-in) and
+  the base :class:`MultiFactorAssertion`;
+* one module per kind of second factor, each with its generator, its
+  assertion and its own C calls: :mod:`libmfa.engine.totp` (authenticator
+  apps), :mod:`libmfa.engine.phone` (SMS codes) and
+  :mod:`libmfa.engine.recovery_codes`.
+
+Quick start::
+
+    import libmfa
+
+    with libmfa.Context("mfa.sqlite3", master_key=key) as ctx:
+        ctx.set_config({"state": "ENABLED", "providers": {"totp": "ENABLED"}})
+        user = libmfa.User("alice", email="a@example.com", email_verified=True,
+                           auth_time=int(time.time()))
+        mf = ctx.multi_factor(user)
+        secret = libmfa.TOTPMultiFactorGenerator.generate_secret(mf.session())
+        print(secret.qr_text("a@example.com", "ACME"))
+        code = input("code: ")
+        info = mf.enroll(libmfa.TOTPMultiFactorGenerator.assertion_for_enrollment(secret, code))
+
+        try:
+            ctx.sign_in(user)
+        except libmfa.SecondFactorRequired as error:
+            resolver = error.resolver
+            assertion = libmfa.TOTPMultiFactorGenerator.assertion_for_sign_in(
+                resolver.hints[0].uid, input("code: "))
+            result = resolver.resolve_sign_in(assertion)
+"""
+
+from .context import Context
+from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiFactorSession
+from .phone import PhoneAuthCredential, PhoneAuthProvider, PhoneMultiFactorAssertion, PhoneMultiFactorGenerator
+from .recovery_codes import RecoveryCodeMultiFactorAssertion, RecoveryCodes, RecoveryCodesMultiFactorGenerator
+from .totp import TOTPMultiFactorAssertion, TOTPMultiFactorGenerator, TOTPSecret
+
+__all__ = [
+    "Context",
+    "MultiFactor",
+    "MultiFactorAssertion",
+    "MultiFactorResolver",
+    "MultiFactorSession",
+    "PhoneAuthCredential",
+    "PhoneAuthProvider",
+    "PhoneMultiFactorAssertion",
+    "PhoneMultiFactorGenerator",
+    "RecoveryCodeMultiFactorAssertion",
+    "RecoveryCodes",
+    "RecoveryCodesMultiFactorGenerator",
+    "TOTPMultiFactorAssertion",
+    "TOTPMultiFactorGenerator",
+    "TOTPSecret",
+]

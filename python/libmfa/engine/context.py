@@ -1,0 +1,651 @@
+"""The MFA engine on one store: :class:`Context` (``mfa_ctx``).
+
+A context owns the C handle and the host's callbacks; it holds the
+configuration, the first-factor sign-in, tokens and administration. The
+flows of every kind of second factor go through the objects of
+:mod:`libmfa.engine.flow` (``MultiFactor``, ``MultiFactorResolver``) and the
+module of each kind (:mod:`libmfa.engine.totp`, :mod:`libmfa.engine.phone`,
+:mod:`libmfa.engine.recovery_codes`).
+
+Every C-allocated result is copied into Python objects and freed before a
+method returns. Every failure raises the :class:`libmfa.MFAError` subclass of
+its status; wrong Python types raise TypeError.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import time
+
+from .. import _args, _callbacks, _ffi, _lib, _memory
+from .._lib import OK, lib
+from ..errors import SecondFactorRequired, check, take_message
+from ..models import AuditEvent, SignInResult, User
+from . import flow
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+
+    from .._typing import Bytes, OptionalText, Text, UnixTime
+    from ..models import MultiFactorInfo
+    from ..otp import TOTP
+
+    KeyPairs = Union[Mapping[str, Bytes], Iterable[Tuple[str, Bytes]], None]
+    Config = Union[Dict[str, Any], str, bytes, bytearray]
+
+#: The C functions every context needs (checked when one is opened).
+_ENGINE_FUNCTIONS = (
+    "mfa_open",
+    "mfa_close",
+    "mfa_options_init",
+    "mfa_config_set_json",
+    "mfa_config_get_json",
+    "mfa_user_init",
+    "mfa_session_new",
+    "mfa_assertion_init",
+    "mfa_enroll",
+    "mfa_factor_info_free",
+    "mfa_factors_list",
+    "mfa_factor_list_free",
+    "mfa_unenroll",
+    "mfa_sign_in",
+    "mfa_resolver_load",
+    "mfa_resolver_free",
+    "mfa_resolve",
+    "mfa_sign_in_result_free",
+    "mfa_token_check",
+    "mfa_step_up_check",
+    "mfa_rotate_keys",
+    "mfa_purge_expired",
+)
+
+
+def _master_key(key_id: object, key: object, what: str) -> Tuple[bytes, ctypes.Array[ctypes.c_uint8]]:
+    """(id bytes, key buffer) for one master key, checked."""
+    raw_id = _args.text(key_id, what + " id")
+    raw = _args.secret(key, what)
+    if len(raw) != _ffi.MFA_MASTER_KEY_BYTES:
+        raise _args.invalid("%s must be %d bytes, got %d" % (what, _ffi.MFA_MASTER_KEY_BYTES, len(raw)))
+    return raw_id, (ctypes.c_uint8 * len(raw)).from_buffer_copy(raw)
+
+
+def _key_pairs(previous_keys: object) -> List[Tuple[object, object]]:
+    """previous_keys (None, a dict id -> bytes, or (id, bytes) pairs) as a list of pairs."""
+    if previous_keys is None:
+        return []
+    if isinstance(previous_keys, dict):
+        return list(previous_keys.items())
+    if isinstance(previous_keys, (str, bytes, bytearray, memoryview)) or not hasattr(previous_keys, "__iter__"):
+        raise TypeError("previous_keys must be a dict of id -> key or a list of (id, key) pairs")
+    pairs: List[Tuple[object, object]] = []
+    for item in previous_keys:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise TypeError("previous_keys items must be (id, key) pairs")
+        pairs.append((item[0], item[1]))
+    return pairs
+
+
+def _config_text(config: object) -> bytes:
+    """A configuration (a dict, or JSON text) as the bytes of a JSON document."""
+    if isinstance(config, dict):
+        import json
+
+        return _args.text(json.dumps(config), "config")
+    if isinstance(config, (str, bytes, bytearray)):
+        return _args.text(config, "config")
+    raise TypeError("config must be a dict or a JSON string, not %s" % type(config).__name__)
+
+
+class _Use:
+    """``with context._use() as handle``: the C handle, counted so that close() waits for the call."""
+
+    __slots__ = ("_context", "_handle")
+
+    def __init__(self, context: Context) -> None:
+        self._context = context
+        self._handle: Any = None
+
+    def __enter__(self) -> Any:
+        context = self._context
+        if _callbacks.inside():
+            raise RuntimeError("libmfa: callbacks must not call back into the context")
+        with context._condition:
+            if context._handle is None or context._closing:
+                raise _args.invalid("the context is closed")
+            context._busy += 1
+            self._handle = context._handle
+        return self._handle
+
+    def __exit__(self, *exc: object) -> None:
+        context = self._context
+        with context._condition:
+            context._busy -= 1
+            if not context._busy:
+                context._condition.notify_all()
+
+
+class Context:
+    """The MFA engine on one store (``mfa_ctx``).
+
+    Args:
+        store: an SQLite file path (str or path-like; created and migrated as
+            needed), ``":memory:"`` for a private in-memory store, or a
+            ``postgres://`` URL for a store shared by many servers.
+        master_key: the 32-byte key new secrets and tokens are protected with.
+        key_id: the id stored beside what ``master_key`` encrypts (1 to 64
+            printable ASCII characters).
+        previous_keys: earlier keys still needed to read records not yet
+            rotated (see :meth:`rotate_keys`): a dict ``{id: key}`` or a list of
+            ``(id, key)`` pairs.
+        clock: a callable returning the current Unix time in seconds (int, or
+            float rounded down), or None for the system clock. If it raises or
+            returns something unusable, that reading falls back to the system
+            clock and the problem is logged on the ``libmfa`` logger.
+        random: a callable ``random(n)`` returning ``n`` random bytes, used for
+            secrets, ids and codes (never for encryption nonces), or None for
+            libsodium's CSPRNG. If it raises or returns anything but ``n``
+            bytes, the operation that needed the bytes fails with
+            :class:`libmfa.CryptoError`.
+        audit: a callable receiving each :class:`libmfa.AuditEvent`, on the
+            calling thread, after the change it reports is stored. Exceptions
+            it raises are logged on the ``libmfa`` logger and ignored.
+        sms_sender: the SMS gateway, a callable ``sms_sender(phone_number,
+            message)`` taking two str: the strict E.164 number and the text
+            ``"<code> is your verification code."``. Its return value is
+            ignored; raising makes the send fail with
+            :class:`libmfa.SMSSendFailedError`, and then neither the send nor
+            any quota or cooldown is counted. It runs on the calling thread,
+            with no libmfa lock held. None: no gateway (sends fail, except to
+            the configuration's test numbers, which never reach a sender).
+        sms_outbox: instead of ``sms_sender``, a file path (str or
+            path-like) to append each SMS to, as one JSON object per line
+            ``{"time": ..., "to": "+1...", "message": "..."}``; a development
+            and test aid (see :func:`libmfa.read_outbox`). Several processes
+            may share one outbox.
+        app_verifier: the host's check of the app credential a client sends
+            with each SMS request (its reCAPTCHA token or APNs-style receipt):
+            a callable ``app_verifier(credential, action)`` with ``credential``
+            a non-empty str and ``action`` ``"enrollment"`` or ``"sign_in"``.
+            Return True to accept; anything else (False, None, an exception,
+            which is logged) rejects the request with
+            :class:`libmfa.InvalidAppCredentialError`. None: no verifier; SMS
+            requests then fail with :class:`libmfa.OperationNotAllowedError`
+            unless the configuration sets ``"phone": {"appVerification":
+            "DISABLED"}``.
+
+    Callbacks must not call back into the context (doing so raises
+    RuntimeError inside the callback, which then fails as described above).
+    The ctypes callback objects are kept on the instance until :meth:`close`.
+
+    A context is thread-safe: share one between threads. :meth:`close` waits
+    for calls in progress on other threads; later calls raise
+    :class:`libmfa.InvalidArgumentError`. Use it as a context manager to
+    close it.
+
+    Raises:
+        TypeError: arguments of the wrong type (a str key, a missing key, a
+            callback that is not callable).
+        InvalidArgumentError: a key that is not 32 bytes, a bad key id,
+            duplicate key ids, both ``sms_sender`` and ``sms_outbox``.
+        StorageError: the store cannot be opened, or was written by a newer libmfa.
+    """
+
+    def __init__(
+        self,
+        store: Union[str, bytes, os.PathLike[str]] = ":memory:",
+        master_key: Optional[Bytes] = None,
+        key_id: Text = "k1",
+        previous_keys: KeyPairs = None,
+        clock: Optional[Callable[[], Union[int, float]]] = None,
+        random: Optional[Callable[[int], Bytes]] = None,
+        audit: Optional[Callable[[AuditEvent], object]] = None,
+        sms_sender: Optional[Callable[[str, str], object]] = None,
+        sms_outbox: Union[str, bytes, os.PathLike[str], None] = None,
+        app_verifier: Optional[Callable[[str, str], object]] = None,
+    ) -> None:
+        import threading  # here, not at import: most programs that import libmfa open no context
+
+        self._handle: Any = None
+        self._condition = threading.Condition(threading.Lock())
+        self._busy = 0
+        self._closing = False
+        _lib.require(_ENGINE_FUNCTIONS, "engine")
+        if master_key is None:
+            raise TypeError("master_key is required (%d bytes)" % _ffi.MFA_MASTER_KEY_BYTES)
+        for name, function in (("clock", clock), ("random", random), ("audit", audit),
+                               ("sms_sender", sms_sender), ("app_verifier", app_verifier)):
+            if function is not None and not callable(function):
+                raise TypeError("%s must be callable or None" % name)
+        if isinstance(store, os.PathLike):
+            store = os.fspath(store)
+        store_raw = _args.text(store, "store")
+        if isinstance(sms_outbox, os.PathLike):
+            sms_outbox = os.fspath(sms_outbox)
+        outbox_raw = _args.optional_text(sms_outbox, "sms_outbox")
+        if outbox_raw is not None and sms_sender is not None:
+            raise _args.invalid("give sms_sender or sms_outbox, not both")
+        if outbox_raw == b"":
+            raise _args.invalid("sms_outbox must not be empty")
+
+        key_raw_id, key_buffer = _master_key(key_id, master_key, "master_key")
+        pairs = _key_pairs(previous_keys)
+        previous = (_ffi.mfa_master_key * max(len(pairs), 1))()
+        buffers = [key_buffer]
+        for index, (pid, pkey) in enumerate(pairs):
+            raw_id, buffer = _master_key(pid, pkey, "previous key")
+            previous[index].id = raw_id
+            previous[index].key = ctypes.cast(buffer, ctypes.POINTER(ctypes.c_uint8))
+            buffers.append(buffer)
+
+        self._clock = clock
+        self._clock_fn = _callbacks.clock(clock) if clock is not None else None
+        self._random_fn = _callbacks.random(random) if random is not None else None
+        self._audit_fn = _callbacks.audit(audit, AuditEvent._from_fields) if audit is not None else None
+        self._sms_sender_fn = _callbacks.sms_sender(sms_sender) if sms_sender is not None else None
+        self._app_verifier_fn = _callbacks.app_verifier(app_verifier) if app_verifier is not None else None
+
+        options = _ffi.mfa_options()
+        check(lib.mfa_options_init(ctypes.byref(options), _ffi.MFA_OPTIONS_VERSION))
+        options.store = store_raw
+        options.master_key.id = key_raw_id
+        options.master_key.key = ctypes.cast(key_buffer, ctypes.POINTER(ctypes.c_uint8))
+        if pairs:
+            options.previous_keys = previous
+            options.previous_key_count = len(pairs)
+        if self._clock_fn is not None:
+            options.clock = self._clock_fn
+        if self._random_fn is not None:
+            options.random = self._random_fn
+        if self._audit_fn is not None:
+            options.audit = self._audit_fn
+        if self._sms_sender_fn is not None:
+            options.sms_sender = self._sms_sender_fn
+        if outbox_raw is not None:
+            options.sms_outbox = outbox_raw
+        if self._app_verifier_fn is not None:
+            options.app_verifier = self._app_verifier_fn
+
+        handle = ctypes.POINTER(_ffi.mfa_ctx)()
+        err = ctypes.c_void_p()
+        try:
+            check(lib.mfa_open(ctypes.byref(handle), ctypes.byref(options), ctypes.byref(err)), err)
+        finally:
+            for buffer in buffers:  # mfa_open copied the keys
+                ctypes.memset(buffer, 0, len(buffer))
+        self._handle = handle
+        self._store = store if isinstance(store, str) else store_raw.decode("utf-8", "replace")
+
+    # --- lifetime ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the context and its store (idempotent).
+
+        Waits for calls in progress on other threads to return; calls made
+        afterwards raise InvalidArgumentError. Releases the callbacks.
+
+        Raises:
+            RuntimeError: called from inside one of this context's callbacks.
+        """
+        if _callbacks.inside():
+            raise RuntimeError("libmfa: a callback must not close the context")
+        with self._condition:
+            if self._handle is None or self._closing:
+                return
+            self._closing = True
+            while self._busy:
+                self._condition.wait()
+            handle, self._handle = self._handle, None
+        lib.mfa_close(handle)
+        self._clock_fn = self._random_fn = self._audit_fn = None
+        self._sms_sender_fn = self._app_verifier_fn = None
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._handle is None or self._closing
+
+    def __enter__(self) -> Context:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            if getattr(self, "_handle", None) is not None and not self._busy:
+                self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+    def __repr__(self) -> str:
+        return "<libmfa.Context store=%r%s>" % (getattr(self, "_store", None), " closed" if self.closed else "")
+
+    def _use(self) -> _Use:
+        """``with self._use() as handle``: the C handle, the call counted so that close() waits for it."""
+        return _Use(self)
+
+    def _now(self) -> int:
+        """The context's clock, read from Python (same fallback as the callback)."""
+        if self._clock is None:
+            return int(time.time())
+        try:
+            return _callbacks.seconds(self._clock())
+        except Exception:  # noqa: BLE001 - documented fallback
+            _callbacks.log().exception("libmfa: the clock callback failed; using the system clock")
+            return int(time.time())
+
+    # --- calls shared by the flows of every factor kind ---------------------------------
+
+    def _string_call(self, function: Callable[..., int], *arguments: Any) -> str:
+        """Calls an engine function that returns a new string (ctx, out, *arguments, err) and decodes it."""
+        out = ctypes.c_void_p()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(function(handle, ctypes.byref(out), *arguments, ctypes.byref(err)), err)
+            return _memory.text(out)
+        finally:
+            lib.mfa_free(out)
+
+    def _factor_call(self, function: Callable[..., int], user: User, *arguments: Any) -> MultiFactorInfo:
+        """Calls an engine function that makes a factor (ctx, out, user, *arguments, err) and copies it."""
+        c_user = flow.c_user(user)
+        out = ctypes.POINTER(_ffi.mfa_factor_info)()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(function(handle, ctypes.byref(out), ctypes.byref(c_user), *arguments, ctypes.byref(err)), err)
+            return flow.factor_info(out.contents)
+        finally:
+            lib.mfa_factor_info_free(out)
+
+    # --- configuration ----------------------------------------------------------------
+
+    def set_config(self, config: Config, tenant: OptionalText = None) -> None:
+        """Store the MFA configuration of the project (``tenant`` None) or of a tenant.
+
+        Replaces the previous configuration of that project or tenant (a field
+        it does not name takes its default: a document without ``state`` turns
+        MFA off); a tenant's fields override the project's. To change some
+        fields and keep the others, use :meth:`update_config`.
+
+        Args:
+            config: a dict, or a JSON str/bytes, like ``{"state": "ENABLED",
+                "providers": {"totp": "ENABLED", "phone": "DISABLED",
+                "recovery": "ENABLED"}, "totp": {"adjacentIntervals": 5},
+                "testPhoneNumbers": {"+15555550100": "123456"},
+                "recoveryCodes": {"count": 10}, "limits": {...}}``; every field
+                is optional. ``state`` is DISABLED, ENABLED or MANDATORY. The
+                shapes the Firebase guides write are accepted too: the Admin
+                SDK's ``{"multiFactorConfig": {"state", "factorIds",
+                "providerConfigs"}}`` and the REST API's ``{"mfa": {...}}`` /
+                ``{"mfaConfig": {...}}`` with ``"enabledProviders"``; integers
+                may be given as strings.
+            tenant: the tenant id, or None for the project.
+
+        Raises:
+            TypeError: ``config`` is neither a dict nor JSON text (or holds
+                values ``json`` cannot serialize).
+            InvalidArgumentError: malformed JSON, an unknown field, a value out
+                of range (adjacentIntervals outside 0..10, more than 10 test
+                numbers, a test code that is not six digits); the message
+                names the field.
+            StorageError: the store failed.
+        """
+        self._config_call(lib.mfa_config_set_json, config, tenant)
+
+    def update_config(self, config: Config, tenant: OptionalText = None) -> None:
+        """Change only the fields ``config`` names in the configuration of the project or a tenant.
+
+        Like the service's ``updateProjectConfig`` / ``updateTenant``: objects
+        merge field by field, ``testPhoneNumbers`` is replaced whole, and every
+        field not named keeps its stored value. Accepts what :meth:`set_config`
+        accepts; on an error nothing is changed.
+
+        Raises:
+            The errors of :meth:`set_config`.
+        """
+        _lib.require(("mfa_config_update_json",), "configuration")
+        self._config_call(lib.mfa_config_update_json, config, tenant)
+
+    def _config_call(self, function: Callable[..., int], config: object, tenant: object) -> None:
+        raw = _config_text(config)
+        raw_tenant = _args.optional_text(tenant, "tenant")
+        err = ctypes.c_void_p()
+        with self._use() as handle:
+            check(function(handle, raw_tenant, raw, ctypes.byref(err)), err)
+
+    def config(self, tenant: OptionalText = None) -> Dict[str, Any]:
+        """The effective configuration of the project or a tenant, every field written out.
+
+        Returns:
+            A dict in libmfa's own format of :meth:`set_config` (the tenant's
+            fields over the project's over the defaults).
+        """
+        import json
+
+        raw_tenant = _args.optional_text(tenant, "tenant")
+        document: Dict[str, Any] = json.loads(self._string_call(lib.mfa_config_get_json, raw_tenant))
+        return document
+
+    # --- users and sign-in --------------------------------------------------------------
+
+    def multi_factor(self, user: User) -> flow.MultiFactor:
+        """The second factors of ``user``: a :class:`MultiFactor` (Firebase's ``user.multiFactor``)."""
+        return flow.MultiFactor(self, user)
+
+    def sign_in(self, user: User) -> SignInResult:
+        """Report a successful first factor for ``user``.
+
+        Returns:
+            A :class:`SignInResult` (``factor_id`` None, no claims; ``time``
+            from the context's clock) when no second factor is needed: the
+            user has none and MFA is not MANDATORY.
+
+        Raises:
+            SecondFactorRequired: the user has second factors; its
+                ``resolver`` (a :class:`MultiFactorResolver`) holds the hints
+                and the pending credential that finish the sign-in.
+            EnrollmentRequiredError: MFA is MANDATORY and the user has no factor.
+            UnsupportedFirstFactorError: the user signed in with phone,
+                anonymous, custom or gc.apple.com while a second factor is
+                required (the user has factors, or MFA is MANDATORY).
+            InvalidArgumentError, StorageError.
+        """
+        c_user = flow.c_user(user)
+        out = ctypes.POINTER(_ffi.mfa_resolver)()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                status = lib.mfa_sign_in(handle, ctypes.byref(out), ctypes.byref(c_user), ctypes.byref(err))
+            if status == OK:
+                take_message(err)
+                return SignInResult(_text(user.uid), _optional_text(user.tenant), None, None, self._now())
+            if status == _ffi.MFA_ERR_SECOND_FACTOR_REQUIRED and out:
+                resolver = flow.resolver(self, out.contents)
+                error = SecondFactorRequired(status, take_message(err))
+                error.resolver = resolver
+                raise error
+            check(status, err)
+            raise AssertionError("unreachable")  # pragma: no cover
+        finally:
+            lib.mfa_resolver_free(out)
+
+    def resolver(self, pending_credential: Text, tenant: OptionalText = None) -> flow.MultiFactorResolver:
+        """Rebuild a :class:`MultiFactorResolver` from a pending credential a client sent back.
+
+        Args:
+            pending_credential: the resolver's ``session`` string.
+            tenant: the tenant this request is served for, or None.
+
+        Raises:
+            InvalidSessionError: a tampered, expired or already used pending credential.
+            UserTokenExpiredError: the user's tokens were revoked since it was issued.
+            TenantMismatchError: it belongs to another tenant.
+            TypeError, InvalidArgumentError, StorageError.
+        """
+        raw = _args.text(pending_credential, "pending_credential")
+        raw_tenant = _args.optional_text(tenant, "tenant")
+        out = ctypes.POINTER(_ffi.mfa_resolver)()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(lib.mfa_resolver_load(handle, ctypes.byref(out), raw, raw_tenant, ctypes.byref(err)), err)
+            return flow.resolver(self, out.contents)
+        finally:
+            lib.mfa_resolver_free(out)
+
+    # --- tokens -----------------------------------------------------------------------
+
+    def check_token(self, uid: Text, issued_at: UnixTime, tenant: OptionalText = None) -> None:
+        """Check that a credential issued to ``uid`` at ``issued_at`` is still valid.
+
+        Enrolling and unenrolling a factor, generating recovery codes and
+        :meth:`revoke_tokens` revoke the user's earlier credentials. A
+        credential issued in the same second as a revocation counts as
+        earlier: issue the new one a second later, or check with
+        :meth:`check_token_ms`.
+
+        Args:
+            uid: the user.
+            issued_at: when the host issued the credential (Unix seconds, int,
+                float rounded down, or datetime).
+            tenant: the user's tenant, or None.
+
+        Raises:
+            UserTokenExpiredError: the credential predates a revocation; the
+                user must sign in again.
+            TypeError, InvalidArgumentError, StorageError.
+        """
+        raw_uid = _args.text(uid, "uid")
+        raw_tenant = _args.optional_text(tenant, "tenant")
+        when = _args.unix_time(issued_at, "issued_at")
+        with self._use() as handle:
+            check(lib.mfa_token_check(handle, raw_tenant, raw_uid, when))
+
+    def check_token_ms(self, uid: Text, issued_at_ms: UnixTime, tenant: OptionalText = None) -> None:
+        """Like :meth:`check_token`, for a credential whose issue time is known to the millisecond.
+
+        Valid if issued strictly after the user's last revocation, which
+        libmfa records to the millisecond.
+
+        Args:
+            uid: the user.
+            issued_at_ms: when the host issued the credential, in Unix
+                milliseconds (int, or float rounded down), or a datetime.
+            tenant: the user's tenant, or None.
+
+        Raises:
+            UserTokenExpiredError: the credential predates a revocation.
+            TypeError, InvalidArgumentError, StorageError.
+        """
+        _lib.require(("mfa_token_check_ms",), "token")
+        raw_uid = _args.text(uid, "uid")
+        raw_tenant = _args.optional_text(tenant, "tenant")
+        when = _args.unix_time_ms(issued_at_ms, "issued_at_ms")
+        with self._use() as handle:
+            check(lib.mfa_token_check_ms(handle, raw_tenant, raw_uid, when))
+
+    def revoke_tokens(self, uid: Text, tenant: OptionalText = None) -> None:
+        """Revoke every credential and libmfa token issued to ``uid`` so far.
+
+        As after a password reset or a compromised account: credentials issued
+        before fail :meth:`check_token` with :class:`libmfa.UserTokenExpiredError`,
+        and so do the user's enrollment sessions, TOTP secrets waiting for
+        enrollment, SMS verification ids and pending credentials. Factors stay
+        enrolled. Audited (``AUDIT_TOKENS_REVOKED``).
+
+        Raises:
+            TypeError, InvalidArgumentError, StorageError.
+        """
+        _lib.require(("mfa_revoke_tokens",), "token")
+        raw_uid = _args.text(uid, "uid")
+        raw_tenant = _args.optional_text(tenant, "tenant")
+        err = ctypes.c_void_p()
+        with self._use() as handle:
+            check(lib.mfa_revoke_tokens(handle, raw_tenant, raw_uid, ctypes.byref(err)), err)
+
+    def passed_second_factor(self, uid: Text, within: object, tenant: OptionalText = None) -> bool:
+        """Step-up: whether ``uid`` passed a second factor in the last ``within`` seconds.
+
+        Args:
+            uid: the user.
+            within: seconds (int or ``datetime.timedelta``), not negative.
+            tenant: the user's tenant, or None.
+
+        Returns:
+            True or False.
+
+        Raises:
+            InvalidArgumentError: a negative ``within``; TypeError, StorageError.
+        """
+        raw_uid = _args.text(uid, "uid")
+        raw_tenant = _args.optional_text(tenant, "tenant")
+        seconds = _args.seconds(within, "within")
+        out = ctypes.c_bool(False)
+        with self._use() as handle:
+            check(lib.mfa_step_up_check(handle, ctypes.byref(out), raw_tenant, raw_uid, seconds))
+        return bool(out.value)
+
+    # --- administration ---------------------------------------------------------------
+
+    def import_totp(self, user: User, secret: Union[Bytes, TOTP], display_name: OptionalText = None) -> MultiFactorInfo:
+        """Import a TOTP factor the user already has elsewhere, without a code.
+
+        See :func:`libmfa.engine.totp.import_totp`.
+        """
+        from . import totp
+
+        return totp.import_totp(self, user, secret, display_name)
+
+    def import_uri(self, user: User, uri: Text, display_name: OptionalText = None) -> MultiFactorInfo:
+        """Import a TOTP factor from an ``otpauth://totp/...`` URI.
+
+        See :func:`libmfa.engine.totp.import_uri`.
+        """
+        from . import totp
+
+        return totp.import_uri(self, user, uri, display_name)
+
+    def rotate_keys(self) -> int:
+        """Re-encrypt every stored secret that is not under the current master key.
+
+        Afterwards the previous keys are no longer needed for stored factors.
+
+        Returns:
+            The number of records re-encrypted (factors, and SMS verifications
+            still stored).
+
+        Raises:
+            CryptoError: a record's key was not given; StorageError.
+        """
+        count = ctypes.c_size_t(0)
+        err = ctypes.c_void_p()
+        with self._use() as handle:
+            check(lib.mfa_rotate_keys(handle, ctypes.byref(count), ctypes.byref(err)), err)
+        return int(count.value)
+
+    def purge_expired(self) -> None:
+        """Delete pending TOTP secrets past their deadline and expired used-token records.
+
+        Raises:
+            StorageError: the store failed.
+        """
+        err = ctypes.c_void_p()
+        with self._use() as handle:
+            check(lib.mfa_purge_expired(handle, ctypes.byref(err)), err)
+
+
+def _text(value: Text) -> str:
+    """A str-or-UTF-8-bytes value as str."""
+    return value if isinstance(value, str) else bytes(value).decode("utf-8", "replace")
+
+
+def _optional_text(value: OptionalText) -> Optional[str]:
+    """Like :func:`_text`; None stays None."""
+    return None if value is None else _text(value)
+
+
+__all__ = ["Context"]
