@@ -19,9 +19,11 @@ signins=${2:-20000}
 port=$((${MFA_PG_PORT_BASE:-55432} + 8))
 work=$(mktemp -d)
 trap '"$ROOT/scripts/pg.sh" stop $port > /dev/null 2>&1 || true; rm -rf "$work"' EXIT
-url=$(MFA_PG_OPTIONS="-c fsync=on -c synchronous_commit=off -c track_counts=on" "$ROOT/scripts/pg.sh" start $port)
+url=$(MFA_PG_OPTIONS="-c fsync=on -c synchronous_commit=off -c shared_preload_libraries=pg_stat_statements" \
+    "$ROOT/scripts/pg.sh" start $port)
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-q() { as_postgres psql -h 127.0.0.1 -p "$port" -U postgres -qAtc "$1" libmfa; }
+q() { PGOPTIONS="-c client_min_messages=warning" as_postgres psql -h 127.0.0.1 -p "$port" -U postgres -qAtc "$1" libmfa; }
+q "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
 tables="'mfa_users','mfa_factors','mfa_totp_factors','mfa_consumed','mfa_config','mfa_meta'"
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
@@ -34,7 +36,7 @@ q "SELECT relname, n_live_tup, pg_total_relation_size(relid), round(pg_total_rel
                {printf "%-18s %10s %12s %14s\n", $1, $2, $3, $4; total += $4} END {printf "%-18s %38.1f\n", "per user", total}'
 
 echo "== PostgreSQL: $signins complete sign-ins (mfa_sign_in + mfa_resolve_totp), one process"
-q "SELECT pg_stat_reset()"
+q "SELECT pg_stat_reset(), pg_stat_statements_reset()" > /dev/null
 q "CHECKPOINT"
 before_lsn=$(q "SELECT pg_current_wal_lsn()")
 before_xact=$(q "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = 'libmfa'")
@@ -54,10 +56,17 @@ q "SELECT 'mfa_consumed after the run', count(*), pg_total_relation_size('mfa_co
           round(pg_total_relation_size('mfa_consumed')::numeric / greatest(count(*), 1), 1) FROM mfa_consumed" |
     awk -F'|' '{printf "%s: %s rows, %s bytes, %s bytes/row (kept until each credential expires, then purged)\n", $1, $2, $3, $4}'
 echo "== PostgreSQL: the same, steady state (no checkpoint in between: WAL without full-page images)"
+q "ANALYZE" # the statistics of a full mfa_consumed: cached plans are made again
+q "SELECT pg_stat_statements_reset()" > /dev/null
 before_lsn=$(q "SELECT pg_current_wal_lsn()")
 BENCH_TIME_OFFSET=86400 BENCH_SKIP_IMPORT=1 "$out/store_bench" "$url" "$users" "$signins" 1 > /dev/null
 after_lsn=$(q "SELECT pg_current_wal_lsn()")
 echo "WAL bytes per sign-in, steady: $(q "SELECT round(pg_wal_lsn_diff('$after_lsn', '$before_lsn') / $signins)")"
+echo "server time per statement (pg_stat_statements: planning and execution, microseconds a call):"
+q "SELECT calls / $signins, round((mean_exec_time + mean_plan_time)::numeric * 1000), left(regexp_replace(query, '\s+', ' ', 'g'), 70)
+   FROM pg_stat_statements WHERE calls >= $signins ORDER BY total_exec_time DESC" |
+    awk -F'|' '{printf "  %s a sign-in, %5s us: %s...\n", $1, $2, $3}'
+
 
 echo "== SQLite: $users users"
 "$out/store_bench" "$work/s.sqlite" "$users" 0 1 > /dev/null

@@ -34,7 +34,7 @@ chmod 755 "$work"
 trap '"$ROOT/scripts/pg.sh" stop $port > /dev/null 2>&1 || true; rm -rf "$work"' EXIT
 url=$(MFA_PG_OPTIONS="-c fsync=on -c synchronous_commit=off" "$ROOT/scripts/pg.sh" start $port)
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-psql_do() { as_postgres psql -h 127.0.0.1 -p "$port" -U postgres -qAtc "$1" libmfa > /dev/null; }
+psql_do() { PGOPTIONS="-c client_min_messages=warning" as_postgres psql -h 127.0.0.1 -p "$port" -U postgres -qAtc "$1" libmfa > /dev/null; }
 psql_do "DROP SCHEMA public CASCADE; CREATE SCHEMA public"
 as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -i -q -s 1 -n libmfa > /dev/null 2>&1
 
