@@ -20,15 +20,21 @@ package enum Schema {
     /// Brings the database up to date.
     /// - Throws: `storageError` if the database is newer than this code, or on any failure.
     package static func migrate(_ database: SQLDatabase) throws(MFAError) {
-        // Two processes creating the table at once: one of them may fail
-        // (PostgreSQL's catalog), and finds it made the second time.
         let create = "CREATE TABLE IF NOT EXISTS mfa_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)"
-        do {
-            try database.write { (db) throws(MFAError) in try db.execute(create, []) }
-        } catch {
-            try database.write { (db) throws(MFAError) in try db.execute(create, []) }
+        // SQLite's write transaction holds the whole file: the table is made in
+        // it. Elsewhere two processes creating the table at once may clash
+        // (PostgreSQL's catalog) before any row can be locked: the loser finds
+        // it made when it tries again.
+        let ownTransaction = !database.dialect.rowLock.isEmpty
+        if ownTransaction {
+            do {
+                try database.write { (db) throws(MFAError) in try db.execute(create, []) }
+            } catch {
+                try database.write { (db) throws(MFAError) in try db.execute(create, []) }
+            }
         }
         try database.transaction { (db) throws(MFAError) in
+            if !ownTransaction { try db.execute(create, []) }
             // The core version's row, locked (created at 0 in a new store):
             // opening processes migrate one after another.
             try db.execute(database.dialect.upsert(into: "mfa_meta", columns: ["name", "value"], conflict: ["name"],
