@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
-# Complete TOTP sign-ins per second with client processes sharing one store:
-# the embedded SQLite file and a PostgreSQL server on loopback (started here,
-# with fsync on and synchronous_commit off, which, like SQLite's WAL with
-# synchronous=NORMAL, survives a crash of any process but may lose the
-# last commits on power loss). A benchmark, not a test.
+# Complete TOTP sign-ins per second (mfa_sign_in, then mfa_resolve_totp) on a
+# shared store, each against its peer measured in the same run:
 #
-#   bench/store.sh [users] [sign-ins per process]
+#   SQLite       libmfa vs bench/sqlite_baseline.c, the bare SQLite work of a
+#                sign-in (one read; BEGIN IMMEDIATE, a read, an update,
+#                COMMIT; WAL, synchronous=NORMAL), 1 and 2 processes
+#   PostgreSQL   libmfa vs pgbench's simple-update transaction (-N, prepared
+#                statements), 1, 2 and 8 client processes, on a server on
+#                loopback started here (fsync on, synchronous_commit off:
+#                like SQLite's WAL with synchronous=NORMAL, it survives a
+#                crash of any process but may lose the last commits on power
+#                loss)
+#
+# The machine is shared and noisy: each pair is run ROUNDS times,
+# alternately, and the best of each side is kept. A benchmark, not a test.
+#
+#   bench/store.sh [users] [sign-ins per process] [rounds]
 set -euo pipefail
 . "$(dirname "$0")/../scripts/env.sh"
 "$ROOT/scripts/setup.sh" > /dev/null
@@ -14,19 +24,54 @@ out=$CMAKE_BUILD/bench
 mkdir -p "$out"
 cc -O2 -std=c99 -Wall -I"$ROOT/include" "$ROOT/bench/store_bench.c" -L"$CMAKE_BUILD" -lmfa \
     -Wl,-rpath,"$CMAKE_BUILD" -o "$out/store_bench"
+cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_baseline.c" -lsqlite3 -o "$out/sqlite_baseline"
 users=${1:-10000}
-signins=${2:-10000}
-port=55499
+signins=${2:-5000}
+rounds=${3:-3}
+port=$((${MFA_PG_PORT_BASE:-55432} + 8))
 work=$(mktemp -d)
+chmod 755 "$work"
 trap '"$ROOT/scripts/pg.sh" stop $port > /dev/null 2>&1 || true; rm -rf "$work"' EXIT
 url=$(MFA_PG_OPTIONS="-c fsync=on -c synchronous_commit=off" "$ROOT/scripts/pg.sh" start $port)
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+psql_do() { PGOPTIONS="-c client_min_messages=warning" as_postgres psql -h 127.0.0.1 -p "$port" -U postgres -qAtc "$1" libmfa > /dev/null; }
+psql_do "DROP SCHEMA public CASCADE; CREATE SCHEMA public"
+as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -i -q -s 1 -n libmfa > /dev/null 2>&1
+
+best() { # best NUMBER...: the largest
+    printf '%s\n' "$@" | sort -n | tail -n 1
+}
+sqlite_libmfa() { rm -f "$work"/s.sqlite*; "$out/store_bench" "$work/s.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2; }
+sqlite_bare() { rm -f "$work"/b.sqlite*; "$out/sqlite_baseline" "$work/b.sqlite" "$users" "$((signins * 2))" "$1" | cut -d' ' -f2; }
+pg_libmfa() {
+    psql_do "DROP SCHEMA IF EXISTS mfa CASCADE; CREATE SCHEMA mfa"
+    "$out/store_bench" "$url?options=-csearch_path%3Dmfa" "$users" "$signins" "$1" | cut -d' ' -f2
+}
+pg_peer() {
+    as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -n -N -M prepared -c "$1" -j "$1" -T 5 libmfa 2>/dev/null |
+        sed -n 's/^tps = \([0-9.]*\).*/\1/p' | cut -d. -f1
+}
+
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
-printf '%-12s %10s %16s\n' "store" "processes" "sign-ins /s"
+echo "users: $users, sign-ins per process: $signins, best of $rounds alternating rounds"
+printf '%-11s %9s %14s %14s %7s\n' store processes "libmfa /s" "peer /s" ratio
+row() { # row STORE PROCESSES LIBMFA PEER
+    printf '%-11s %9s %14s %14s %6s%%\n' "$1" "$2" "$3" "$4" "$(( $3 * 100 / $4 ))"
+}
 for processes in 1 2; do
-    line=$("$out/store_bench" "$work/bench-$processes.sqlite" "$users" "$signins" "$processes")
-    printf '%-12s %10s %16s\n' sqlite $line
-    psql "$url" -qc "DROP SCHEMA public CASCADE; CREATE SCHEMA public" > /dev/null 2>&1 ||
-        runuser -u postgres -- psql "$url" -qc "DROP SCHEMA public CASCADE; CREATE SCHEMA public" > /dev/null
-    line=$("$out/store_bench" "$url" "$users" "$signins" "$processes")
-    printf '%-12s %10s %16s\n' postgresql $line
+    mine=() peer=()
+    for _ in $(seq "$rounds"); do
+        peer+=("$(sqlite_bare "$processes")")
+        mine+=("$(sqlite_libmfa "$processes")")
+    done
+    row sqlite "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")"
 done
+for processes in 1 2 8; do
+    mine=() peer=()
+    for _ in $(seq "$rounds"); do
+        peer+=("$(pg_peer "$processes")")
+        mine+=("$(pg_libmfa "$processes")")
+    done
+    row postgresql "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")"
+done
+echo "peers: sqlite = bench/sqlite_baseline.c; postgresql = pgbench -N -M prepared, scale 1"

@@ -67,7 +67,12 @@ int main(int argc, char **argv) {
     char *err = NULL;
     int status = mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}", &err);
     if (status != MFA_OK) die("config", status, err);
-    for (long u = 0; u < users; u++) {
+    /* BENCH_TIME_OFFSET=S: start S seconds later (a second run on the same users needs new time steps). */
+    const char *offset = getenv("BENCH_TIME_OFFSET");
+    if (offset) bench_now += atol(offset);
+    /* BENCH_SKIP_IMPORT=1: the users are in the store already (to measure the sign-ins alone). */
+    const char *skip = getenv("BENCH_SKIP_IMPORT");
+    for (long u = 0; u < users && !(skip && *skip == '1'); u++) {
         char uid[32];
         unsigned char secret[20];
         mfa_user user;

@@ -2,10 +2,12 @@
 # The README's second command: set up, build with SwiftPM and CMake, start a
 # private PostgreSQL server on loopback, and run every test against SQLite
 # and PostgreSQL: Swift (swift test), C (CTest: gcc and clang, header,
-# exports, install, races, crashes), sanitizers, valgrind and short fuzz
-# runs, Python (pytest, mfactl end to end, and mypy --strict on the
-# package); then the README's code blocks (Tests/readme), the API reference
-# with warnings as errors (scripts/docs.sh), and the Python wheel built from
+# exports, install, races, crashes), a failover from a primary to its
+# streaming standby and the suites behind PgBouncer (Tests/ha, servers of
+# their own), sanitizers, valgrind and short fuzz runs, Python (pytest,
+# mfactl end to end, and mypy --strict on the package); then the README's
+# code blocks (Tests/readme), the API reference with warnings as errors
+# (scripts/docs.sh), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
 # Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
 # (pam/tests, as root). Logs go to build/logs/.
@@ -33,6 +35,8 @@ export MFA_MFACTL_CONFIGURATION=debug
 step cmake-build "$ROOT/scripts/build.sh"
 no_warnings "$LOGS/cmake-build.log"
 TAIL_LINES=4 step ctest ctest --test-dir "$CMAKE_BUILD" --output-on-failure
+TAIL_LINES=3 step failover "$ROOT/Tests/ha/failover.sh"
+TAIL_LINES=4 step pgbouncer "$ROOT/Tests/ha/pgbouncer.sh"
 
 # Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
 # demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.

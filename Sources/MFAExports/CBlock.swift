@@ -39,13 +39,14 @@ final class CArena {
 
     /// A NUL-terminated copy of `text`, or NULL for nil.
     func string(_ text: String?) -> UnsafePointer<CChar>? {
-        guard let text else { return nil }
+        guard var text else { return nil }
         let count = text.utf8.count
         guard let raw = reserve(count + 1, alignment: 1) else { return nil }
-        let out = raw.bindMemory(to: CChar.self, capacity: count + 1)
-        for (index, byte) in text.utf8.enumerated() { out[index] = CChar(bitPattern: byte) }
-        out[count] = 0
-        return UnsafePointer(out)
+        text.withUTF8 { utf8 in
+            if let source = utf8.baseAddress, count > 0 { raw.copyMemory(from: source, byteCount: count) }
+        }
+        raw.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
+        return UnsafePointer(raw.bindMemory(to: CChar.self, capacity: count + 1))
     }
 
     /// A copy of `bytes`.

@@ -1,8 +1,9 @@
 import CSodium
 
 /// Key material and decrypted secrets in libsodium's guarded memory
-/// (`sodium_malloc`: guard pages, locked against swapping, and wiped by
-/// `sodium_free` when the last reference goes).
+/// (`sodium_malloc`: guard pages, locked against swapping, and wiped when
+/// the last reference goes). Small ones take a slot of the process's
+/// `SecureArena`, itself one such region.
 ///
 /// Bytes that pass through here never sit in ordinary heap memory, so they
 /// are not left behind in freed allocations after a context closes.
@@ -15,9 +16,13 @@ package final class SecureBytes: @unchecked Sendable {
     /// - Throws: `crypto` if libsodium cannot start, `outOfMemory` if the allocation fails.
     package init(count: Int) throws(MFAError) {
         try Sodium.ensureReady()
+        self.count = count
+        if let slot = SecureArena.shared?.allocate(max(count, 1)) {
+            base = slot
+            return
+        }
         guard let memory = sodium_malloc(max(count, 1)) else { throw MFAError(.outOfMemory) }
         sodium_memzero(memory, max(count, 1))
-        self.count = count
         base = memory
     }
 
@@ -28,7 +33,11 @@ package final class SecureBytes: @unchecked Sendable {
     }
 
     deinit {
-        sodium_free(base)
+        if let arena = SecureArena.shared, arena.owns(base) {
+            arena.release(base)
+        } else {
+            sodium_free(base)
+        }
     }
 
     /// Runs `body` with the bytes.

@@ -77,20 +77,23 @@ extension MFAContext {
         guard claims.expires >= now else { throw MFAError(.invalidSession, "the pending credential has expired") }
         let outcome = AttemptOutcome()
         let request = AttemptRequest(enrollmentID: attempt.enrollmentID, tenant: claims.tenant, uid: claims.uid,
-                                     tokenID: claims.id, now: now)
-        let failure: FailureOutcome?
+                                     tokenID: claims.id, epoch: claims.epoch, now: now)
+        let result: AttemptResult
         do {
-            failure = try store.resolveAttempt(request, locate: attempt.locate) {
-                (view, db) throws(MFAError) -> AttemptDecision in
+            result = try store.resolveAttempt(request, kind: kind, locate: attempt.locate) {
+                (view) throws(MFAError) -> AttemptDecision in
+                outcome.factor = nil
                 let (factor, config) = try self.admit(view, claims: claims, kindID: kind.id, now: now)
                 outcome.factor = factor
-                switch try attempt.judge(AttemptInput(factor: factor, config: config, claims: claims, now: now), db) {
-                case .accept(let extra):
+                let input = AttemptInput(factor: factor, state: view.state, config: config, claims: claims, now: now)
+                switch try attempt.judge(input) {
+                case .accept(let claim, let extra):
                     outcome.claims = extra.map { SignInResult.Claim(name: $0.name, value: $0.value) }
-                    return .accept(consumedUntil: claims.consumedUntil(skew: config.limits.clockSkew))
-                case .wrong(let message):
+                    return .accept(consumedUntil: claims.consumedUntil(skew: config.limits.clockSkew),
+                                   limits: config.limits, claim: claim)
+                case .wrong(let message, let penalty):
                     outcome.message = message
-                    return .wrong(config.limits)
+                    return .wrong(config.limits, penalty: penalty)
                 }
             }
         } catch {
@@ -102,14 +105,20 @@ extension MFAContext {
             throw error
         }
         guard let factor = outcome.factor else { throw MFAError(.internal, "the attempt saw no factor") }
-        if let failure {
+        if case .failed(let failure, let message) = result {
             reportFailure(factor, claims: claims, now: now, outcome: failure)
-            throw MFAError(.invalidVerificationCode, outcome.message)
+            throw MFAError(.invalidVerificationCode, message ?? outcome.message)
+        }
+        var factorClaims = outcome.claims
+        if let accepted = attempt.accepted {
+            // Read after the commit: the sign-in stands whatever this read says.
+            let extra = (try? store.database.read { (db) throws(MFAError) in try accepted(db, factor) }) ?? []
+            factorClaims += extra.map { SignInResult.Claim(name: $0.name, value: $0.value) }
         }
         audit(AuditEvent(kind: .signInSuccess, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
                          enrollmentID: factor.enrollmentID, time: now))
         return SignInResult(uid: claims.uid, tenant: tenant, factorID: factor.factorID,
-                            enrollmentID: factor.enrollmentID, time: now, factorClaims: outcome.claims)
+                            enrollmentID: factor.enrollmentID, time: now, factorClaims: factorClaims)
     }
 
     /// Refuses an attempt unless the factor exists, belongs to the

@@ -25,9 +25,14 @@
 ///   which must also use up whatever proved the factor (a pending secret, an
 ///   SMS code) so that it works once.
 /// - **Sign-in.** `attempt(for:claims:context:now:)` returns how to judge an
-///   assertion inside the attempt's transaction: it accepts (and uses up
-///   what it accepted, atomically) or says the code was wrong, so that the
-///   engine counts the failure; it throws to refuse without counting.
+///   assertion from what the attempt read (the factor, and the kind's own
+///   `attemptColumns`): it accepts with a claim — a conditional update of
+///   the kind's own row that uses up what the code proved, which the store
+///   runs together with the attempt's bookkeeping, in one statement where
+///   the database allows it — or says the code was wrong, so that the
+///   engine counts the failure; it throws to refuse without counting. The
+///   judge touches no database, so it may run twice (on a first read, then
+///   under the user's lock when that read was not enough).
 /// - **Presentation.** `hint(of:masked:context:)` says what identifies the
 ///   factor to its user, masked in sign-in hints; nothing secret.
 package protocol SecondFactor: Sendable {
@@ -63,6 +68,12 @@ package protocol SecondFactor: Sendable {
     /// An SQL expression over the factor row `f` that `FactorRecord.summary`
     /// carries (the codes left of a recovery set), or nil.
     static var summarySQL: String? { get }
+    /// A join of the kind's own table to the factor row `f`, read with every
+    /// sign-in attempt (`LEFT JOIN mfa_totp_factors t ON …`), or "".
+    static var attemptJoin: String { get }
+    /// The columns the kind's judge reads from `attemptJoin`
+    /// (`AttemptInput.state`), in order.
+    static var attemptColumns: [String] { get }
 
     /// What identifies `record` to its user.
     static func hint(of record: FactorRecord, masked: Bool, context: MFAContext) throws(MFAError) -> FactorHint
@@ -81,6 +92,8 @@ extension SecondFactor {
     package static var stateTables: [String] { [] }
     package static var sealedTables: [SealedTable] { [] }
     package static var summarySQL: String? { nil }
+    package static var attemptJoin: String { "" }
+    package static var attemptColumns: [String] { [] }
 
     /// The binding of this kind's factor payloads.
     static func binding(tenant: String, uid: String, enrollmentID: String) -> SealBinding {
@@ -141,16 +154,22 @@ package struct FactorEnrollment: Sendable {
 package struct FactorAttempt {
     /// The factor the assertion names, when it names one.
     package var enrollmentID: String?
-    /// Finds the factor inside the transaction when the assertion does not
-    /// name it (an SMS verification names its factor).
+    /// Finds the factor when the assertion does not name it (an SMS
+    /// verification names its factor); runs before the attempt's read, and
+    /// again under the user's lock if the attempt needs it.
     package var locate: ((SQLConnection) throws(MFAError) -> String?)?
-    /// Judges the attempt inside its transaction (see `AttemptVerdict`).
-    package var judge: (AttemptInput, SQLConnection) throws(MFAError) -> AttemptVerdict
+    /// Judges the attempt from what it read (see `AttemptVerdict`); no database access.
+    package var judge: (AttemptInput) throws(MFAError) -> AttemptVerdict
+    /// Claims for the sign-in result, read after the attempt was accepted
+    /// (the codes left of a recovery set), or nil.
+    package var accepted: ((SQLConnection, FactorRecord) throws(MFAError) -> [(name: String, value: String)])?
 
     package init(enrollmentID: String?, locate: ((SQLConnection) throws(MFAError) -> String?)? = nil,
-                 judge: @escaping (AttemptInput, SQLConnection) throws(MFAError) -> AttemptVerdict) {
+                 accepted: ((SQLConnection, FactorRecord) throws(MFAError) -> [(name: String, value: String)])? = nil,
+                 judge: @escaping (AttemptInput) throws(MFAError) -> AttemptVerdict) {
         self.enrollmentID = enrollmentID
         self.locate = locate
+        self.accepted = accepted
         self.judge = judge
     }
 }
@@ -159,6 +178,8 @@ package struct FactorAttempt {
 package struct AttemptInput: Sendable {
     /// The factor, already checked to be of this kind and the user's.
     package var factor: FactorRecord
+    /// The kind's `attemptColumns`, read with the factor.
+    package var state: [SQLValue]
     /// The effective configuration.
     package var config: MFAConfig
     /// The pending credential's claims.
@@ -168,9 +189,66 @@ package struct AttemptInput: Sendable {
 
 /// A factor kind's verdict on an attempt.
 package enum AttemptVerdict: Sendable {
-    /// The code was right and what it proved is used up; the claims go into
-    /// the sign-in result beside the service's two.
-    case accept(claims: [(name: String, value: String)])
-    /// The code was wrong (or replayed): the engine counts a failure.
-    case wrong(message: String)
+    /// The code is right if `claim` still holds (it uses up what the code
+    /// proved); `claims` go into the sign-in result beside the service's two.
+    case accept(FactorClaim, claims: [(name: String, value: String)])
+    /// The code was wrong: the engine counts a failure. `penalty`, if any,
+    /// is the kind's own count (an SMS code's wrong tries), made in the same
+    /// transaction; when it changes no row the attempt is refused uncounted.
+    case wrong(message: String, penalty: FactorClaim?)
+}
+
+/// A conditional update of one row of a factor kind's own table: it
+/// changes the row only while what it claims still holds (`last_step < ?`,
+/// `used = 0`), so racing attempts cannot both win it. The store runs it
+/// as `UPDATE table SET assignments WHERE (condition) …`, alone or joined
+/// to the attempt's own checks and bookkeeping in one statement.
+package struct FactorClaim: Sendable {
+    /// The statement, without its values.
+    package var shape: ClaimShape
+    /// The parameters of the shape's assignments, then of its condition.
+    package var parameters: [SQLValue]
+
+    package init(_ shape: ClaimShape, _ parameters: [SQLValue]) {
+        self.shape = shape
+        self.parameters = parameters
+    }
+
+    /// The claim as a statement of its own.
+    var statement: String { shape.statement }
+    /// What an update that changed no row means.
+    var missed: ClaimShape.Miss { shape.missed }
+}
+
+/// The text of a claim, built once (each kind keeps its shapes in `static let`s).
+package final class ClaimShape: Sendable {
+    /// What a claim that changed no row means.
+    package enum Miss: Sendable {
+        /// The code was wrong after all (a step used already): the failure is counted.
+        case wrong(String)
+        /// The attempt is refused, uncounted.
+        case refuse(MFAError)
+    }
+
+    /// `UPDATE table SET assignments WHERE (condition)`.
+    let statement: String
+    /// What an update that changed no row means.
+    let missed: Miss
+    /// The accepting statement built on this claim (see `MFAStore.resolveAttempt`).
+    let acceptSQL: String
+
+    /// - Parameters:
+    ///   - table: the kind's table.
+    ///   - assignments: `column = ?, …`.
+    ///   - condition: the condition of the claim, over the table's own columns.
+    ///   - missed: what an update that changed no row means.
+    /// How many parameters the assignments take (they come first).
+    let assignmentParameters: Int
+
+    package init(table: String, assignments: String, condition: String, missed: Miss) {
+        statement = "UPDATE \(table) SET \(assignments) WHERE (\(condition))"
+        self.missed = missed
+        assignmentParameters = assignments.filter { $0 == "?" }.count
+        acceptSQL = MFAStore.acceptSQL(table: table, condition: condition, claim: statement)
+    }
 }

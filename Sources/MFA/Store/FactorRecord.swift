@@ -37,6 +37,12 @@ package struct FactorRecord: Sendable, Equatable {
         self.summary = summary
     }
 
+    /// Oldest first, then by enrollment id (sorted here: a user has a
+    /// handful of factors, and the database then needs no sort of its own).
+    static func enrollmentOrder(_ a: FactorRecord, _ b: FactorRecord) -> Bool {
+        (a.enrolledAt, a.enrollmentID) < (b.enrolledAt, b.enrollmentID)
+    }
+
     /// The stored columns, in the order of `init(row:)`.
     static let storedColumns = [
         "enrollment_id", "tenant", "uid", "factor_id", "display_name", "enrolled_at", "key_id", "sealed",
@@ -115,6 +121,8 @@ package struct AttemptView: Sendable {
     package var consumed: Bool
     /// The configuration documents of the user's tenant.
     package var documents: ConfigDocuments
+    /// The factor kind's `attemptColumns` (NULL when the factor is missing).
+    package var state: [SQLValue] = []
 }
 
 /// The outcome of a backoff-counted failure.

@@ -6,24 +6,37 @@ package struct AttemptRequest: Sendable {
     package var uid: String
     /// The pending credential to consume on success.
     package var tokenID: [UInt8]
+    /// The revocation epoch the pending credential was minted in.
+    package var epoch: Int64
     package var now: Int64
 
-    package init(enrollmentID: String?, tenant: String, uid: String, tokenID: [UInt8], now: Int64) {
+    package init(enrollmentID: String?, tenant: String, uid: String, tokenID: [UInt8], epoch: Int64 = 0,
+                 now: Int64) {
         self.enrollmentID = enrollmentID
         self.tenant = tenant
         self.uid = uid
         self.tokenID = tokenID
+        self.epoch = epoch
         self.now = now
     }
 }
 
-/// What the engine decided about an attempt.
+/// What the engine decided about an attempt, from what it read.
 package enum AttemptDecision: Sendable {
-    /// The code was wrong: count a failure under these limits.
-    case wrong(MFALimits)
-    /// The code was right (and the factor used up what it proved): consume
-    /// the pending credential, recorded until this time.
-    case accept(consumedUntil: Int64)
+    /// The code was wrong: count a failure under these limits (after the
+    /// kind's own `penalty`, if any).
+    case wrong(MFALimits, penalty: FactorClaim?)
+    /// The code is right if `claim` holds: then consume the pending
+    /// credential, recorded until this time; if it does not, `claim.missed` says what follows.
+    case accept(consumedUntil: Int64, limits: MFALimits, claim: FactorClaim)
+}
+
+/// How an attempt ended, when it was not refused.
+package enum AttemptResult: Sendable, Equatable {
+    /// The code was accepted.
+    case accepted
+    /// The code was wrong; the failure was counted.
+    case failed(FailureOutcome, message: String?)
 }
 
 extension MFAStore {
@@ -33,101 +46,236 @@ extension MFAStore {
         -> (factors: [FactorRecord], user: UserRecord, documents: ConfigDocuments) {
         try database.read { (db) throws(MFAError) in
             // One statement: the documents and the user as a single row, the factors joined to it.
-            let rows = try db.query("""
-                SELECT d.project, d.tenant_document, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, \
-                u.locked_until, \(FactorRecord.selectList) FROM (SELECT \
-                (SELECT document FROM mfa_config WHERE tenant = '') AS project, \
-                (SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '') AS tenant_document) d \
-                LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
-                LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ? ORDER BY f.enrolled_at, f.enrollment_id
-                """, [.text(tenant), .text(tenant), .text(uid), .text(tenant), .text(uid)])
+            let rows = try db.query(Self.signInSQL, [.text(tenant), .text(tenant), .text(uid), .text(tenant), .text(uid)])
             var factors: [FactorRecord] = []
             for row in rows where row[6] != .null { factors.append(try FactorRecord(row: row.dropFirst(6))) }
+            factors.sort(by: FactorRecord.enrollmentOrder)
             guard let first = rows.first else { throw MFAError(.storageError, "the sign-in query returned no row") }
             let documents = ConfigDocuments(project: first[0].text, tenant: first[1].text)
             return (factors, try Self.userRecord(first[2..<6]), documents)
         }
     }
 
+    private static let signInSQL = """
+        SELECT d.project, d.tenant_document, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, \
+        u.locked_until, \(FactorRecord.selectList) FROM (SELECT \
+        (SELECT document FROM mfa_config WHERE tenant = '') AS project, \
+        (SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '') AS tenant_document) d \
+        LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
+        LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ?
+        """
+
     /// What an attempt would find, read without a transaction (to check a
     /// request before acting on it; the attempt itself checks again).
     package func attemptSnapshot(enrollmentID: String, tenant: String, uid: String,
                                  tokenID: [UInt8]) throws(MFAError) -> AttemptView {
         try database.read { (db) throws(MFAError) in
-            try Self.attemptView(db, enrollmentID: enrollmentID, tenant: tenant, uid: uid, tokenID: tokenID)
+            try Self.attemptView(db, kind: nil, enrollmentID: enrollmentID, tenant: tenant, uid: uid,
+                                 tokenID: tokenID)
         }
     }
 
-    /// One second-factor attempt, as one transaction. `locate` finds the
-    /// factor when the request does not name it; `decide` sees the factor,
-    /// the user, the pending credential's state and the configuration
-    /// documents, judges the code (using up what it accepts) and decides; it
-    /// throws to refuse the attempt without counting it. On `.wrong` the
-    /// failure is counted and committed; on `.accept` the pending credential
-    /// is consumed and the failure counters cleared. Because the backoff
-    /// check, the comparison and the bookkeeping share one transaction,
-    /// attempts racing from many threads, processes or servers are strictly
-    /// ordered: a code is accepted once, and once the free attempts are used,
-    /// every racing guess meets the backoff of the one before it.
-    /// - Returns: nil when the attempt was accepted, else the failure's outcome.
-    package func resolveAttempt(_ request: AttemptRequest,
+    /// One second-factor attempt. `locate` finds the factor when the
+    /// request does not name it; `decide` sees the factor (with the kind's
+    /// `attemptColumns`), the user, the pending credential's state and the
+    /// configuration documents, judges the code and decides, touching no
+    /// database; it throws to refuse the attempt without counting it.
+    ///
+    /// Where statements can hold data-modifying CTEs (PostgreSQL and the
+    /// databases of its dialect), the attempt first reads, then acts on the
+    /// decision:
+    /// - **Accepted, the fast way.** One statement, committed by itself,
+    ///   locks the user's and the factor's rows, checks again that no
+    ///   backoff runs, that the credential is unused and of the user's
+    ///   epoch, runs the kind's claim, consumes the credential and clears
+    ///   the failure counts. If it cannot (a race changed something, the
+    ///   user has no row yet, the claim failed), nothing was written and
+    ///   the attempt goes the careful way.
+    /// - **The careful way**, for every wrong code, and always on SQLite
+    ///   (whose write transaction holds the whole database, so that a read
+    ///   followed by a checking statement would cost more): one transaction
+    ///   that takes the user's row lock first, reads everything, decides,
+    ///   and then claims and does the bookkeeping, or counts the failure
+    ///   (with the kind's penalty).
+    ///
+    /// Every write of a user's backoff, credentials and factors holds that
+    /// user's row lock, so attempts racing from many threads, processes or
+    /// servers are strictly ordered: a code is accepted once, and once the
+    /// free attempts are used, every racing guess meets the backoff of the
+    /// one before it.
+    package func resolveAttempt(_ request: AttemptRequest, kind: (any SecondFactor.Type)?,
                                 locate: ((SQLConnection) throws(MFAError) -> String?)?,
-                                decide: (AttemptView, SQLConnection) throws(MFAError) -> AttemptDecision)
-        throws(MFAError) -> FailureOutcome? {
-        try database.transaction { (db) throws(MFAError) -> FailureOutcome? in
-            try db.serialize(Self.userKey(request.tenant, request.uid))
-            var located = request.enrollmentID
-            if located == nil, let locate { located = try locate(db) }
-            guard let enrollmentID = located else {
-                throw MFAError(.invalidSession, "the verification id is unknown or expired")
+                                decide: (AttemptView) throws(MFAError) -> AttemptDecision) throws(MFAError)
+        -> AttemptResult {
+        // SQLite's write transaction holds the whole database: the careful way
+        // costs it less than a read followed by the accepting statement.
+        if dialect.writingCTEs {
+            let first = try database.read { (db) throws(MFAError) -> (String, AttemptView) in
+                let enrollmentID = try Self.locate(request, locate, db)
+                return (enrollmentID, try Self.attemptView(db, kind: kind, enrollmentID: enrollmentID,
+                                                           tenant: request.tenant, uid: request.uid,
+                                                           tokenID: request.tokenID))
             }
-            let view = try Self.attemptView(db, enrollmentID: enrollmentID, tenant: request.tenant,
+            if case .accept(let until, _, let claim) = try decide(first.1),
+               try acceptFast(request, enrollmentID: first.0, factorID: first.1.factor?.factorID ?? "", claim: claim,
+                              consumedUntil: until) {
+                return .accepted
+            }
+        }
+        return try database.transaction { (db) throws(MFAError) -> AttemptResult in
+            try Self.lockUser(db, request.tenant, request.uid, dialect)
+            let enrollmentID = try Self.locate(request, locate, db)
+            let view = try Self.attemptView(db, kind: kind, enrollmentID: enrollmentID, tenant: request.tenant,
                                             uid: request.uid, tokenID: request.tokenID)
-            switch try decide(view, db) {
-            case .wrong(let limits):
-                return try Self.countFailure(db, enrollmentID: enrollmentID, tenant: request.tenant,
-                                             uid: request.uid, now: request.now, limits: limits, dialect)
-            case .accept(let consumedUntil):
-                try db.execute("UPDATE mfa_factors SET failures = 0, locked_until = 0 WHERE enrollment_id = ?",
-                               [.text(enrollmentID)])
-                try Self.consume(db, request.tokenID, until: consumedUntil, dialect)
-                try db.execute(dialect.upsert(
-                    into: "mfa_users", columns: ["tenant", "uid", "last_second_factor_at"], conflict: ["tenant", "uid"],
-                    update: [.proposed("last_second_factor_at"), .expression("failures", "0"),
-                             .expression("locked_until", "0")]),
-                    [.text(request.tenant), .text(request.uid), .int(request.now)])
-                return nil
+            let message: String?
+            let limits: MFALimits
+            switch try decide(view) {
+            case .wrong(let wrongLimits, let penalty):
+                if let penalty, try db.execute(penalty.statement, penalty.parameters) != 1,
+                   case .refuse(let error) = penalty.missed {
+                    throw error
+                }
+                (message, limits) = (nil, wrongLimits)
+            case .accept(let until, let acceptLimits, let claim):
+                if try db.execute(claim.statement, claim.parameters) == 1 {
+                    try Self.consume(db, request.tokenID, until: until, dialect)
+                    try db.execute(Self.clearFactorSQL, [.text(enrollmentID)])
+                    try db.execute(Self.clearUserSQL, [.int(request.now), .text(request.tenant), .text(request.uid)])
+                    return .accepted
+                }
+                switch claim.missed {
+                case .refuse(let error): throw error
+                case .wrong(let text): (message, limits) = (text, acceptLimits)
+                }
             }
+            return .failed(try Self.countFailure(db, enrollmentID: enrollmentID, tenant: request.tenant,
+                                                 uid: request.uid, now: request.now, limits: limits),
+                           message: message)
         }
     }
 
-    /// The factor, the user, the credential's state and the documents of an
-    /// attempt, in one statement (one round trip on a networked store).
-    static func attemptView(_ db: SQLConnection, enrollmentID: String, tenant: String, uid: String,
-                            tokenID: [UInt8]) throws(MFAError) -> AttemptView {
-        guard let row = try db.query("""
-            SELECT u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, u.locked_until, \
-            (SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), \
-            (SELECT document FROM mfa_config WHERE tenant = ''), \
-            (SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> ''), \(FactorRecord.selectList) \
-            FROM (SELECT 1 AS one) o LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
-            LEFT JOIN mfa_factors f ON f.enrollment_id = ?
-            """, [.blob(tokenID), .text(tenant), .text(tenant), .text(uid), .text(enrollmentID)]).first,
-            row.count == 7 + FactorRecord.storedColumns.count + 1 else {
+    /// The factor the request names, or that `locate` finds.
+    private static func locate(_ request: AttemptRequest, _ locate: ((SQLConnection) throws(MFAError) -> String?)?,
+                               _ db: SQLConnection) throws(MFAError) -> String {
+        if let id = request.enrollmentID { return id }
+        guard let locate, let id = try locate(db) else {
+            throw MFAError(.invalidSession, "the verification id is unknown or expired")
+        }
+        return id
+    }
+
+    /// The accepting statement: true if it accepted the attempt; false if
+    /// its checks no longer held (nothing was accepted; the careful way decides).
+    private func acceptFast(_ request: AttemptRequest, enrollmentID: String, factorID: String, claim: FactorClaim,
+                            consumedUntil: Int64) throws(MFAError) -> Bool {
+        let parameters: [SQLValue] = [.text(enrollmentID), .text(factorID), .text(request.tenant), .text(request.uid),
+                                      .int(request.epoch), .int(request.now), .int(request.now),
+                                      .blob(request.tokenID)]
+            + claim.parameters.dropFirst(claim.shape.assignmentParameters)
+            + [.blob(request.tokenID), .int(consumedUntil)] + claim.parameters
+            + [.text(enrollmentID), .int(request.now), .text(request.tenant), .text(request.uid)]
+        return try database.write { (db) throws(MFAError) -> Bool in
+            let row = try db.query(claim.shape.acceptSQL, parameters).first
+            guard row?.first?.int == 1 else { return false }
+            // Consumed under the locks that held the claim: it cannot have missed.
+            guard row?[1].int == 1 else { throw MFAError(.internal, "the claim failed after its checks held") }
+            return true
+        }
+    }
+
+    /// The accepting statement of a claim, with data-modifying CTEs. The
+    /// checks lock the user's and the factor's rows (`gate`), then the row
+    /// the claim changes, if the claim holds (`target`: locked, its
+    /// condition is checked again after any wait); only then is the
+    /// credential consumed (an insert, which sees a racing consumption even
+    /// one committed after this statement began), and only if it was do the
+    /// claim and the counters follow. So the statement does all or nothing.
+    static func acceptSQL(table: String, condition: String, claim: String) -> String {
+        """
+        WITH gate AS (\(gateSQL)), \
+        target AS (SELECT 1 FROM \(table) WHERE (\(condition)) AND EXISTS (SELECT 1 FROM gate) FOR UPDATE), \
+        consumed AS (INSERT INTO mfa_consumed (token_id, expires) SELECT ?, ? FROM target \
+        ON CONFLICT (token_id) DO NOTHING RETURNING 1), \
+        claim AS (\(claim) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1), \
+        factor AS (\(clearFactorSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1), \
+        account AS (\(clearUserSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1) \
+        SELECT (SELECT COUNT(*) FROM consumed), (SELECT COUNT(*) FROM claim), (SELECT COUNT(*) FROM account), \
+        (SELECT COUNT(*) FROM factor)
+        """
+    }
+
+    /// The checks of an accepting statement, as a query that returns a row
+    /// if they hold: the factor is the user's and of its kind, neither the
+    /// user nor the factor is in backoff, the credential is of the user's
+    /// epoch and unused. Parameters: enrollment id, factor id, tenant, uid,
+    /// epoch, now, now, token id.
+    private static let gateSQL = """
+        SELECT 1 FROM mfa_users u JOIN mfa_factors f ON f.enrollment_id = ? AND f.factor_id = ? \
+        AND f.tenant = u.tenant AND f.uid = u.uid WHERE u.tenant = ? AND u.uid = ? AND u.token_epoch = ? \
+        AND u.locked_until <= ? AND f.locked_until <= ? \
+        AND NOT EXISTS (SELECT 1 FROM mfa_consumed c WHERE c.token_id = ?) FOR UPDATE OF u, f
+        """
+
+    /// Clears a factor's failure count (parameter: enrollment id); writes nothing when it is clear.
+    private static let clearFactorSQL = """
+        UPDATE mfa_factors SET failures = 0, locked_until = 0 WHERE enrollment_id = ? \
+        AND (failures <> 0 OR locked_until <> 0)
+        """
+
+    /// Records a passed second factor and clears the user's failure count
+    /// (parameters: now, tenant, uid).
+    private static let clearUserSQL = """
+        UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
+        """
+
+    /// The factor (with the kind's `attemptColumns`), the user, the
+    /// credential's state and the documents of an attempt, in one statement
+    /// (one round trip on a networked store).
+    static func attemptView(_ db: SQLConnection, kind: (any SecondFactor.Type)?, enrollmentID: String,
+                            tenant: String, uid: String, tokenID: [UInt8]) throws(MFAError) -> AttemptView {
+        let columns = kind?.attemptColumns.count ?? 0
+        guard let row = try db.query(viewSQL(kind), [.blob(tokenID), .text(tenant), .text(tenant), .text(uid),
+                                                     .text(enrollmentID)]).first,
+            row.count == 7 + FactorRecord.storedColumns.count + 1 + columns else {
             throw MFAError(.storageError, "the attempt query returned no row")
         }
         guard let consumed = row[4].int else { throw MFAError(.storageError, "the attempt query is malformed") }
+        let factorEnd = 7 + FactorRecord.storedColumns.count + 1
         return AttemptView(
-            factor: row[7] == .null ? nil : try FactorRecord(row: row.dropFirst(7)),
+            factor: row[7] == .null ? nil : try FactorRecord(row: row[7..<factorEnd]),
             user: try userRecord(row[0..<4]), consumed: consumed > 0,
-            documents: ConfigDocuments(project: row[5].text, tenant: row[6].text))
+            documents: ConfigDocuments(project: row[5].text, tenant: row[6].text),
+            state: Array(row[factorEnd...]))
     }
 
-    /// Counts a failed second-factor attempt against the factor and the user,
-    /// and starts or lengthens their backoff once the free attempts are used.
+    /// The attempt view's statement for each kind (and for none), built once.
+    private static let viewSQLs: [String: String] = {
+        var out = ["": viewSQL(join: "", columns: [])]
+        for kind in FactorRegistry.all { out[kind.id] = viewSQL(join: kind.attemptJoin, columns: kind.attemptColumns) }
+        return out
+    }()
+
+    private static func viewSQL(_ kind: (any SecondFactor.Type)?) -> String {
+        viewSQLs[kind?.id ?? ""] ?? viewSQLs[""] ?? ""
+    }
+
+    private static func viewSQL(join: String, columns: [String]) -> String {
+        """
+        SELECT u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, u.locked_until, \
+        (SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), \
+        (SELECT document FROM mfa_config WHERE tenant = ''), \
+        (SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> ''), \(FactorRecord.selectList)\
+        \(columns.map { ", " + $0 }.joined()) \
+        FROM (SELECT 1 AS one) o LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
+        LEFT JOIN mfa_factors f ON f.enrollment_id = ?\(join.isEmpty ? "" : " " + join)
+        """
+    }
+
+    /// Counts a failed second-factor attempt against the factor and the user
+    /// (whose row the caller has locked), and starts or lengthens their
+    /// backoff once the free attempts are used.
     static func countFailure(_ db: SQLConnection, enrollmentID: String, tenant: String, uid: String,
-                             now: Int64, limits: MFALimits, _ dialect: any SQLDialect) throws(MFAError)
-        -> FailureOutcome {
+                             now: Int64, limits: MFALimits) throws(MFAError) -> FailureOutcome {
         var outcome = FailureOutcome(lockedUntil: 0, startedBackoff: false)
         if let row = try db.query("SELECT failures, last_failure_at FROM mfa_factors WHERE enrollment_id = ?",
                                   [.text(enrollmentID)]).first {
@@ -138,8 +286,6 @@ extension MFAStore {
                 """, [.int(failures), .int(now), .int(until), .text(enrollmentID)])
             outcome.merge(until)
         }
-        try db.execute(dialect.upsert(into: "mfa_users", columns: ["tenant", "uid"], conflict: ["tenant", "uid"],
-                                      update: []), [.text(tenant), .text(uid)])
         let row = try db.query("SELECT failures, last_failure_at FROM mfa_users WHERE tenant = ? AND uid = ?",
                                [.text(tenant), .text(uid)]).first
         let (failures, until) = Backoff.next(failures: try counter(row?[0] ?? .int(0)),

@@ -13,9 +13,13 @@ extension MFAStore {
     package func updateConfigDocument(tenant: String, now: Int64,
                                       _ change: (String?) throws(MFAError) -> String) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
-            try db.serialize("config\u{1f}" + tenant)
-            let stored = try db.query("SELECT document FROM mfa_config WHERE tenant = ?", [.text(tenant)]).first?.first
-            let document = try change(stored?.text)
+            // An upsert that locks the row (an empty document stands for none
+            // until the transaction writes the real one, or rolls back).
+            let stored = try db.query("""
+                INSERT INTO mfa_config (tenant, document, updated_at) VALUES (?, '', ?) ON CONFLICT (tenant) \
+                DO UPDATE SET updated_at = mfa_config.updated_at RETURNING document
+                """, [.text(tenant), .int(now)]).first?.first?.text
+            let document = try change(stored.flatMap { $0.isEmpty ? nil : $0 })
             try db.execute(dialect.upsert(into: "mfa_config", columns: ["tenant", "document", "updated_at"],
                                           conflict: ["tenant"], update: [.proposed("document"), .proposed("updated_at")]),
                            [.text(tenant), .text(document), .int(now)])

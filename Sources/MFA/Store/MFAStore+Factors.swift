@@ -61,7 +61,7 @@ extension MFAStore {
     package func finishEnrollment(_ commit: EnrollmentCommit) throws(MFAError) {
         let factor = commit.factor
         try database.transaction { (db) throws(MFAError) in
-            try db.serialize(Self.userKey(factor.tenant, factor.uid))
+            try Self.lockUser(db, factor.tenant, factor.uid, dialect)
             try Self.consume(db, commit.sessionTokenID, until: commit.consumedUntil, dialect)
             let existing = try Self.factors(db, factor.tenant, factor.uid)
             try commit.admit(existing)
@@ -83,7 +83,7 @@ extension MFAStore {
     package func insertFactor(_ factor: FactorRecord, maxFactors: Int64?,
                               write: (SQLConnection, FactorRecord) throws(MFAError) -> Void) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
-            try db.serialize(Self.userKey(factor.tenant, factor.uid))
+            try Self.lockUser(db, factor.tenant, factor.uid, dialect)
             try write(db, factor)
             try Self.insert(db, factor, maxFactors: maxFactors)
         }
@@ -95,7 +95,7 @@ extension MFAStore {
     package func deleteFactor(tenant: String, uid: String, enrollmentID: String,
                               nowMs: Int64) throws(MFAError) -> FactorRecord? {
         try database.transaction { (db) throws(MFAError) -> FactorRecord? in
-            try db.serialize(Self.userKey(tenant, uid))
+            try Self.lockUser(db, tenant, uid, dialect)
             guard let row = try db.query("""
                 SELECT \(FactorRecord.selectList) FROM mfa_factors f \
                 WHERE f.enrollment_id = ? AND f.tenant = ? AND f.uid = ?
@@ -110,12 +110,11 @@ extension MFAStore {
     static func factors(_ db: SQLConnection, _ tenant: String, _ uid: String) throws(MFAError) -> [FactorRecord] {
         var out: [FactorRecord] = []
         for row in try db.query("""
-            SELECT \(FactorRecord.selectList) FROM mfa_factors f WHERE f.tenant = ? AND f.uid = ? \
-            ORDER BY f.enrolled_at, f.enrollment_id
+            SELECT \(FactorRecord.selectList) FROM mfa_factors f WHERE f.tenant = ? AND f.uid = ?
             """, [.text(tenant), .text(uid)]) {
             out.append(try FactorRecord(row: row))
         }
-        return out
+        return out.sorted(by: FactorRecord.enrollmentOrder)
     }
 
     /// Deletes a factor's row and its kind's own rows.

@@ -23,10 +23,8 @@ extension MFAStore {
     /// Revokes the user's credentials and libmfa tokens: moves the epoch on
     /// and records the time (ms), in its own transaction.
     package func revokeTokens(tenant: String, uid: String, nowMs: Int64) throws(MFAError) {
-        try database.transaction { (db) throws(MFAError) in
-            try db.serialize(Self.userKey(tenant, uid))
-            try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
-        }
+        // One upsert: it takes the user's row lock itself.
+        try database.write { (db) throws(MFAError) in try Self.revokeTokens(db, tenant, uid, nowMs, dialect) }
     }
 
     /// Deletes consumed-token records, pending secrets and SMS codes past
@@ -37,8 +35,27 @@ extension MFAStore {
             try db.execute("DELETE FROM mfa_pending WHERE deadline < ?", [.int(now)])
             try db.execute("DELETE FROM mfa_sms_verifications WHERE expires < ?", [.int(now)])
             try db.execute("DELETE FROM mfa_sms_sends WHERE sent_at < ?", [.int(now.minus(86_400))])
+            try db.execute("DELETE FROM mfa_sms_budgets WHERE touched_at < ?", [.int(now.minus(86_400))])
         }
     }
+
+    /// Takes the user's row lock until the transaction ends, creating the
+    /// user's row if there is none: every write of a user's factors,
+    /// backoff and credentials holds it first, so they run one after
+    /// another (one statement; on SQLite the write transaction already
+    /// holds the whole database).
+    static func lockUser(_ db: SQLConnection, _ tenant: String, _ uid: String,
+                         _ dialect: any SQLDialect) throws(MFAError) {
+        try db.execute(dialect.rowLock.isEmpty ? insertUserSQL : lockUserSQL, [.text(tenant), .text(uid)])
+    }
+
+    private static let insertUserSQL =
+        "INSERT INTO mfa_users (tenant, uid) VALUES (?, ?) ON CONFLICT (tenant, uid) DO NOTHING"
+    /// An upsert that changes nothing but locks the row (a row lock is all
+    /// CockroachDB and YugabyteDB offer; no advisory locks).
+    private static let lockUserSQL = """
+        INSERT INTO mfa_users (tenant, uid) VALUES (?, ?) ON CONFLICT (tenant, uid)         DO UPDATE SET failures = mfa_users.failures
+        """
 
     static let userColumns = "revoked_at_ms, token_epoch, last_second_factor_at, locked_until"
 
@@ -64,11 +81,12 @@ extension MFAStore {
     /// `invalidSession` if it already was.
     static func consume(_ db: SQLConnection, _ tokenID: [UInt8], until: Int64,
                         _ dialect: any SQLDialect) throws(MFAError) {
-        let inserted = try db.execute(dialect.upsert(into: "mfa_consumed", columns: ["token_id", "expires"],
-                                                     conflict: ["token_id"], update: []),
-                                      [.blob(tokenID), .int(until)])
+        let inserted = try db.execute(consumeSQL, [.blob(tokenID), .int(until)])
         guard inserted == 1 else { throw MFAError(.invalidSession, "this session was already used") }
     }
+
+    private static let consumeSQL =
+        "INSERT INTO mfa_consumed (token_id, expires) VALUES (?, ?) ON CONFLICT (token_id) DO NOTHING"
 
     /// Throws `userTokenExpired` unless `epoch` is the user's current one
     /// (read inside the caller's transaction, under the user's lock).

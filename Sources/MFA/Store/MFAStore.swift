@@ -18,11 +18,6 @@ package final class MFAStore: Sendable {
     /// The database's dialect.
     package var dialect: any SQLDialect { database.dialect }
 
-    /// The serialization key of one user's factors, attempts and tokens.
-    static func userKey(_ tenant: String, _ uid: String) -> String {
-        "user\u{1f}" + tenant + "\u{1f}" + uid
-    }
-
     /// `?, ?, …` for `count` parameters.
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")

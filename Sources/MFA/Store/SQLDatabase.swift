@@ -9,10 +9,6 @@ package protocol SQLConnection: AnyObject {
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int
     /// Runs a query.
     func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow]
-    /// Makes transactions that name the same `key` run one after another
-    /// from here to the end of this transaction (for a check followed by a
-    /// write, such as counting a quota before spending it).
-    func serialize(_ key: String) throws(MFAError)
 }
 
 /// A database that runs closures as transactions.
@@ -27,6 +23,12 @@ package protocol SQLDatabase: Sendable {
     /// Runs `body` in one transaction that takes the write lock up front.
     @discardableResult
     func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
+    /// Runs `body`'s statements each as its own transaction where the
+    /// backend commits every statement by itself (PostgreSQL), else in one
+    /// transaction that takes the write lock up front (SQLite): for a
+    /// check-and-write that is a single statement.
+    @discardableResult
+    func write<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
     /// Runs `body`, which only reads and takes no write lock. A backend may
     /// give each statement its own snapshot: what a read decides must be
     /// checked again by the write transaction that acts on it.

@@ -1,6 +1,10 @@
 /// What differs between the SQL that libmfa's stores speak, in one place
 /// (in the manner of a query builder's dialect): type names, table options,
 /// upserts and locks. Statements are written once against this protocol.
+///
+/// Locks are row locks only (no advisory locks, which CockroachDB lacks):
+/// a check followed by writes locks the row it checks (`rowLock`), or is
+/// one conditional statement.
 package protocol SQLDialect: Sendable {
     /// A short name for messages: "sqlite", "postgres".
     var name: String { get }
@@ -12,6 +16,14 @@ package protocol SQLDialect: Sendable {
     /// How a column of the row proposed for insertion is named in an
     /// upsert's update list (`excluded.x`).
     func proposed(_ column: String) -> String
+    /// Appended to a `SELECT` to lock the rows it reads until the
+    /// transaction ends (` FOR UPDATE`); "" where a write transaction
+    /// already holds the whole database (SQLite).
+    var rowLock: String { get }
+    /// Whether a statement may hold data-modifying common table expressions
+    /// (`WITH x AS (UPDATE … RETURNING …) …`), so that a check and several
+    /// writes are one statement, committed by itself.
+    var writingCTEs: Bool { get }
 }
 
 extension SQLDialect {
@@ -59,13 +71,18 @@ package struct SQLiteDialect: SQLDialect {
     package var blobType: String { "BLOB" }
     package var keyedTableSuffix: String { " WITHOUT ROWID" }
     package func proposed(_ column: String) -> String { "excluded." + column }
+    package var rowLock: String { "" }
+    package var writingCTEs: Bool { false }
 }
 
-/// PostgreSQL 12 or later (and the databases that speak its dialect).
+/// PostgreSQL 12 or later, and the distributed databases that speak its
+/// dialect (CockroachDB, YugabyteDB): nothing beyond what they all run.
 package struct PostgresDialect: SQLDialect {
     package init() {}
     package var name: String { "postgres" }
     package var blobType: String { "BYTEA" }
     package var keyedTableSuffix: String { "" }
     package func proposed(_ column: String) -> String { "excluded." + column }
+    package var rowLock: String { " FOR UPDATE" }
+    package var writingCTEs: Bool { true }
 }

@@ -26,10 +26,18 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
+    @discardableResult
+    package func write<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try transaction(body)
+    }
+
+    /// Reads run statement by statement, each in its own implicit
+    /// transaction (a consistent snapshot per statement, as on PostgreSQL):
+    /// no BEGIN and COMMIT around them.
     package func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         try lock.withLock { () throws(MFAError) -> R in
             guard let connection else { throw MFAError(.storageError, "the store is closed") }
-            return try connection.transaction(begin: "BEGIN DEFERRED", body)
+            return try body(connection)
         }
     }
 
@@ -38,10 +46,33 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     }
 }
 
+/// A statement cache key: the SQL text, hashed by its length and a few of
+/// its bytes instead of all of them (statements are long and few; equal
+/// keys still compare the whole text).
+struct SQLKey: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    func hash(into hasher: inout Hasher) {
+        let sampled = text.utf8.withContiguousStorageIfAvailable { (bytes) -> Bool in
+            hasher.combine(bytes.count)
+            let step = max(bytes.count / 16, 1)
+            var index = bytes.count - 1
+            while index >= 0 {
+                hasher.combine(bytes[index])
+                index -= step
+            }
+            return true
+        }
+        if sampled == nil { hasher.combine(text) }
+    }
+}
+
 /// One SQLite connection with its prepared statements.
 final class SQLiteConnection: SQLConnection {
     private var handle: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
+    private var statements: [SQLKey: OpaquePointer] = [:]
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     init(path: String) throws(MFAError) {
@@ -78,9 +109,6 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    /// Every write transaction already holds SQLite's write lock from its start.
-    func serialize(_ key: String) throws(MFAError) {}
-
     @discardableResult
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int {
         let statement = try prepared(sql, parameters)
@@ -106,23 +134,32 @@ final class SQLiteConnection: SQLConnection {
     private func prepared(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> OpaquePointer {
         guard let handle else { throw MFAError(.storageError, "the store is closed") }
         let statement: OpaquePointer
-        if let cached = statements[sql] {
+        let key = SQLKey(sql)
+        if let cached = statements[key] {
             statement = cached
         } else {
             var fresh: OpaquePointer?
             let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &fresh, nil)
             guard status == SQLITE_OK, let fresh else { throw failure(status) }
-            statements[sql] = fresh
+            statements[key] = fresh
             statement = fresh
         }
-        sqlite3_clear_bindings(statement)
+        // Every parameter is bound on every run: no need to clear the last run's.
         for (index, value) in parameters.enumerated() {
             let position = Int32(index + 1)
             let status: Int32
             switch value {
             case .null: status = sqlite3_bind_null(statement, position)
             case .int(let number): status = sqlite3_bind_int64(statement, position, number)
-            case .text(let text): status = sqlite3_bind_text(statement, position, text, -1, Self.transient)
+            case .text(var text):
+                status = text.withUTF8 { utf8 in
+                    guard let start = utf8.baseAddress, !utf8.isEmpty else {
+                        return sqlite3_bind_text(statement, position, "", 0, nil)
+                    }
+                    return UnsafeRawPointer(start).withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                        sqlite3_bind_text(statement, position, $0, Int32(utf8.count), Self.transient)
+                    }
+                }
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes {
                     sqlite3_bind_blob(statement, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
@@ -137,7 +174,10 @@ final class SQLiteConnection: SQLConnection {
     private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, index))
-        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let text = sqlite3_column_text(statement, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, index))
             guard count > 0, let base = sqlite3_column_blob(statement, index) else { return .blob([]) }

@@ -20,9 +20,26 @@ package enum Schema {
     /// Brings the database up to date.
     /// - Throws: `storageError` if the database is newer than this code, or on any failure.
     package static func migrate(_ database: SQLDatabase) throws(MFAError) {
+        let create = "CREATE TABLE IF NOT EXISTS mfa_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)"
+        // SQLite's write transaction holds the whole file: the table is made in
+        // it. Elsewhere two processes creating the table at once may clash
+        // (PostgreSQL's catalog) before any row can be locked: the loser finds
+        // it made when it tries again.
+        let ownTransaction = !database.dialect.rowLock.isEmpty
+        if ownTransaction {
+            do {
+                try database.write { (db) throws(MFAError) in try db.execute(create, []) }
+            } catch {
+                try database.write { (db) throws(MFAError) in try db.execute(create, []) }
+            }
+        }
         try database.transaction { (db) throws(MFAError) in
-            try db.serialize("schema")
-            try db.execute("CREATE TABLE IF NOT EXISTS mfa_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)", [])
+            if !ownTransaction { try db.execute(create, []) }
+            // The core version's row, locked (created at 0 in a new store):
+            // opening processes migrate one after another.
+            try db.execute(database.dialect.upsert(into: "mfa_meta", columns: ["name", "value"], conflict: ["name"],
+                                                   update: [.expression("value", "mfa_meta.value")]),
+                           [.text("schema_version"), .int(0)])
             for track in tracks {
                 let rows = try db.query("SELECT value FROM mfa_meta WHERE name = ?", [.text(track.name)])
                 let stored = rows.first?.first?.int ?? 0

@@ -67,17 +67,42 @@ struct PostgresSettingsTests {
         #expect(try PostgresSettings(url: base + "?connect_timeout=99999999999999999999").connectDeadline == 5000)
     }
 
-    @Test("every connection gets the defaults first, then the URL (which overrides them), then UTF-8")
+    @Test("every connection gets the defaults first, then the URL (which overrides them), then the statement timeout and UTF-8")
     func connectionParameters() throws {
         let parameters = try PostgresSettings(url: base + "?keepalives_idle=45&mfa_deadline_ms=300")
             .connectionParameters
         let keywords = parameters.map(\.keyword)
         #expect(keywords == ["connect_timeout", "keepalives", "keepalives_idle", "tcp_user_timeout",
-                             "fallback_application_name", "dbname", "client_encoding"])
+                             "fallback_application_name", "dbname", "options", "client_encoding"])
         #expect(parameters[0].value == "10" && parameters[1].value == "1" && parameters[2].value == "30")
         #expect(parameters[3].value == "30000")
         #expect(parameters[5].value == base + "?keepalives_idle=45")
-        #expect(parameters[6].value == "UTF8")
+        #expect(parameters[6].value == "-c statement_timeout=1300 -c plan_cache_mode=force_generic_plan")
+        #expect(parameters[7].value == "UTF8")
+    }
+
+    @Test("the statement timeout and generic plans are added to the URL's own options, unless they set them or are empty")
+    func startupOptions() throws {
+        #expect(try PostgresSettings(url: base + "?options=-csearch_path%3Dx").startupOptions
+            == "-csearch_path=x -c statement_timeout=6000 -c plan_cache_mode=force_generic_plan")
+        #expect(try PostgresSettings(url: base + "?options=-c%20statement_timeout%3D0%20-c%20plan_cache_mode%3Dauto")
+            .startupOptions == "-c statement_timeout=0 -c plan_cache_mode=auto")
+        #expect(try PostgresSettings(url: base + "?options=").startupOptions == nil)
+        #expect(try PostgresSettings(url: base + "?options").startupOptions == nil)
+    }
+
+    @Test("mfa_prepared=off (for transaction poolers) sends unnamed statements and no startup options")
+    func preparedOff() throws {
+        let on = try PostgresSettings(url: base + "?mfa_prepared=on")
+        #expect(on.prepared && on.url == base)
+        let off = try PostgresSettings(url: base + "?sslmode=disable&mfa_prepared=off")
+        #expect(!off.prepared && off.url == base + "?sslmode=disable" && off.startupOptions == nil)
+        #expect(!off.connectionParameters.contains { $0.keyword == "options" })
+        #expect(try PostgresSettings(url: base).prepared)
+        for bad in ["?mfa_prepared", "?mfa_prepared=", "?mfa_prepared=no", "?mfa_prepared=OFF",
+                    "?mfa_prepared=on&mfa_prepared=off"] {
+            #expect(errorCode { try PostgresSettings(url: base + bad) } == .invalidArgument, "\(bad)")
+        }
     }
 
     @Test("a libpq that cannot be loaded is STORAGE_ERROR naming the library")

@@ -10,7 +10,7 @@ package enum PhoneFactor: SecondFactor {
     package static var kind: Int32 { 2 }
     package static var configKeys: [String] { ["phone", "testPhoneNumbers"] }
     package static var defaultSettings: PhoneSettings { PhoneSettings() }
-    package static var migrations: [Migration] { [] }
+    package static var migrations: [Migration] { SMSStore.migrations }
     package static var sealedTables: [SealedTable] { [SMSStore.verificationsTable] }
 
     package static func apply(_ document: JSONValue, to settings: inout PhoneSettings) throws(MFAError) {

@@ -73,7 +73,8 @@ extension MFAContext {
             throw MFAError(.operationNotAllowed, "phone second factors are disabled")
         }
         let limits = config.limits
-        let judged = try SMSStore.judge(verificationID: claims.reference, store) { (record) throws(MFAError) -> Bool in
+        let judged = try SMSStore.judge(verificationID: claims.reference, maxAttempts: limits.smsMaxAttempts,
+                                        store) { (record) throws(MFAError) -> Bool in
             guard let record, record.purpose == .enrollment, record.boundToken == claims.id else {
                 throw MFAError(.invalidSession, "the verification id is unknown or expired")
             }
@@ -120,20 +121,18 @@ extension MFAContext {
             }
             found.record = record
             return enrollmentID
-        }, judge: { [self] (input, db) throws(MFAError) -> AttemptVerdict in
+        }, judge: { [self] (input) throws(MFAError) -> AttemptVerdict in
             guard let record = found.record, record.enrollmentID == input.factor.enrollmentID else {
                 throw MFAError(.invalidSession, "the verification id does not belong to this sign-in")
             }
             let limits = input.config.limits
             try checkSMSState(record, claims: verification, limits: limits, now: now)
             guard try smsCodeMatches(record, code: credential.verificationCode) else {
-                guard try SMSStore.countWrongCode(db, record.verificationID) else {
-                    throw MFAError(.invalidSession, "this code was already used")
-                }
-                return .wrong(message: "the code is wrong")
+                return .wrong(message: "the code is wrong", penalty: SMSStore.countWrongCode(
+                    record.verificationID, maxAttempts: limits.smsMaxAttempts))
             }
-            try SMSStore.claim(db, record.verificationID, maxAttempts: limits.smsMaxAttempts, now: now)
-            return .accept(claims: [])
+            return .accept(SMSStore.claim(record.verificationID, maxAttempts: limits.smsMaxAttempts, now: now),
+                           claims: [])
         })
     }
 

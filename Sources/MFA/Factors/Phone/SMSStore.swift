@@ -86,20 +86,43 @@ package struct SMSQuota: Sendable, Equatable {
 }
 
 /// The phone factor's operations on its tables (`mfa_sms_verifications`,
-/// `mfa_sms_sends`, created by the core schema's version 2 where they began).
+/// `mfa_sms_sends`, created by the core schema's version 2 where they began;
+/// `mfa_sms_budgets`, its own track's first).
 package enum SMSStore {
+    /// The phone track of the schema.
+    package static let migrations: [Migration] = [
+        // Version 1: one row per budget, locked by each send that spends it
+        // (so that the count and the send are ordered per budget, not store-wide).
+        { d in [d.createKeyedTable("mfa_sms_budgets", "scope TEXT PRIMARY KEY, touched_at BIGINT NOT NULL")] },
+    ]
+
+    /// Takes the row locks of `scopes` (creating their rows), in one order
+    /// for every send so that two sends never wait on each other in a circle.
+    static func lockBudgets(_ db: SQLConnection, _ scopes: [String], now: Int64) throws(MFAError) {
+        let sorted = Array(Set(scopes)).sorted()
+        guard !sorted.isEmpty else { return }
+        try db.execute("""
+            INSERT INTO mfa_sms_budgets (scope, touched_at) VALUES \
+            \(Array(repeating: "(?, ?)", count: sorted.count).joined(separator: ", ")) \
+            ON CONFLICT (scope) DO UPDATE SET touched_at = excluded.touched_at
+            """, sorted.flatMap { [SQLValue.text($0), .int(now)] })
+    }
+
     /// Verifications hold the number sealed for their verification id.
     package static let verificationsTable = SealedTable(table: "mfa_sms_verifications", idColumn: "verification_id",
                                                 record: "sms", kind: PhoneMultiFactorID)
 
-    /// Reserves an SMS atomically: checks the resend cooldown and every
-    /// quota, then records the send and the code's verification. Test
-    /// numbers pass no quotas and no cooldown scope.
+    /// Reserves an SMS atomically: locks the row of every budget it
+    /// touches, checks the resend cooldown and every quota, then records the
+    /// send and the code's verification. Sends that share a budget (a
+    /// number, a user, a tenant) run one after another, so a burst never
+    /// passes a cap; others do not wait. Test numbers pass no quotas and no
+    /// cooldown scope.
     /// - Throws: `tooManyAttemptsTryLater` (cooldown), `quotaExceeded`.
     package static func reserve(_ verification: SMSVerificationRecord, cooldownScopes: [String], cooldown: Int64,
                         quotas: [SMSQuota], now: Int64, _ store: MFAStore) throws(MFAError) {
         try store.database.transaction { (db) throws(MFAError) in
-            try db.serialize("sms")
+            try lockBudgets(db, cooldownScopes + quotas.flatMap { [$0.scope] + $0.aliases }, now: now)
             if !cooldownScopes.isEmpty, cooldown > 0 {
                 let recent = try db.query("""
                     SELECT 1 FROM mfa_sms_sends WHERE scope IN (\(MFAStore.placeholders(cooldownScopes.count))) \
@@ -142,48 +165,75 @@ package enum SMSStore {
         }
     }
 
-    /// A verification by id, read inside a transaction.
+    /// A verification by id.
     package static func verification(_ db: SQLConnection, _ id: String) throws(MFAError) -> SMSVerificationRecord? {
-        try db.query("SELECT \(SMSVerificationRecord.columns) FROM mfa_sms_verifications WHERE verification_id = ?",
-                     [.text(id)]).first.map { (row) throws(MFAError) in try SMSVerificationRecord(row: row) }
+        try db.query(select, [.text(id)]).first.map { (row) throws(MFAError) in try SMSVerificationRecord(row: row) }
     }
 
-    /// Judges an SMS code of an enrollment in one transaction: `judge` sees
-    /// the verification (it throws to refuse it, and says whether the code
-    /// matches), and a wrong code is counted before the transaction ends, so
-    /// concurrent guesses cannot share a try.
+    private static let select =
+        "SELECT \(SMSVerificationRecord.columns) FROM mfa_sms_verifications WHERE verification_id = ?"
+
+    /// Judges an SMS code of an enrollment: `judge` sees the verification
+    /// (it throws to refuse it, and says whether the code matches), read
+    /// without waiting for any lock; a wrong code is then counted with a
+    /// conditional update, only while the verification is unused and has
+    /// tries left. A right code racing with it claims the verification with
+    /// the same row (`claim`): whichever updates the row first wins, and a
+    /// wrong try behind a right code's claim is not counted (the code was
+    /// used: `invalidSession`), so a wrong last try cannot kill a code that
+    /// was judged right before it.
     /// - Returns: the verification, whether the code matched, and its wrong tries.
-    package static func judge(verificationID: String, _ store: MFAStore,
-                      _ judge: (SMSVerificationRecord?) throws(MFAError) -> Bool) throws(MFAError)
+    package static func judge(verificationID: String, maxAttempts: Int64, _ store: MFAStore,
+                              _ judge: (SMSVerificationRecord?) throws(MFAError) -> Bool) throws(MFAError)
         -> (record: SMSVerificationRecord?, matched: Bool, attempts: Int64) {
-        try store.database.transaction { (db) throws(MFAError) in
-            try db.serialize("sms-code\u{1f}" + verificationID)
-            var record = try verification(db, verificationID)
-            guard try judge(record) else {
-                guard try countWrongCode(db, verificationID) else {
-                    throw MFAError(.invalidSession, "this code was already used")
-                }
-                record?.attempts += 1
-                return (record, false, record?.attempts ?? 0)
+        var record = try store.database.read { (db) throws(MFAError) in try verification(db, verificationID) }
+        guard try judge(record) else {
+            guard try store.database.write({ (db) throws(MFAError) -> Bool in
+                try countWrongCode(db, verificationID, maxAttempts: maxAttempts)
+            }) else {
+                throw MFAError(.invalidSession, "this code was already used")
             }
-            return (record, true, record?.attempts ?? 0)
+            record?.attempts += 1
+            return (record, false, record?.attempts ?? 0)
         }
+        return (record, true, record?.attempts ?? 0)
     }
 
-    /// Counts a wrong try against an unused verification; false if it was
-    /// used meanwhile (a racing right code won), so the try is not judged.
-    package static func countWrongCode(_ db: SQLConnection, _ verificationID: String) throws(MFAError) -> Bool {
-        try db.execute("UPDATE mfa_sms_verifications SET attempts = attempts + 1 WHERE verification_id = ? AND used = 0",
-                       [.text(verificationID)]) == 1
+    /// Counts a wrong try against an unused verification with tries left;
+    /// false if it was used meanwhile (a racing right code won) or has no
+    /// try left, so the try is not counted.
+    package static func countWrongCode(_ db: SQLConnection, _ verificationID: String,
+                                       maxAttempts: Int64) throws(MFAError) -> Bool {
+        let penalty = countWrongCode(verificationID, maxAttempts: maxAttempts)
+        return try db.execute(penalty.statement, penalty.parameters) == 1
     }
+
+    /// The count of a wrong try as a claim: when it changes nothing, a
+    /// racing right code used the verification, or its tries are used up.
+    static func countWrongCode(_ verificationID: String, maxAttempts: Int64) -> FactorClaim {
+        FactorClaim(wrongCodeShape, [.text(verificationID), .int(maxAttempts)])
+    }
+
+    private static let wrongCodeShape = ClaimShape(
+        table: "mfa_sms_verifications", assignments: "attempts = attempts + 1",
+        condition: "verification_id = ? AND used = 0 AND attempts < ?",
+        missed: .refuse(MFAError(.invalidSession, "this code was already used")))
 
     /// Uses up a code, if it still can be: unused, tries left, unexpired.
     package static func claim(_ db: SQLConnection, _ id: String, maxAttempts: Int64, now: Int64) throws(MFAError) {
-        try db.serialize("sms-code\u{1f}" + id)
-        let claimed = try db.execute("""
-            UPDATE mfa_sms_verifications SET used = 1 \
-            WHERE verification_id = ? AND used = 0 AND attempts < ? AND expires >= ?
-            """, [.text(id), .int(maxAttempts), .int(now)])
-        guard claimed == 1 else { throw MFAError(.invalidSession, "this code was already used") }
+        let claim = claim(id, maxAttempts: maxAttempts, now: now)
+        guard try db.execute(claim.statement, claim.parameters) == 1 else {
+            throw MFAError(.invalidSession, "this code was already used")
+        }
     }
+
+    /// The claim of a code: unused, tries left, unexpired.
+    static func claim(_ id: String, maxAttempts: Int64, now: Int64) -> FactorClaim {
+        FactorClaim(claimShape, [.text(id), .int(maxAttempts), .int(now)])
+    }
+
+    private static let claimShape = ClaimShape(
+        table: "mfa_sms_verifications", assignments: "used = 1",
+        condition: "verification_id = ? AND used = 0 AND attempts < ? AND expires >= ?",
+        missed: .refuse(MFAError(.invalidSession, "this code was already used")))
 }

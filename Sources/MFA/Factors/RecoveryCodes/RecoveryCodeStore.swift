@@ -23,12 +23,15 @@ enum RecoveryCodeStore {
         }
     }
 
-    /// Uses up the code with this hash, if it is in the set and unused.
-    static func claim(_ db: SQLConnection, _ enrollmentID: String, hash: [UInt8], now: Int64) throws(MFAError) -> Bool {
-        try db.execute("""
-            UPDATE mfa_recovery_codes SET used_at = ? WHERE enrollment_id = ? AND code_hash = ? AND used_at = 0
-            """, [.int(max(now, 1)), .text(enrollmentID), .blob(hash)]) == 1
+    /// The claim of the code with this hash: in the set and unused.
+    static func claim(_ enrollmentID: String, hash: [UInt8], now: Int64) -> FactorClaim {
+        FactorClaim(claimShape, [.int(max(now, 1)), .text(enrollmentID), .blob(hash)])
     }
+
+    private static let claimShape = ClaimShape(
+        table: "mfa_recovery_codes", assignments: "used_at = ?",
+        condition: "enrollment_id = ? AND code_hash = ? AND used_at = 0",
+        missed: .wrong("the recovery code is wrong or was already used"))
 
     /// The unused codes of a set.
     static func remaining(_ db: SQLConnection, _ enrollmentID: String) throws(MFAError) -> Int64 {

@@ -57,15 +57,14 @@ package enum RecoveryCodesFactor: SecondFactor {
                 throw MFAError(.mfaEnrollmentNotFound, "the user has no recovery codes")
             }
             return id
-        }, judge: { (input, db) throws(MFAError) -> AttemptVerdict in
+        }, accepted: { (db, factor) throws(MFAError) in
+            [("recovery_codes_remaining", String(try RecoveryCodeStore.remaining(db, factor.enrollmentID)))]
+        }, judge: { (input) throws(MFAError) -> AttemptVerdict in
+            let message = "the recovery code is wrong or was already used"
             let key = try context.openPayload(of: input.factor)
-            guard let code = RecoveryCodeFormat.normalize(typed),
-                  try RecoveryCodeStore.claim(db, input.factor.enrollmentID, hash: hash(code, key: key),
-                                              now: input.now) else {
-                return .wrong(message: "the recovery code is wrong or was already used")
-            }
-            let left = try RecoveryCodeStore.remaining(db, input.factor.enrollmentID)
-            return .accept(claims: [("recovery_codes_remaining", String(left))])
+            guard let code = RecoveryCodeFormat.normalize(typed) else { return .wrong(message: message, penalty: nil) }
+            return .accept(RecoveryCodeStore.claim(input.factor.enrollmentID, hash: hash(code, key: key),
+                                                   now: input.now), claims: [])
         })
     }
 

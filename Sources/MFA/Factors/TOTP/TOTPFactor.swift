@@ -13,6 +13,8 @@ package enum TOTPFactor: SecondFactor {
     package static var migrations: [Migration] { TOTPStore.migrations }
     package static var stateTables: [String] { ["mfa_totp_factors"] }
     package static var sealedTables: [SealedTable] { [TOTPStore.pendingTable] }
+    package static var attemptJoin: String { "LEFT JOIN mfa_totp_factors t ON t.enrollment_id = f.enrollment_id" }
+    package static var attemptColumns: [String] { ["t.algorithm", "t.digits", "t.period"] }
 
     package static func apply(_ document: JSONValue, to settings: inout TOTPSettings) throws(MFAError) {
         guard let section = document["totp"] else { return }
@@ -48,17 +50,16 @@ package enum TOTPFactor: SecondFactor {
         }
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let code = totp.oneTimePassword
-        return FactorAttempt(enrollmentID: enrollmentID) { (input, db) throws(MFAError) -> AttemptVerdict in
-            let parameters = try TOTPStore.parameters(db, input.factor.enrollmentID)
+        return FactorAttempt(enrollmentID: enrollmentID) { (input) throws(MFAError) -> AttemptVerdict in
+            let parameters = try TOTPStore.parameters(input.state)
             let secret = try context.openPayload(of: input.factor)
             // The nearest matching step is claimed, never a later one the same
             // value happens to match: a value accepted once is refused after.
             guard let step = try match(code, secret: secret, parameters, at: input.now,
-                                       window: input.config.adjacentIntervals),
-                  try TOTPStore.claim(db, input.factor.enrollmentID, step: step) else {
-                return .wrong(message: "the code is wrong or was already used")
+                                       window: input.config.adjacentIntervals) else {
+                return .wrong(message: "the code is wrong or was already used", penalty: nil)
             }
-            return .accept(claims: [])
+            return .accept(TOTPStore.claim(input.factor.enrollmentID, step: step), claims: [])
         }
     }
 

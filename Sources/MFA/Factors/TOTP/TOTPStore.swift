@@ -80,13 +80,13 @@ package enum TOTPStore {
                   .int(totp.period), .int(lastStep)])
     }
 
-    /// A factor's parameters, checked: a value out of range is `storageError`, never a trap.
-    package static func parameters(_ db: SQLConnection, _ enrollmentID: String) throws(MFAError) -> TOTPParameters {
-        guard let row = try db.query("SELECT algorithm, digits, period FROM mfa_totp_factors WHERE enrollment_id = ?",
-                                     [.text(enrollmentID)]).first else {
+    /// A factor's parameters as read with an attempt (algorithm, digits,
+    /// period), checked: a value out of range is `storageError`, never a trap.
+    package static func parameters(_ row: [SQLValue]) throws(MFAError) -> TOTPParameters {
+        guard row.count == 3, row[0] != .null else {
             throw MFAError(.storageError, "a stored TOTP factor has no parameters")
         }
-        guard row.count == 3, let rawAlgorithm = row[0].int, let rawDigits = row[1].int, let period = row[2].int,
+        guard let rawAlgorithm = row[0].int, let rawDigits = row[1].int, let period = row[2].int,
               let algorithm = Int32(exactly: rawAlgorithm).flatMap(OTPAlgorithm.init(rawValue:)),
               let digits = Int(exactly: rawDigits), OTPLimits.digits.contains(digits),
               OTPLimits.period.contains(period) else {
@@ -95,12 +95,15 @@ package enum TOTPStore {
         return TOTPParameters(algorithm: algorithm, digits: digits, period: period)
     }
 
-    /// Claims `step`: it must be later than the last accepted one.
-    /// - Returns: false if it is not (the code was used already).
-    package static func claim(_ db: SQLConnection, _ enrollmentID: String, step: Int64) throws(MFAError) -> Bool {
-        try db.execute("UPDATE mfa_totp_factors SET last_step = ? WHERE enrollment_id = ? AND last_step < ?",
-                       [.int(step), .text(enrollmentID), .int(step)]) == 1
+    /// The claim of `step`: it must be later than the last accepted one,
+    /// else the code was used already (a wrong attempt).
+    package static func claim(_ enrollmentID: String, step: Int64) -> FactorClaim {
+        FactorClaim(claimShape, [.int(step), .text(enrollmentID), .int(step)])
     }
+
+    private static let claimShape = ClaimShape(
+        table: "mfa_totp_factors", assignments: "last_step = ?", condition: "enrollment_id = ? AND last_step < ?",
+        missed: .wrong("the code is wrong or was already used"))
 }
 
 /// How a stored TOTP factor computes its codes.

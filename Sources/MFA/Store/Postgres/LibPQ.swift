@@ -35,6 +35,8 @@ package struct LibPQ: @unchecked Sendable {
     let getResult: mfa_PQgetResult_fn
     let resultStatus: mfa_PQresultStatus_fn
     let resultErrorMessage: mfa_PQresultErrorMessage_fn
+    let resultErrorField: mfa_PQresultErrorField_fn
+    let sendQueryParams: mfa_PQsendQueryParams_fn
     let ntuples: mfa_PQntuples_fn
     let nfields: mfa_PQnfields_fn
     let ftype: mfa_PQftype_fn
@@ -92,6 +94,8 @@ package struct LibPQ: @unchecked Sendable {
             getResult: try symbols.resolve("PQgetResult"),
             resultStatus: try symbols.resolve("PQresultStatus"),
             resultErrorMessage: try symbols.resolve("PQresultErrorMessage"),
+            resultErrorField: try symbols.resolve("PQresultErrorField"),
+            sendQueryParams: try symbols.resolve("PQsendQueryParams"),
             ntuples: try symbols.resolve("PQntuples"),
             nfields: try symbols.resolve("PQnfields"),
             ftype: try symbols.resolve("PQftype"),

@@ -9,34 +9,36 @@ import Glibc
 /// the socket without waiting for the server (the connection is in
 /// non-blocking mode), and the server rolls back whatever transaction was
 /// open when it notices (and cancels a statement still running a second
-/// after the deadline, through `statement_timeout`).
+/// after the deadline, through the `statement_timeout` sent when connecting).
+///
+/// The connection keeps no session state on the server but its prepared
+/// statements, and with `mfa_prepared=off` not even those: a transaction
+/// pooler may hand each transaction to another server connection.
 final class PostgresConnection: SQLConnection {
     private let pq: LibPQ
     private var handle: OpaquePointer?
     private let deadline: Int
-    /// How much longer than the deadline the server lets a statement run, in milliseconds.
-    static let serverGrace = 1000
+    /// Whether statements are prepared under a name (`mfa_prepared`).
+    private let named: Bool
     /// Prepared statement names by SQL text.
-    private var prepared: [String: String] = [:]
+    private var prepared: [SQLKey: String] = [:]
+    /// SQL texts with `?` numbered as `$1`, `$2`, … (for unnamed statements).
+    private var numbered: [SQLKey: String] = [:]
+    /// The SQLSTATE of the last statement that failed on the server, if any.
+    private(set) var lastSQLState: String?
 
     /// Connects, within `settings.connectDeadline`.
     /// - Throws: `storageError` if the server cannot be reached in time or refuses.
     init(pq: LibPQ, settings: PostgresSettings) throws(MFAError) {
         self.pq = pq
         deadline = settings.deadline
+        named = settings.prepared
         try connect(settings)
         if let handle {
             _ = pq.setNonblocking(handle, 1)
             // Notices ("relation already exists, skipping") are not for the host's stderr.
             _ = pq.setNoticeProcessor(handle, { _, _ in }, nil)
         }
-        // The server cancels a statement a second after the deadline by itself, so
-        // that one left behind by a dropped connection does not hold its locks for
-        // long (unless the URL or the role set a timeout of their own). The second
-        // lets this side give up first, so a call past its deadline always ends the
-        // same way.
-        try command("SELECT set_config('statement_timeout', '\(deadline + Self.serverGrace)', false) "
-                    + "WHERE current_setting('statement_timeout') IN ('0', '0ms')", expect: PGRES_TUPLES_OK)
     }
 
     deinit { finish() }
@@ -71,6 +73,7 @@ final class PostgresConnection: SQLConnection {
 
     /// Runs `body` inside `begin` … COMMIT, or statement by statement when `begin` is nil.
     func transaction<R>(begin: String?, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        lastSQLState = nil
         guard let begin else { return try body(self) }
         try command(begin)
         do {
@@ -101,12 +104,6 @@ final class PostgresConnection: SQLConnection {
             out.append((0..<columns).map { PostgresValue.decode(pq, result, row, $0) })
         }
         return out
-    }
-
-    /// Takes a lock named `key` until the transaction ends, so that
-    /// transactions that check and then write the same thing run one at a time.
-    func serialize(_ key: String) throws(MFAError) {
-        _ = try query("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(key)])
     }
 
     // MARK: - Connecting
@@ -151,11 +148,21 @@ final class PostgresConnection: SQLConnection {
     }
 
     private func run(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> OpaquePointer {
-        let name = try statement(sql, count: parameters.count)
         let buffers = PostgresParameters(parameters)
-        let result = try exchange { handle in
-            buffers.withArrays { values, lengths, formats in
-                pq.sendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+        let result: OpaquePointer
+        if named {
+            let name = try statement(sql, count: parameters.count)
+            result = try exchange { handle in
+                buffers.withArrays { values, lengths, formats in
+                    pq.sendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+                }
+            }
+        } else {
+            let text = numberedText(sql)
+            result = try exchange { handle in
+                buffers.withArrays { values, lengths, formats in
+                    pq.sendQueryParams(handle, text, Int32(parameters.count), nil, values, lengths, formats, 0)
+                }
             }
         }
         let status = pq.resultStatus(result)
@@ -166,25 +173,40 @@ final class PostgresConnection: SQLConnection {
         return result
     }
 
-    /// The name of `sql` prepared on this connection (`?` become `$1`, `$2`, ...).
+    /// The name of `sql` prepared on this connection.
     private func statement(_ sql: String, count: Int) throws(MFAError) -> String {
-        if let name = prepared[sql] { return name }
+        if let name = prepared[SQLKey(sql)] { return name }
         let name = "mfa_\(prepared.count)"
-        var numbered = ""
+        let text = Self.numbering(sql)
+        let result = try exchange { handle in pq.sendPrepare(handle, name, text, Int32(count), nil) }
+        defer { pq.clear(result) }
+        guard pq.resultStatus(result) == PGRES_COMMAND_OK else { throw failure(result) }
+        prepared[SQLKey(sql)] = name
+        return name
+    }
+
+    /// `sql` in PostgreSQL's numbering, remembered per connection.
+    private func numberedText(_ sql: String) -> String {
+        if let text = numbered[SQLKey(sql)] { return text }
+        let text = Self.numbering(sql)
+        numbered[SQLKey(sql)] = text
+        return text
+    }
+
+    /// `sql` with its `?` placeholders as `$1`, `$2`, ….
+    static func numbering(_ sql: String) -> String {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 16)
         var index = 0
         for character in sql {
             if character == "?" {
                 index += 1
-                numbered += "$\(index)"
+                out += "$\(index)"
             } else {
-                numbered.append(character)
+                out.append(character)
             }
         }
-        let result = try exchange { handle in pq.sendPrepare(handle, name, numbered, Int32(count), nil) }
-        defer { pq.clear(result) }
-        guard pq.resultStatus(result) == PGRES_COMMAND_OK else { throw failure(result) }
-        prepared[sql] = name
-        return name
+        return out
     }
 
     // MARK: - The exchange
@@ -251,6 +273,10 @@ final class PostgresConnection: SQLConnection {
     }
 
     private func failure(_ result: OpaquePointer?) -> MFAError {
+        // The first failure of a transaction is what ended it (later ones are 25P02).
+        if lastSQLState == nil, let result, let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))) {
+            lastSQLState = String(cString: state)
+        }
         let message = result.map { Self.text(pq.resultErrorMessage($0)) } ?? ""
         let detail = message.isEmpty ? handle.map { Self.text(pq.errorMessage($0)) } ?? "closed" : message
         if let handle, pq.status(handle) != CONNECTION_OK { prepared.removeAll() }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The shared store for servers on many machines: PostgreSQL through libpq.
 ///
 /// A small pool of connections serves the threads of a context: each
@@ -7,6 +9,14 @@
 /// (`mfa_deadline_ms` in the URL; see `PostgresSettings`) makes the call fail
 /// with `storageError` and is dropped; the next call connects afresh. A
 /// transaction that did not commit leaves nothing behind.
+///
+/// A transaction that the server ends with a serialization failure or a
+/// deadlock (SQLSTATE 40001, 40P01: what CockroachDB and YugabyteDB answer
+/// to conflicting transactions, and PostgreSQL at SERIALIZABLE) was rolled
+/// back whole, so it is run again, a bounded number of times with a short
+/// random pause: nothing it did was kept, so nothing is counted twice. A
+/// connection lost during COMMIT is never retried (the commit may have
+/// happened): that is `storageError`.
 ///
 /// libpq itself is loaded when the first such database is opened (`LibPQ`).
 package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
@@ -19,6 +29,8 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// Set by `close`; only touched with `lock` held.
     private var closed = false
     private static let maxIdle = 8
+    /// How many times a transaction is run again after a serialization failure or a deadlock.
+    package static let maxRetries = 12
 
     /// Connects to the database at `url` (a `postgres://` or
     /// `postgresql://` URL, as libpq reads it, plus libmfa's own
@@ -44,6 +56,13 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         try run(begin: nil, body)
     }
 
+    /// Runs each statement of `body` as its own transaction (autocommit):
+    /// for a check-and-write that is one statement.
+    @discardableResult
+    package func write<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try run(begin: nil, body)
+    }
+
     package func close() {
         let connections = lock.withLock { () -> [PostgresConnection] in
             closed = true
@@ -54,23 +73,41 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     private func run<R>(begin: String?, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
-        let connection = try checkOut()
-        do {
-            let result = try connection.transaction(begin: begin, body)
-            checkIn(connection)
-            return result
-        } catch {
-            if connection.isUsable {
+        var retries = 0
+        while true {
+            let connection = try checkOut()
+            do {
+                let result = try connection.transaction(begin: begin, body)
                 checkIn(connection)
-            } else {
-                // A broken connection (or one past its deadline) means the
-                // server went away or froze: the idle ones would fail or wait
-                // the same way, so the next call connects afresh.
-                connection.finish()
-                dropIdle()
+                return result
+            } catch {
+                let usable = connection.isUsable
+                if usable {
+                    checkIn(connection)
+                } else {
+                    // A broken connection (or one past its deadline) means the
+                    // server went away or froze: the idle ones would fail or wait
+                    // the same way, so the next call connects afresh.
+                    connection.finish()
+                    dropIdle()
+                }
+                guard usable, retries < Self.maxRetries, Self.isRetryable(connection.lastSQLState) else { throw error }
+                retries += 1
+                Self.pause(before: retries)
             }
-            throw error
         }
+    }
+
+    /// Whether a transaction that failed with `state` was rolled back by the
+    /// server for a conflict, and may simply be run again.
+    static func isRetryable(_ state: String?) -> Bool {
+        state == "40001" || state == "40P01"
+    }
+
+    /// A short random pause before retry `number`: up to 1, 2, 4 … 64 ms.
+    private static func pause(before number: Int) {
+        let ceiling = UInt32(1000) << UInt32(min(number, 7) - 1)
+        usleep(UInt32.random(in: 100...ceiling))
     }
 
     /// Calls `body` with the settings libpq reports for a connection of the

@@ -1,15 +1,31 @@
 /// What a `postgres://` store URL asks for: the URL libpq gets, the
-/// connection settings libmfa adds, and libmfa's own parameter,
-/// `mfa_deadline_ms`.
+/// connection settings libmfa adds, and libmfa's own parameters,
+/// `mfa_deadline_ms` and `mfa_prepared`.
 ///
 /// `mfa_deadline_ms` (100 to 600000, default 5000) bounds every wait on the
 /// server: connecting, and each statement, BEGIN and COMMIT. Past it the call
 /// fails with `storageError`, the connection is dropped (the server rolls
-/// back what it had not committed) and the next call connects afresh. It is
-/// taken out of the URL before libpq reads it.
+/// back what it had not committed) and the next call connects afresh. The
+/// server gets `statement_timeout` = deadline + 1 s in the connection's
+/// startup packet (libpq's `options`), so that a statement left behind does
+/// not hold its locks, and `plan_cache_mode=force_generic_plan`: no session
+/// state is set after connecting.
+///
+/// `mfa_prepared` (`on`, the default, or `off`): `off` is for a transaction
+/// pooler that does not carry prepared statements from one server
+/// connection to the next (PgBouncer before 1.21, or without
+/// `max_prepared_statements`): every statement is sent unnamed, parsed
+/// with its parameters in the same round trip, and no startup options are
+/// sent (such poolers refuse them; give the role a `statement_timeout`).
+///
+/// Both are taken out of the URL before libpq reads it.
 package struct PostgresSettings: Equatable, Sendable {
     /// The query parameter that sets the deadline.
     package static let deadlineParameter = "mfa_deadline_ms"
+    /// The query parameter that turns named prepared statements off.
+    package static let preparedParameter = "mfa_prepared"
+    /// How much longer than the deadline the server lets a statement run, in milliseconds.
+    package static let serverGrace = 1000
     /// The deadline when the URL sets none, in milliseconds.
     package static let defaultDeadline = 5000
     /// The deadlines the URL may set, in milliseconds.
@@ -29,6 +45,11 @@ package struct PostgresSettings: Equatable, Sendable {
     /// How long connecting may last, in milliseconds: the deadline, or the
     /// URL's `connect_timeout` if that is shorter.
     package let connectDeadline: Int
+    /// Whether statements are prepared once per connection under a name
+    /// (`mfa_prepared=on`), or sent unnamed with each execution.
+    package let prepared: Bool
+    /// The URL's own `options` (still percent-encoded), if it has any.
+    private let urlOptions: Substring?
 
     /// Reads a `postgres://` or `postgresql://` URL.
     /// - Throws: `invalidArgument` if `mfa_deadline_ms` is not a whole number
@@ -39,9 +60,22 @@ package struct PostgresSettings: Equatable, Sendable {
         var kept: [Substring] = []
         var deadline: Int?
         var connectTimeout: Int?
+        var prepared: Bool?
+        var options: Substring?
         for item in items {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let value = pair.count > 1 ? pair[1] : nil
+            if pair[0] == Self.preparedParameter {
+                guard prepared == nil else {
+                    throw MFAError(.invalidArgument, "postgres: \(Self.preparedParameter) is given twice in the store URL")
+                }
+                guard let value, value == "on" || value == "off" else {
+                    throw MFAError(.invalidArgument, "postgres: \(Self.preparedParameter) must be on or off")
+                }
+                prepared = value == "on"
+                continue
+            }
+            if pair[0] == "options" { options = value ?? "" }
             if pair[0] == Self.deadlineParameter {
                 guard deadline == nil else {
                     throw MFAError(.invalidArgument, "postgres: \(Self.deadlineParameter) is given twice in the store URL")
@@ -57,14 +91,53 @@ package struct PostgresSettings: Equatable, Sendable {
         self.url = kept.isEmpty ? String(parts[0]) : parts[0] + "?" + kept.joined(separator: "&")
         self.deadline = deadline ?? Self.defaultDeadline
         connectDeadline = min(self.deadline, connectTimeout ?? Int.max)
+        self.prepared = prepared ?? true
+        urlOptions = options
     }
 
     /// What `PQconnectStartParams` gets, in order: the defaults, then the URL
     /// (with expand_dbname, its settings override the defaults), then the
-    /// client encoding libmfa reads and writes.
+    /// server's statement timeout (added to the URL's own `options`), then
+    /// the client encoding libmfa reads and writes.
     package var connectionParameters: [(keyword: String, value: String)] {
-        Self.connectionDefaults.map { (keyword: $0.0, value: $0.1) }
-            + [(keyword: "dbname", value: url), (keyword: "client_encoding", value: "UTF8")]
+        var parameters = Self.connectionDefaults.map { (keyword: $0.0, value: $0.1) }
+            + [(keyword: "dbname", value: url)]
+        if let options = startupOptions { parameters.append((keyword: "options", value: options)) }
+        parameters.append((keyword: "client_encoding", value: "UTF8"))
+        return parameters
+    }
+
+    /// The server settings sent when connecting (libpq's `options`): the
+    /// URL's own, then `statement_timeout` (deadline + 1 s) and
+    /// `plan_cache_mode=force_generic_plan` (every statement is planned once
+    /// per connection, not at every execution: its plan is a handful of
+    /// key lookups whatever the values), each unless the URL's options set
+    /// it; nil with `mfa_prepared=off` (a pooler would refuse them) or when
+    /// the URL sets `options` to nothing.
+    package var startupOptions: String? {
+        guard prepared else { return nil }
+        let own = urlOptions.map(Self.percentDecoded) ?? ""
+        if urlOptions != nil && own.isEmpty { return nil }
+        var options = own.isEmpty ? [] : [own]
+        if !own.contains("statement_timeout") { options.append("-c statement_timeout=\(deadline + Self.serverGrace)") }
+        if !own.contains("plan_cache_mode") { options.append("-c plan_cache_mode=force_generic_plan") }
+        return options.joined(separator: " ")
+    }
+
+    /// `text` with its `%XX` escapes (and `+`, as libpq does not read it, kept) decoded.
+    private static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func milliseconds(_ text: Substring?) throws(MFAError) -> Int {
