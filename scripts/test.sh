@@ -4,7 +4,8 @@
 # and PostgreSQL: Swift (swift test), C (CTest: gcc and clang, header,
 # exports, install, races, crashes), sanitizers, valgrind and short fuzz
 # runs, Python (pytest, and mypy --strict on the
-# package); then the README's code blocks (Tests/readme), the API reference
+# package), the example web application (Tests/web: in headless Chromium);
+# then the README's code blocks (Tests/readme), the API reference
 # with warnings as errors (scripts/docs.sh), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
 # Tests/wheel). Logs go to build/logs/.
@@ -38,6 +39,12 @@ TAIL_LINES=10 step fuzz "$ROOT/scripts/fuzz.sh" 20
 
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
+# The example web application (examples/web): its safety through Flask's test client, then
+# end to end in headless Chromium, started by scripts/web.sh on SQLite and on PostgreSQL;
+# screenshots in build/web-artifacts/.
+TAIL_LINES=1 step web-mypy env MYPYPATH="$ROOT/python:$ROOT/examples/web" \
+    python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" -p mfa_web
+TAIL_LINES=1 step web python3 -m pytest -q "$ROOT/Tests/web"
 
 TAIL_LINES=4 step readme python3 "$ROOT/Tests/readme/run_readme.py" "$LIBMFA_LIBRARY"
 TAIL_LINES=1 step docs "$ROOT/scripts/docs.sh"

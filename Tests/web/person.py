@@ -99,7 +99,7 @@ class Person:
         path = ARTIFACTS / ("%s-%s.png" % (self.label, name))
         width, height = self.driver.execute_script(
             "return [document.documentElement.clientWidth,"
-            " Math.ceil(document.querySelector('footer').getBoundingClientRect().bottom) + 16];")
+            " Math.ceil(document.querySelector('footer').getBoundingClientRect().bottom + window.scrollY) + 16];")
         shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
             "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})

@@ -22,6 +22,7 @@ import time
 from typing import Any, Callable, Optional
 
 import flask
+from flask.typing import ResponseReturnValue
 import libmfa
 import werkzeug.exceptions
 
@@ -91,7 +92,7 @@ def create_app(settings: Optional[Settings] = None, gateways: Optional[Gateways]
     return app
 
 
-def _healthz() -> flask.ResponseReturnValue:
+def _healthz() -> ResponseReturnValue:
     """Liveness: the application's tables and libmfa's store answer."""
     database.get().one("SELECT 1")
     engine.context().config()
@@ -113,21 +114,21 @@ def _security_headers(response: flask.Response) -> flask.Response:
 def _error_handlers(app: flask.Flask) -> None:
     """Every failure as a page with a sentence for people: never a stack trace."""
 
-    def page(status: int, title: str, message: str) -> flask.ResponseReturnValue:
+    def page(status: int, title: str, message: str) -> ResponseReturnValue:
         return flask.render_template("errors/error.html", title=title, message=message), status
 
     @app.errorhandler(csrf.CSRFError)
-    def csrf_refused(_error: csrf.CSRFError) -> flask.ResponseReturnValue:
+    def csrf_refused(_error: csrf.CSRFError) -> ResponseReturnValue:
         return page(400, "Form refused", "This form was refused because its security token was missing or out "
                     "of date. Go back, reload the page and try again.")
 
     @app.errorhandler(engine.StepUpRequired)
-    def step_up(_error: engine.StepUpRequired) -> flask.ResponseReturnValue:
+    def step_up(_error: engine.StepUpRequired) -> ResponseReturnValue:
         target = flask.request.path if flask.request.method == "GET" else flask.url_for("account.index")
         return flask.redirect(flask.url_for("auth.reauth", next=target))
 
     @app.errorhandler(libmfa.MFAError)
-    def mfa_error(error: libmfa.MFAError) -> flask.ResponseReturnValue:
+    def mfa_error(error: libmfa.MFAError) -> ResponseReturnValue:
         if not isinstance(error, tuple(messages.MESSAGES)):
             app.logger.error("libmfa: %s", error)
         return page(400 if error.name != "STORAGE_ERROR" else 503, "Something went wrong",
@@ -141,7 +142,7 @@ def _error_handlers(app: flask.Flask) -> None:
         return page(code, "%d %s" % (code, error.name), texts.get(code, "The request could not be handled."))
 
     @app.errorhandler(Exception)
-    def unexpected(error: Exception) -> flask.ResponseReturnValue:
+    def unexpected(error: Exception) -> ResponseReturnValue:
         app.logger.exception("unexpected error")
         return page(500, "Something went wrong", "The server could not complete this request. Try again later.")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 
 import flask
+from flask.typing import ResponseReturnValue
 import libmfa
 
 from . import engine, factors, messages
@@ -37,7 +38,7 @@ def _factor(enrollment_id: str) -> libmfa.MultiFactorInfo:
 
 @blueprint.get("/account")
 @login_required
-def index() -> flask.ResponseReturnValue:
+def index() -> ResponseReturnValue:
     """The enrolled factors and the ways to add one."""
     enrolled = engine.multi_factor().enrolled_factors()
     config = engine.context().config()
@@ -50,7 +51,7 @@ def index() -> flask.ResponseReturnValue:
 @blueprint.route("/account/factors/<enrollment_id>/remove", methods=["GET", "POST"])
 @login_required
 @step_up_required
-def remove(enrollment_id: str) -> flask.ResponseReturnValue:
+def remove(enrollment_id: str) -> ResponseReturnValue:
     """Confirm, then unenroll the factor."""
     info = _factor(enrollment_id)
     if flask.request.method == "GET":

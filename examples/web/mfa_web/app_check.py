@@ -20,13 +20,12 @@ reCAPTCHA / Turnstile / App Attest answer the page sends, then sign.
 from __future__ import annotations
 
 import secrets
-import time
-from typing import Any, Callable, Dict
+from typing import Any, Dict
 
 import flask
 import itsdangerous
 
-from . import database, sessions
+from . import database, sessions, signing
 
 #: How long a token is good for (seconds).
 TOKEN_LIFETIME = 120
@@ -35,22 +34,8 @@ ACTIONS = ("enrollment", "sign_in")
 blueprint = flask.Blueprint("app_check", __name__)
 
 
-class _Serializer(itsdangerous.URLSafeTimedSerializer):
-    """Timestamps from the application's clock (a test can move it)."""
-
-    clock: Callable[[], float] = time.time
-
-    def __init__(self, secret_key: bytes, clock: Callable[[], float]) -> None:
-        super().__init__(secret_key, salt="libmfa-web app check")
-        self.clock = clock
-
-    def get_timestamp(self) -> int:  # type: ignore[override]
-        return int(self.clock())
-
-
-def _serializer() -> _Serializer:
-    app = flask.current_app
-    return _Serializer(app.config["MFA_WEB_SECRET"], app.extensions["mfa_web.clock"])
+def _serializer() -> itsdangerous.URLSafeTimedSerializer:
+    return signing.serializer("libmfa-web app check")
 
 
 def issue(action: str) -> str:

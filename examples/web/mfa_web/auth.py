@@ -17,10 +17,12 @@ import urllib.parse
 from typing import Any, Callable, Optional, TypeVar, cast
 
 import flask
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
 import itsdangerous
 import libmfa
 
-from . import accounts, engine, messages, second_factor, sessions
+from . import accounts, engine, messages, second_factor, sessions, signing
 
 blueprint = flask.Blueprint("auth", __name__)
 
@@ -65,7 +67,7 @@ def safe_next(value: Optional[str], default: str = "/account") -> str:
     return value
 
 
-def load_user() -> Optional[flask.Response]:
+def load_user() -> Optional[Response]:
     """A ``before_request`` handler: the signed-in account, its credential checked against revocations."""
     session = sessions.current()
     uid = session.get("uid")
@@ -90,7 +92,7 @@ def load_user() -> Optional[flask.Response]:
 
 
 def _serializer() -> itsdangerous.URLSafeTimedSerializer:
-    return itsdangerous.URLSafeTimedSerializer(flask.current_app.config["MFA_WEB_SECRET"], salt="libmfa-web email")
+    return signing.serializer("libmfa-web email")
 
 
 def send_verification(who: accounts.Account) -> None:
@@ -103,13 +105,13 @@ def send_verification(who: accounts.Account) -> None:
 
 
 @blueprint.get("/")
-def index() -> flask.ResponseReturnValue:
+def index() -> ResponseReturnValue:
     """The account page for a signed-in user, else the sign-in page."""
     return flask.redirect(flask.url_for("account.index" if engine.account() else "auth.sign_in"))
 
 
 @blueprint.route("/signup", methods=["GET", "POST"])
-def sign_up() -> flask.ResponseReturnValue:
+def sign_up() -> ResponseReturnValue:
     """Create an account (email + password) and sign it in."""
     if flask.request.method == "GET":
         return flask.render_template("auth/signup.html")
@@ -127,7 +129,7 @@ def sign_up() -> flask.ResponseReturnValue:
 
 
 @blueprint.route("/signin", methods=["GET", "POST"])
-def sign_in() -> flask.ResponseReturnValue:
+def sign_in() -> ResponseReturnValue:
     """Check the password, then ask libmfa whether a second factor is needed."""
     next_url = safe_next(flask.request.values.get("next"))
     if flask.request.method == "GET":
@@ -151,7 +153,7 @@ def sign_in() -> flask.ResponseReturnValue:
 
 
 @blueprint.post("/signout")
-def sign_out() -> flask.ResponseReturnValue:
+def sign_out() -> ResponseReturnValue:
     """End the session (its row is deleted: the cookie is worthless afterwards)."""
     sessions.current().clear()
     sessions.rotate()
@@ -160,7 +162,7 @@ def sign_out() -> flask.ResponseReturnValue:
 
 
 @blueprint.get("/verify-email/<token>")
-def verify_email(token: str) -> flask.ResponseReturnValue:
+def verify_email(token: str) -> ResponseReturnValue:
     """The link of the verification email."""
     try:
         claims = _serializer().loads(token, max_age=VERIFY_LINK_LIFETIME)
@@ -177,7 +179,7 @@ def verify_email(token: str) -> flask.ResponseReturnValue:
 
 @blueprint.post("/verify-email/resend")
 @login_required
-def resend_verification() -> flask.ResponseReturnValue:
+def resend_verification() -> ResponseReturnValue:
     """Send the verification email again."""
     who = engine.require_account()
     if not who.email_verified:
@@ -188,7 +190,7 @@ def resend_verification() -> flask.ResponseReturnValue:
 
 @blueprint.route("/reauth", methods=["GET", "POST"])
 @login_required
-def reauth() -> flask.ResponseReturnValue:
+def reauth() -> ResponseReturnValue:
     """Step-up: the password again, then a second factor if the user has one."""
     next_url = safe_next(flask.request.values.get("next"))
     who = engine.require_account()

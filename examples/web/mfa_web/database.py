@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import urllib.parse
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple, Type
 
 import flask
 
@@ -46,7 +46,7 @@ class Database:
         if self.postgres:
             import psycopg  # only PostgreSQL deployments need the driver
 
-            self._errors: Tuple[type, ...] = (psycopg.errors.UniqueViolation,)
+            self._errors: Tuple[Type[BaseException], ...] = (psycopg.errors.UniqueViolation,)
             self._conninfo = _without_libmfa_parameters(location)
         else:
             self._errors = (sqlite3.IntegrityError,)
@@ -70,7 +70,7 @@ class Database:
 class Connection:
     """A DB-API connection with ``?`` placeholders on both databases."""
 
-    def __init__(self, raw: Any, placeholder: str, unique_errors: Tuple[type, ...]) -> None:
+    def __init__(self, raw: Any, placeholder: str, unique_errors: Tuple[Type[BaseException], ...]) -> None:
         self._raw = raw
         self._placeholder = placeholder
         self._unique_errors = unique_errors

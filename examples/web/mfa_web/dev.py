@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import flask
+from flask.typing import ResponseReturnValue
 import libmfa
 
 from .account import format_time
@@ -19,7 +20,7 @@ blueprint = flask.Blueprint("dev", __name__, url_prefix="/dev")
 
 
 @blueprint.get("/outbox")
-def outbox() -> flask.ResponseReturnValue:
+def outbox() -> ResponseReturnValue:
     """Every SMS and email, newest first."""
     app = flask.current_app
     sms = list(reversed(libmfa.read_outbox(app.config["MFA_WEB_SMS_OUTBOX"])))

@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Optional
 
 import flask
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
 import libmfa
 
 from . import accounts, engine, factors, messages, sessions
@@ -25,7 +27,7 @@ SIGN_IN = "sign_in"
 STEP_UP = "step_up"
 
 
-def begin(resolver: libmfa.MultiFactorResolver, purpose: str, auth_time: int, next_url: str) -> flask.Response:
+def begin(resolver: libmfa.MultiFactorResolver, purpose: str, auth_time: int, next_url: str) -> Response:
     """Keep the resolver's pending credential server-side and show the chooser."""
     session = sessions.current()
     session["pending"] = {"credential": resolver.session, "uid": resolver.uid, "purpose": purpose,
@@ -61,7 +63,7 @@ def hint(enrollment_id: str) -> libmfa.MultiFactorInfo:
     flask.abort(404)
 
 
-def restart(error: libmfa.MFAError) -> flask.Response:
+def restart(error: libmfa.MFAError) -> Response:
     """The pending sign-in cannot go on: say why and go back to its start."""
     state = pending() or {}
     sessions.current().pop("pending", None)
@@ -71,7 +73,7 @@ def restart(error: libmfa.MFAError) -> flask.Response:
     return flask.redirect(flask.url_for("auth.sign_in"))
 
 
-def finish(assertion: libmfa.MultiFactorAssertion) -> flask.Response:
+def finish(assertion: libmfa.MultiFactorAssertion) -> Response:
     """Resolve the pending sign-in with ``assertion``; then sign in, or record the step-up.
 
     libmfa errors propagate: the kind's view shows them (a wrong code can be
@@ -102,7 +104,7 @@ def finish(assertion: libmfa.MultiFactorAssertion) -> flask.Response:
     return flask.redirect(next_url)
 
 
-def fail(error: libmfa.MFAError, retry: str) -> flask.Response:
+def fail(error: libmfa.MFAError, retry: str) -> Response:
     """Show a failed proof: retry on the same page, or start over when the sign-in is dead."""
     if isinstance(error, (libmfa.InvalidSessionError, libmfa.UserTokenExpiredError, libmfa.TenantMismatchError)):
         return restart(error)
@@ -111,7 +113,7 @@ def fail(error: libmfa.MFAError, retry: str) -> flask.Response:
 
 
 @blueprint.get("/signin/second-factor")
-def choose() -> flask.ResponseReturnValue:
+def choose() -> ResponseReturnValue:
     """The hint chooser."""
     state = pending()
     if state is None:
@@ -126,7 +128,7 @@ def choose() -> flask.ResponseReturnValue:
 
 
 @blueprint.post("/signin/second-factor/cancel")
-def cancel() -> flask.ResponseReturnValue:
+def cancel() -> ResponseReturnValue:
     """Give up the pending sign-in."""
     state = pending() or {}
     sessions.current().pop("pending", None)

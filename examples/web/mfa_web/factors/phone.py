@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 import flask
+from flask.typing import ResponseReturnValue
 import libmfa
 
 from .. import engine, messages, second_factor, sessions
@@ -36,7 +37,7 @@ def _app_credential() -> Optional[str]:
 
 @blueprint.route("/enroll", methods=["GET", "POST"])
 @login_required
-def enroll() -> flask.ResponseReturnValue:
+def enroll() -> ResponseReturnValue:
     """The number and a name; sends the code."""
     state = sessions.current().get(ENROLL)
     if flask.request.method == "GET":
@@ -56,7 +57,7 @@ def enroll() -> flask.ResponseReturnValue:
 
 @blueprint.route("/enroll/verify", methods=["GET", "POST"])
 @login_required
-def verify() -> flask.ResponseReturnValue:
+def verify() -> ResponseReturnValue:
     """The code from the SMS finishes the enrollment."""
     state = sessions.current().get(ENROLL)
     if not isinstance(state, dict) or "verification_id" not in state:
@@ -83,14 +84,14 @@ def verify() -> flask.ResponseReturnValue:
 
 @blueprint.post("/enroll/cancel")
 @login_required
-def cancel() -> flask.ResponseReturnValue:
+def cancel() -> ResponseReturnValue:
     """Forget the number being enrolled."""
     sessions.current().pop(ENROLL, None)
     return flask.redirect(flask.url_for("account.index"))
 
 
 @blueprint.route("/sign-in/<enrollment_id>", methods=["GET", "POST"])
-def sign_in(enrollment_id: str) -> flask.ResponseReturnValue:
+def sign_in(enrollment_id: str) -> ResponseReturnValue:
     """Send a code to the chosen number, then check it, for the pending sign-in or step-up."""
     here = flask.url_for("phone.sign_in", enrollment_id=enrollment_id)
     try:

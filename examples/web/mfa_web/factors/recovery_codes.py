@@ -8,6 +8,7 @@ factor, listed with the others, and one hint at sign-in ("7 codes left").
 from __future__ import annotations
 
 import flask
+from flask.typing import ResponseReturnValue
 import libmfa
 
 from .. import engine, messages, second_factor, sessions
@@ -24,7 +25,7 @@ KIND = FactorKind(factor_id="recovery", label="Recovery codes", provider="recove
 
 @blueprint.post("/generate")
 @login_required
-def generate() -> flask.ResponseReturnValue:
+def generate() -> ResponseReturnValue:
     """Generate a new set (replacing the old one) and show it once."""
     try:
         codes = GENERATOR.generate_codes(engine.enrollment_session(), "Recovery codes")
@@ -38,7 +39,7 @@ def generate() -> flask.ResponseReturnValue:
 
 @blueprint.get("/codes")
 @login_required
-def show() -> flask.ResponseReturnValue:
+def show() -> ResponseReturnValue:
     """The new codes, this once."""
     codes = sessions.current().pop(SHOW_ONCE, None)
     if not isinstance(codes, list):
@@ -48,7 +49,7 @@ def show() -> flask.ResponseReturnValue:
 
 
 @blueprint.route("/sign-in/<enrollment_id>", methods=["GET", "POST"])
-def sign_in(enrollment_id: str) -> flask.ResponseReturnValue:
+def sign_in(enrollment_id: str) -> ResponseReturnValue:
     """A recovery code, for the pending sign-in or step-up."""
     try:
         hint = second_factor.hint(enrollment_id)

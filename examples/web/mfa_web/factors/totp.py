@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 
 import flask
+from flask.typing import ResponseReturnValue
 import libmfa
 
 from .. import engine, messages, second_factor, sessions
@@ -34,7 +35,7 @@ def _secret() -> libmfa.TOTPSecret | None:
 
 @blueprint.post("/enroll/start")
 @login_required
-def start() -> flask.ResponseReturnValue:
+def start() -> ResponseReturnValue:
     """Generate a secret and show it."""
     try:
         secret = GENERATOR.generate_secret(engine.enrollment_session())
@@ -54,7 +55,7 @@ def start() -> flask.ResponseReturnValue:
 
 @blueprint.route("/enroll", methods=["GET", "POST"])
 @login_required
-def enroll() -> flask.ResponseReturnValue:
+def enroll() -> ResponseReturnValue:
     """The QR code and the key; the code from the app finishes the enrollment."""
     secret = _secret()
     if secret is None:
@@ -77,24 +78,26 @@ def enroll() -> flask.ResponseReturnValue:
         return flask.redirect(flask.url_for("account.index"))
     account = engine.require_account()
     issuer = flask.current_app.config["MFA_WEB_ISSUER"]
-    qr = base64.b64encode(secret.qr_png(account.email, issuer)).decode("ascii")
+    png = secret.qr_png(account.email, issuer)
+    qr = base64.b64encode(png).decode("ascii")
+    width = int.from_bytes(png[16:20], "big") // 2  # libmfa draws 8 pixels a module: show 4, still sharp
     key = secret.shared_secret_key
     grouped = " ".join(key[index:index + 4] for index in range(0, len(key), 4))
     minutes = max(0, (secret.enrollment_completion_deadline - engine.now()) // 60)
-    return flask.render_template("factors/totp/enroll.html", qr=qr, key=grouped, minutes=minutes,
+    return flask.render_template("factors/totp/enroll.html", qr=qr, width=width, key=grouped, minutes=minutes,
                                  digits=secret.code_length)
 
 
 @blueprint.post("/enroll/cancel")
 @login_required
-def cancel() -> flask.ResponseReturnValue:
+def cancel() -> ResponseReturnValue:
     """Forget the secret being enrolled."""
     sessions.current().pop(STATE, None)
     return flask.redirect(flask.url_for("account.index"))
 
 
 @blueprint.route("/sign-in/<enrollment_id>", methods=["GET", "POST"])
-def sign_in(enrollment_id: str) -> flask.ResponseReturnValue:
+def sign_in(enrollment_id: str) -> ResponseReturnValue:
     """The code from the app, for the pending sign-in or step-up."""
     try:
         hint = second_factor.hint(enrollment_id)
