@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The README's third command: set up, build libmfa, and run the example web
-# application (examples/web) in development mode on http://127.0.0.1:5000/,
-# on the embedded SQLite store in build/web/. SMS and email go to the
-# development outbox at /dev/outbox.
+# The README's command for the example web application (examples/web): set up,
+# build libmfa (when its sources changed), and run the application in
+# development mode on http://127.0.0.1:5000/, on the embedded SQLite store in
+# build/web/. SMS and email go to the development outbox at /dev/outbox.
 #
 #   MFA_WEB_STORE=postgres://user@host/db ./scripts/web.sh   the same app on PostgreSQL
 #   MFA_WEB_PORT=8000 ./scripts/web.sh                        another port

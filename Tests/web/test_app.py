@@ -313,6 +313,19 @@ def test_the_token_endpoint_wants_a_known_action_and_a_flow_in_progress(app, ali
 # --- second factors, step-up, revocation ---------------------------------------------------
 
 
+def test_an_email_link_expires_after_two_days(app, clock):
+    bob = Browser(app)
+    bob.sign_up("bob@example.com", verify=False)
+    mail = app.extensions["mfa_web.mailer"].messages()
+    link = re.search(r"http://localhost(/verify-email/\S+)", mail[-1]["body"]).group(1)
+    clock.advance(2 * 24 * 3600 + 1)
+    bob.client.get(link)
+    assert "invalid or has expired" in bob.client.get("/signin").get_data(as_text=True)
+    assert bob.client.get(link[:-3] + "abc").status_code == 302  # tampered: refused the same way
+    bob.sign_in()
+    assert "not verified" in bob.get("/account").get_data(as_text=True)
+
+
 def test_enrolling_needs_a_verified_email(app):
     bob = Browser(app)
     bob.sign_up("bob@example.com", verify=False)
@@ -376,6 +389,8 @@ def test_a_wrong_code_is_a_message_and_the_sign_in_goes_on(app, alice, clock):
     assert alice.sign_in().headers["Location"] == "/signin/second-factor"
     page = alice.get("/signin/second-factor").get_data(as_text=True)
     sign_in = re.search(r'href="(/factors/totp/sign-in/[^"]+)"', page).group(1)
+    assert alice.get(sign_in.replace("/totp/", "/phone/")).status_code == 404  # not a phone factor
+    assert alice.get("/factors/totp/sign-in/no-such-factor").status_code == 404
     for code in ("12345", "abcdef", "1234567890", "\u0661\u0662\u0663\u0664\u0665\u0666"):
         response = alice.post(sign_in, sign_in, {"code": code})
         assert response.headers["Location"] == sign_in, code

@@ -29,6 +29,7 @@ SCHEMA = (
         id_hash TEXT PRIMARY KEY,
         data TEXT NOT NULL,
         expires_at BIGINT NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS web_sessions_expiry ON web_sessions (expires_at)",
     """CREATE TABLE IF NOT EXISTS web_app_checks (
         nonce TEXT PRIMARY KEY,
         expires_at BIGINT NOT NULL)""",

@@ -47,6 +47,7 @@ def open_context(settings: Settings, clock: Callable[[], float], sms_sender: Opt
         app_verifier=app_verifier,
     )
     context.update_config(settings.mfa_config)
+    context.purge_expired()  # pending secrets past their deadline, used-token records past their expiry
     return context
 
 
@@ -119,6 +120,7 @@ def start_session(who: Account, auth_time: int) -> None:
     session["uid"] = who.uid
     session["auth_time"] = auth_time
     session["issued_ms"] = now_ms()
+    sessions.purge_expired(now())
 
 
 def reissue_credential() -> None:

@@ -55,10 +55,10 @@ def resolver() -> libmfa.MultiFactorResolver:
     return engine.context().resolver(str(state["credential"]))
 
 
-def hint(enrollment_id: str) -> libmfa.MultiFactorInfo:
-    """The pending sign-in's hint with this id; 404 if it has none."""
+def hint(enrollment_id: str, factor_id: str) -> libmfa.MultiFactorInfo:
+    """The pending sign-in's hint with this id, of this kind; 404 if it has none."""
     for item in resolver().hints:
-        if item.uid == enrollment_id:
+        if item.uid == enrollment_id and item.factor_id == factor_id:
             return item
     flask.abort(404)
 

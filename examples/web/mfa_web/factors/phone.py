@@ -95,7 +95,7 @@ def sign_in(enrollment_id: str) -> ResponseReturnValue:
     """Send a code to the chosen number, then check it, for the pending sign-in or step-up."""
     here = flask.url_for("phone.sign_in", enrollment_id=enrollment_id)
     try:
-        hint = second_factor.hint(enrollment_id)
+        hint = second_factor.hint(enrollment_id, KIND.factor_id)
     except libmfa.MFAError as error:
         return second_factor.restart(error)
     state = sessions.current().get(SIGN_IN)

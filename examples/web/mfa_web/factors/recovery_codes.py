@@ -52,7 +52,7 @@ def show() -> ResponseReturnValue:
 def sign_in(enrollment_id: str) -> ResponseReturnValue:
     """A recovery code, for the pending sign-in or step-up."""
     try:
-        hint = second_factor.hint(enrollment_id)
+        hint = second_factor.hint(enrollment_id, KIND.factor_id)
     except libmfa.MFAError as error:
         return second_factor.restart(error)
     if flask.request.method == "GET":
