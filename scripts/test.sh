@@ -5,8 +5,9 @@
 # exports, install, races, crashes), a failover from a primary to its
 # streaming standby and the suites behind PgBouncer (Tests/ha, servers of
 # their own), sanitizers, valgrind and short fuzz runs, Python (pytest,
-# mfactl end to end, and mypy --strict on the package); then the README's
-# code blocks (Tests/readme), the API reference with warnings as errors
+# mfactl end to end, and mypy --strict on the package), the example web
+# application (Tests/web: in headless Chromium); then the README's code
+# blocks (Tests/readme), the API reference with warnings as errors
 # (scripts/docs.sh), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
 # Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
@@ -53,6 +54,12 @@ export MFA_PG_ROTATION_FACTORS=${MFA_PG_ROTATION_FACTORS:-20000}
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
+# The example web application (examples/web): its safety through Flask's test client, then
+# end to end in headless Chromium, started by scripts/web.sh on SQLite and on PostgreSQL;
+# screenshots in build/web-artifacts/.
+TAIL_LINES=1 step web-mypy env MYPYPATH="$ROOT/python:$ROOT/examples/web" \
+    python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" -p mfa_web
+TAIL_LINES=1 step web python3 -m pytest -q "$ROOT/Tests/web"
 
 TAIL_LINES=4 step readme python3 "$ROOT/Tests/readme/run_readme.py" "$LIBMFA_LIBRARY"
 TAIL_LINES=1 step docs "$ROOT/scripts/docs.sh"

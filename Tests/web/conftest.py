@@ -1,0 +1,137 @@
+"""pytest set-up for the example web application (examples/web).
+
+Imports libmfa from <repo>/python and the application from examples/web,
+finds a built library the way Tests/python does, and provides:
+
+* ``server(store)``: the application started with the README's command,
+  ``scripts/web.sh``, on a free port and a fresh instance folder; on
+  PostgreSQL (``MFA_WEB_STORE``) in a new database of the test server named
+  by ``MFA_TEST_POSTGRES_URL``;
+* ``browser``: headless Chromium (Debian's chromium and chromium-driver)
+  driven by selenium, ``--no-sandbox`` when running as root;
+* ``ARTIFACTS``: where screenshots go (``build/web-artifacts``, or
+  ``MFA_WEB_ARTIFACTS``).
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "python"))
+sys.path.insert(0, str(REPO / "examples" / "web"))
+if not os.environ.get("LIBMFA_LIBRARY"):
+    for candidate in (REPO / "build" / "libmfa.so", REPO / ".build" / "release" / "libmfa.so"):
+        if candidate.exists():
+            os.environ["LIBMFA_LIBRARY"] = str(candidate)
+            break
+
+ARTIFACTS = pathlib.Path(os.environ.get("MFA_WEB_ARTIFACTS") or REPO / "build" / "web-artifacts")
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+#: How long the server may take to start: web.sh runs the set-up and an (incremental) build first.
+START_TIMEOUT = 300
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def postgres_database(url: str, name: str) -> str:
+    """A new, empty database ``name`` on the server of ``url``; its URL."""
+    import psycopg
+
+    parts = urllib.parse.urlsplit(url)
+    with psycopg.connect(urllib.parse.urlunsplit(parts._replace(path="/postgres", query="")),
+                         autocommit=True) as connection:
+        connection.execute('DROP DATABASE IF EXISTS "%s"' % name)
+        connection.execute('CREATE DATABASE "%s"' % name)
+    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
+
+
+class Server:
+    """The application running under scripts/web.sh."""
+
+    def __init__(self, instance: pathlib.Path, store: str | None) -> None:
+        self.instance = instance
+        self.port = free_port()
+        self.url = "http://127.0.0.1:%d" % self.port
+        env = dict(os.environ, MFA_WEB_PORT=str(self.port), MFA_WEB_INSTANCE=str(instance))
+        if store:
+            env["MFA_WEB_STORE"] = store
+        self.log = instance / "server.log"
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen([str(REPO / "scripts" / "web.sh")], cwd=REPO, env=env, stdout=log,
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                            start_new_session=True)
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=5) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the web application did not start:\n" + self.log.read_text(errors="replace"))
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        """Stop the server (its whole process group: web.sh execs python)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def server(request, tmp_path_factory):
+    """The application on the embedded SQLite store, then on PostgreSQL (skipped without a test server)."""
+    store = None
+    if request.param == "postgres":
+        url = os.environ.get("MFA_TEST_POSTGRES_URL")
+        if not url:
+            pytest.skip("MFA_TEST_POSTGRES_URL is not set (scripts/test.sh starts a PostgreSQL server)")
+        store = postgres_database(url, "libmfa_web_%s" % secrets.token_hex(4))
+    running = Server(tmp_path_factory.mktemp("web-" + request.param), store)
+    running.store_kind = request.param
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium under selenium (one per module)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--window-size=1100,900", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--hide-scrollbars", "--force-device-scale-factor=1", "--lang=en-US"):
+        options.add_argument(argument)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")  # Chromium's sandbox refuses to run as root
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()

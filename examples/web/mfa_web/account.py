@@ -1,0 +1,67 @@
+"""The account page: the enrolled factors, adding one, removing one behind step-up.
+
+Removing a factor is the sensitive action of the guides: it asks for the
+password and a second factor again (:func:`mfa_web.auth.step_up_required`),
+then libmfa unenrolls it and revokes every credential issued before. This
+session gets a new credential; every other session of the user is signed
+out at its next request.
+
+(Renaming a factor needs a call the Python package does not have yet: the
+name given at enrollment stays.)
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import flask
+from flask.typing import ResponseReturnValue
+import libmfa
+
+from . import engine, factors, messages
+from .auth import login_required, step_up_required
+
+blueprint = flask.Blueprint("account", __name__)
+
+
+def format_time(unix: int) -> str:
+    """A Unix time as people read it (UTC)."""
+    return datetime.datetime.fromtimestamp(unix, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _factor(enrollment_id: str) -> libmfa.MultiFactorInfo:
+    for info in engine.multi_factor().enrolled_factors():
+        if info.uid == enrollment_id:
+            return info
+    flask.abort(404)
+
+
+@blueprint.get("/account")
+@login_required
+def index() -> ResponseReturnValue:
+    """The enrolled factors and the ways to add one."""
+    enrolled = engine.multi_factor().enrolled_factors()
+    config = engine.context().config()
+    rows = [(info, factors.by_id(info.factor_id)) for info in enrolled]
+    kinds = [kind for kind in factors.KINDS if kind.enabled(config)]
+    return flask.render_template("account/index.html", account=engine.require_account(), rows=rows,
+                                 factors=enrolled, kinds=kinds, format_time=format_time)
+
+
+@blueprint.route("/account/factors/<enrollment_id>/remove", methods=["GET", "POST"])
+@login_required
+@step_up_required
+def remove(enrollment_id: str) -> ResponseReturnValue:
+    """Confirm, then unenroll the factor."""
+    info = _factor(enrollment_id)
+    if flask.request.method == "GET":
+        return flask.render_template("account/remove.html", info=info, kind=factors.by_id(info.factor_id),
+                                     format_time=format_time)
+    try:
+        engine.multi_factor().unenroll(info)
+    except libmfa.MFAError as error:
+        messages.flash(error)
+        return flask.redirect(flask.url_for("account.index"))
+    engine.reissue_credential()
+    flask.flash("Removed %s. Your other sessions were signed out." % (info.display_name or info.hint), "success")
+    return flask.redirect(flask.url_for("account.index"))

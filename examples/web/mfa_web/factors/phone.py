@@ -1,0 +1,134 @@
+"""Phones (SMS codes): enroll a number, sign in with a code sent to it.
+
+Every SMS request carries the page's app-check token (``app_credential``,
+see :mod:`mfa_web.app_check`); libmfa hands it to the verifier before it
+sends anything. The verification id libmfa returns waits in the server-side
+session until the user types the code. In development the SMS goes to the
+outbox that ``/dev/outbox`` shows.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import flask
+from flask.typing import ResponseReturnValue
+import libmfa
+
+from .. import engine, messages, second_factor, sessions
+from ..auth import login_required
+from . import FactorKind, display_name
+
+blueprint = flask.Blueprint("phone", __name__, url_prefix="/factors/phone")
+ENROLL = "factor:phone:enroll"
+SIGN_IN = "factor:phone:sign_in"
+
+KIND = FactorKind(factor_id="phone", label="Phone (SMS)", provider="phone", blueprint=blueprint,
+                  sign_in_endpoint="phone.sign_in")
+
+
+def _provider() -> libmfa.PhoneAuthProvider:
+    return libmfa.PhoneAuthProvider(engine.context())
+
+
+def _app_credential() -> Optional[str]:
+    return flask.request.form.get("app_credential") or None
+
+
+@blueprint.route("/enroll", methods=["GET", "POST"])
+@login_required
+def enroll() -> ResponseReturnValue:
+    """The number and a name; sends the code."""
+    state = sessions.current().get(ENROLL)
+    if flask.request.method == "GET":
+        return flask.render_template("factors/phone/enroll.html", state=state if isinstance(state, dict) else {})
+    number = "".join(flask.request.form.get("phone_number", "").split())
+    name = display_name(flask.request.form.get("display_name", ""), "Phone")
+    try:
+        verification_id = _provider().verify_phone_number(number, app_credential=_app_credential(),
+                                                          session=engine.enrollment_session())
+    except libmfa.MFAError as error:
+        messages.flash(error)
+        sessions.current()[ENROLL] = {"number": number, "name": name}
+        return flask.redirect(flask.url_for("phone.enroll"))
+    sessions.current()[ENROLL] = {"number": number, "name": name, "verification_id": verification_id}
+    return flask.redirect(flask.url_for("phone.verify"))
+
+
+@blueprint.route("/enroll/verify", methods=["GET", "POST"])
+@login_required
+def verify() -> ResponseReturnValue:
+    """The code from the SMS finishes the enrollment."""
+    state = sessions.current().get(ENROLL)
+    if not isinstance(state, dict) or "verification_id" not in state:
+        return flask.redirect(flask.url_for("phone.enroll"))
+    if flask.request.method == "GET":
+        return flask.render_template("factors/phone/verify.html", number=state["number"])
+    code = flask.request.form.get("code", "").strip().replace(" ", "")
+    credential = libmfa.PhoneAuthProvider.credential(state["verification_id"], code)
+    try:
+        info = engine.multi_factor().enroll(libmfa.PhoneMultiFactorGenerator.assertion(credential), state["name"])
+    except libmfa.MFAError as error:
+        messages.flash(error)
+        if isinstance(error, libmfa.InvalidVerificationCodeError):
+            return flask.redirect(flask.url_for("phone.verify"))
+        del state["verification_id"]
+        sessions.current()[ENROLL] = state
+        return flask.redirect(flask.url_for("phone.enroll"))
+    sessions.current().pop(ENROLL, None)
+    engine.reissue_credential()
+    flask.flash("%s (%s) is enrolled. Your other sessions were signed out." % (info.display_name, info.hint),
+                "success")
+    return flask.redirect(flask.url_for("account.index"))
+
+
+@blueprint.post("/enroll/cancel")
+@login_required
+def cancel() -> ResponseReturnValue:
+    """Forget the number being enrolled."""
+    sessions.current().pop(ENROLL, None)
+    return flask.redirect(flask.url_for("account.index"))
+
+
+@blueprint.route("/sign-in/<enrollment_id>", methods=["GET", "POST"])
+def sign_in(enrollment_id: str) -> ResponseReturnValue:
+    """Send a code to the chosen number, then check it, for the pending sign-in or step-up."""
+    here = flask.url_for("phone.sign_in", enrollment_id=enrollment_id)
+    try:
+        hint = second_factor.hint(enrollment_id, KIND.factor_id)
+    except libmfa.MFAError as error:
+        return second_factor.restart(error)
+    state = sessions.current().get(SIGN_IN)
+    sent = isinstance(state, dict) and state.get("enrollment_id") == enrollment_id
+    if flask.request.method == "GET":
+        return flask.render_template("factors/phone/sign_in.html", hint=hint, sent=sent)
+    if flask.request.form.get("action") == "send":
+        try:
+            verification_id = _provider().verify_phone_number_for_sign_in(hint, second_factor.resolver(),
+                                                                          app_credential=_app_credential())
+        except libmfa.MFAError as error:
+            return second_factor.fail(error, here)
+        sessions.current()[SIGN_IN] = {"enrollment_id": enrollment_id, "verification_id": verification_id}
+        flask.flash("We sent a code to %s." % hint.hint, "info")
+        return flask.redirect(here)
+    if not sent or not isinstance(state, dict):
+        return flask.redirect(here)
+    code = flask.request.form.get("code", "").strip().replace(" ", "")
+    credential = libmfa.PhoneAuthProvider.credential(state["verification_id"], code)
+    try:
+        return second_factor.finish(libmfa.PhoneMultiFactorGenerator.assertion(credential))
+    except libmfa.MFAError as error:
+        if isinstance(error, (libmfa.CodeExpiredError, libmfa.InvalidSessionError)) and _sign_in_alive():
+            sessions.current().pop(SIGN_IN, None)  # the code is dead, the sign-in is not: send another
+            messages.flash(error)
+            return flask.redirect(here)
+        return second_factor.fail(error, here)
+
+
+def _sign_in_alive() -> bool:
+    """Whether the pending sign-in's credential still works."""
+    try:
+        second_factor.resolver()
+    except libmfa.MFAError:
+        return False
+    return True

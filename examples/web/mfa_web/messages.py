@@ -1,0 +1,58 @@
+"""What the user reads when libmfa refuses something.
+
+Every libmfa failure is an exception of its own class with a stable name;
+the page shows a sentence for people, and the name in small print for
+whoever reports the problem. Never a stack trace.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Type
+
+import libmfa
+
+MESSAGES: Dict[Type[libmfa.MFAError], str] = {
+    libmfa.InvalidVerificationCodeError: "That code is not right, or it was already used. "
+                                         "Check the code (or wait for the next one) and try again.",
+    libmfa.CodeExpiredError: "That code has expired. Ask for a new one.",
+    libmfa.InvalidSessionError: "This step has expired or was already completed. Please start again.",
+    libmfa.UserTokenExpiredError: "Your session ended because the account's second factors changed. "
+                                  "Please sign in again.",
+    libmfa.TooManyAttemptsError: "Too many attempts. Wait a little and try again.",
+    libmfa.QuotaExceededError: "Too many text messages were sent. Try again later.",
+    libmfa.InvalidPhoneNumberError: "Enter the number in international format: + then the country code and "
+                                    "the number, digits only (for example +15105551234).",
+    libmfa.SecondFactorExistsError: "This phone number is already one of your second factors.",
+    libmfa.SecondFactorLimitExceededError: "You have the maximum number of second factors. Remove one first.",
+    libmfa.UnverifiedEmailError: "Verify your email address before adding a second factor.",
+    libmfa.OperationNotAllowedError: "This kind of second factor is not enabled on this server.",
+    libmfa.MissingAppCredentialError: "This request did not come from this site's page (the app check is "
+                                      "missing). Reload the page and try again.",
+    libmfa.InvalidAppCredentialError: "The app check failed or expired. Reload the page and try again.",
+    libmfa.SMSSendFailedError: "The text message could not be sent. Try again later.",
+    libmfa.MFAEnrollmentNotFoundError: "That second factor does not exist (any more).",
+    libmfa.RequiresRecentLoginError: "Please confirm it's you by signing in again.",
+    libmfa.EnrollmentRequiredError: "This server requires a second factor, and your account has none. "
+                                    "Ask an administrator to enroll one for you.",
+    libmfa.UnsupportedFirstFactorError: "This way of signing in cannot be combined with a second factor.",
+    libmfa.InvalidArgumentError: "That input is not valid. Check it and try again.",
+    libmfa.TenantMismatchError: "This step belongs to another site. Please start again.",
+}
+
+#: For every other failure (storage, configuration, bugs).
+FALLBACK = "The server could not complete this request. Try again later."
+
+
+def for_error(error: libmfa.MFAError) -> str:
+    """The sentence for a libmfa error."""
+    for cls in type(error).__mro__:
+        if cls in MESSAGES:
+            return MESSAGES[cls]
+    return FALLBACK
+
+
+def flash(error: libmfa.MFAError) -> None:
+    """Show the error's sentence on the next page, with its stable name in brackets."""
+    import flask
+
+    flask.flash("%s (%s)" % (for_error(error), error.name), "error")
