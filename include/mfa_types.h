@@ -115,7 +115,17 @@ typedef enum mfa_status {
     /** A bug in libmfa: please report it. */
     MFA_ERR_INTERNAL = -27,
     /** The SMS sender failed, or none is configured; no attempt or quota was used. */
-    MFA_ERR_SMS_SEND_FAILED = -28
+    MFA_ERR_SMS_SEND_FAILED = -28,
+    /** WebAuthn: the response was made on a page whose origin the configuration (webauthn.origins) does not allow, or in a cross-origin frame. */
+    MFA_ERR_ORIGIN_MISMATCH = -29,
+    /** WebAuthn: the authenticator scoped the response to another relying party id than webauthn.rpId. */
+    MFA_ERR_RP_ID_MISMATCH = -30,
+    /** WebAuthn: the signature counter did not increase: the authenticator may have been cloned (audited; the sign-in is refused). */
+    MFA_ERR_CREDENTIAL_CLONED = -31,
+    /** WebAuthn: the attestation is not trusted by the configured roots (webauthn.attestationRoots) or the host's trust callback. */
+    MFA_ERR_ATTESTATION_NOT_TRUSTED = -32,
+    /** WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user. */
+    MFA_ERR_USER_VERIFICATION_REQUIRED = -33
 } mfa_status;
 
 /* ------------------------------------------------------------------ */
