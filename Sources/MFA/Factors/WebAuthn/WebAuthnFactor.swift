@@ -31,7 +31,15 @@ package enum WebAuthnFactor: SecondFactor {
 
     package static func hint(of record: FactorRecord, masked: Bool,
                              context: MFAContext) throws(MFAError) -> FactorHint {
-        let kind = record.summary.flatMap(WebAuthnStore.AuthenticatorKind.init(rawValue:)) ?? .securityKey
+        // A record read from the store carries its kind as its summary; a
+        // record just enrolled does not, and is looked up.
+        var summary = record.summary
+        if summary == nil {
+            summary = try context.store.database.read { (db) throws(MFAError) in
+                try WebAuthnStore.credential(db, enrollmentID: record.enrollmentID).authenticatorKind.rawValue
+            }
+        }
+        let kind = summary.flatMap(WebAuthnStore.AuthenticatorKind.init(rawValue:)) ?? .securityKey
         return FactorHint(text: kind.hint)
     }
 
