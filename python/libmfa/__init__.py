@@ -29,7 +29,10 @@ SMS factors (see :mod:`libmfa.engine.phone`): open the context with
 ``sms_sender`` (or ``sms_outbox``) and ``app_verifier``, then use
 :class:`PhoneAuthProvider` and :class:`PhoneMultiFactorGenerator`. Recovery
 codes (see :mod:`libmfa.engine.recovery_codes`):
-:class:`RecoveryCodesMultiFactorGenerator`.
+:class:`RecoveryCodesMultiFactorGenerator`. Security keys and passkeys (see
+:mod:`libmfa.engine.webauthn`): :class:`WebAuthnMultiFactorGenerator`, and
+``libmfa.webauthn.verify_registration`` / ``verify_assertion`` for hosts
+that keep their own credentials.
 
 Every failure raises a subclass of :class:`MFAError`; wrong Python types
 (including None where a value is required, and a str secret) raise TypeError.
@@ -60,6 +63,10 @@ from .constants import (
     FACTOR_PHONE,
     FACTOR_RECOVERY_CODES,
     FACTOR_WEBAUTHN,
+    WEBAUTHN_FLAG_BE,
+    WEBAUTHN_FLAG_BS,
+    WEBAUTHN_FLAG_UP,
+    WEBAUTHN_FLAG_UV,
     FACTOR_TOTP,
     KEY_MAX_BYTES,
     KEY_URI_VERSION,
@@ -137,12 +144,18 @@ from .engine import (
     TOTPMultiFactorAssertion,
     TOTPMultiFactorGenerator,
     TOTPSecret,
+    WebAuthnAttestation,
+    WebAuthnCredential,
+    WebAuthnMultiFactorAssertion,
+    WebAuthnMultiFactorGenerator,
 )
+from .engine import webauthn
 from .library import library_path, version, version_string
 from .models import (
     PHONE_FACTOR_ID,
     RECOVERY_CODES_FACTOR_ID,
     TOTP_FACTOR_ID,
+    WEBAUTHN_FACTOR_ID,
     AuditEvent,
     MultiFactorInfo,
     SignInResult,
@@ -181,6 +194,10 @@ __all__ = [
     "FACTOR_PHONE",
     "FACTOR_RECOVERY_CODES",
     "FACTOR_WEBAUTHN",
+    "WEBAUTHN_FLAG_BE",
+    "WEBAUTHN_FLAG_BS",
+    "WEBAUTHN_FLAG_UP",
+    "WEBAUTHN_FLAG_UV",
     "FACTOR_TOTP",
     "HOTP",
     "KEY_MAX_BYTES",
@@ -238,6 +255,12 @@ __all__ = [
     "RecoveryCodeMultiFactorAssertion",
     "RecoveryCodes",
     "RecoveryCodesMultiFactorGenerator",
+    "WebAuthnAttestation",
+    "WebAuthnCredential",
+    "WebAuthnMultiFactorAssertion",
+    "WebAuthnMultiFactorGenerator",
+    "WEBAUTHN_FACTOR_ID",
+    "webauthn",
     "RequiresRecentLoginError",
     "SecondFactorExistsError",
     "SecondFactorLimitExceededError",

@@ -98,6 +98,15 @@ FACTOR_RECOVERY_CODES = _ffi.MFA_FACTOR_RECOVERY_CODES
 #: Factor kind: a WebAuthn security key or passkey (factor id "webauthn").
 FACTOR_WEBAUTHN = _ffi.MFA_FACTOR_WEBAUTHN
 
+#: WebAuthn authenticator data flag: the user was present (UP).
+WEBAUTHN_FLAG_UP = _ffi.MFA_WEBAUTHN_FLAG_UP
+#: WebAuthn authenticator data flag: the user was verified (UV).
+WEBAUTHN_FLAG_UV = _ffi.MFA_WEBAUTHN_FLAG_UV
+#: WebAuthn authenticator data flag: the credential may be backed up, a synced passkey (BE).
+WEBAUTHN_FLAG_BE = _ffi.MFA_WEBAUTHN_FLAG_BE
+#: WebAuthn authenticator data flag: the credential is backed up (BS).
+WEBAUTHN_FLAG_BS = _ffi.MFA_WEBAUTHN_FLAG_BS
+
 #: ``mfa_qr_encode()`` format: a PNG image.
 QR_PNG = _ffi.MFA_QR_PNG
 #: ``mfa_qr_encode()`` format: an SVG document (UTF-8 text).

@@ -89,8 +89,8 @@ enum AttestationStatement {
             throw MFAError(.invalidVerificationCode,
                            "attestation certificate: the subject needs C, O, CN and OU \"Authenticator Attestation\"")
         }
-        guard leaf.isCA != true else {
-            throw MFAError(.invalidVerificationCode, "attestation certificate: it is a CA certificate")
+        guard leaf.isCA == false else {
+            throw MFAError(.invalidVerificationCode, "attestation certificate: basic constraints must say it is no CA")
         }
         if let extensionValue = leaf.aaguid {
             guard !extensionValue.critical, let aaguid = extensionValue.value, aaguid == credential.aaguid else {
