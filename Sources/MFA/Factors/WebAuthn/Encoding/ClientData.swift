@@ -40,6 +40,17 @@ package struct ClientData: Sendable, Equatable {
         case .bool(let value)?: crossOrigin = value
         default: throw fail("crossOrigin is not a boolean")
         }
+        // Token Binding (WebAuthn Level 2 §7.1 step 10): libmfa's connections
+        // never use it, so "present" does not match them; a status outside
+        // the enumeration is malformed. A non-object (some U2F-era clients
+        // wrote a string) says nothing and is ignored.
+        if case .object? = json["tokenBinding"] {
+            switch json["tokenBinding"]?["status"] {
+            case .string("supported")?: break
+            case .string("present")?: throw fail("tokenBinding says Token Binding was used; libmfa does not use it")
+            default: throw fail("tokenBinding.status must be \"supported\" or \"present\"")
+            }
+        }
         var topOrigin: String?
         if case .string(let top)? = json["topOrigin"] { topOrigin = top }
         raw = bytes
