@@ -68,7 +68,10 @@ package enum CBORDecoder {
                 item = value
             case .container(let isMap, let count)?:
                 guard stack.count < maxDepth else { throw invalid("CBOR nested too deeply") }
-                guard count <= left / (isMap ? 2 : 1) else { throw invalid("a CBOR container is larger than its data") }
+                // libcbor hands sizes over as size_t: 2^63 and more arrive negative.
+                guard count >= 0, count <= left / (isMap ? 2 : 1) else {
+                    throw invalid("a CBOR container is larger than its data")
+                }
                 guard count == 0 else {
                     stack.append(Frame(isMap: isMap, count: count))
                     continue
