@@ -77,6 +77,7 @@ class WebAuthnMultiFactorAssertion(MultiFactorAssertion):
 
     credential: Credential
     enrollment_id: Optional[Text]
+    _purpose: str
 
     def __init__(self, credential: Credential, enrollment_id: Optional[Text], purpose: str) -> None:
         self._set(credential=credential, enrollment_id=enrollment_id, _purpose=purpose)
