@@ -31,6 +31,9 @@ endforeach()
 #   engine_phone_race  processes racing on one SMS code (sign-in and enrollment), on one number
 #                 enrolled twice and on a last try; caps under 1,000-request bursts from 8 threads
 #                 and from 8 processes; verification ids handed between processes
+#   engine_webauthn  a security key (Ed25519, libsodium) enrolled and signing in through
+#                 mfa_enroll/mfa_resolve (assertion version 2), replay, a clone, the trust
+#                 callback (options version 2), version-1 structs, the stateless checks
 #   abi_hardening the defects an outside attack found in the C ABI (issue 8), each held by a
 #                 test_regression_... function, and the versioned init functions and structs
 # The two race tests take a store location (default: a new SQLite file); their PostgreSQL
@@ -42,9 +45,10 @@ set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_phone "")
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
 set(MFA_ENGINE_LIBS_abi_hardening "")
+set(MFA_ENGINE_LIBS_engine_webauthn ${SODIUM_LDFLAGS})
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h)
-foreach(name engine engine_race engine_crash engine_phone engine_phone_race abi_hardening)
+foreach(name engine engine_race engine_crash engine_phone engine_phone_race abi_hardening engine_webauthn)
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})
     add_custom_command(OUTPUT ${program}
