@@ -245,6 +245,7 @@ static void test_stateless(void) {
                                                   1, NULL), MFA_OK);
     CHECK(credential && credential->algorithm == -8 && credential->credential_id_len == sizeof CREDENTIAL_ID);
     CHECK(credential && strcmp(credential->format, "none") == 0 && (credential->flags & MFA_WEBAUTHN_FLAG_UV));
+    mfa_free(credential);
     CHECK_STATUS(mfa_webauthn_verify_registration(&credential, json, challenge, "example.org", "https://example.com",
                                                   0, NULL), MFA_ERR_RP_ID_MISMATCH);
     CHECK_STATUS(mfa_webauthn_verify_registration(&credential, json, challenge, "example.com", "https://example.org",

@@ -39,6 +39,7 @@ struct WebAuthnCeremonyTests {
         let user = fixture.user()
         let key = TestAuthenticator(), other = TestAuthenticator()
         let info = try fixture.enroll(user, key)
+        fixture.clock.advance(1) // listed oldest first
         let second = try fixture.enroll(user, other)
         #expect(info.hint == "security key" && info.factorID == WebAuthnMultiFactorID)
         let resolver = try fixture.resolver(user)
