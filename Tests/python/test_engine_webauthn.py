@@ -3,6 +3,7 @@ from a software authenticator on ``cryptography``, the named errors, the
 attestation trust (callback, configured roots checked by GnuTLS), hints."""
 
 import json
+import os
 
 import pytest
 
@@ -196,3 +197,32 @@ def test_stateless_verify(wa):
                                                     challenge, "example.com", "https://example.com",
                                                     registered.public_key, require_user_verification=True)
     assert count == 1 and flags & libmfa.WEBAUTHN_FLAG_UV
+
+
+def test_gnutls_is_loaded_only_for_a_certificate(tmp_path):
+    """libmfa maps GnuTLS with dlopen when an attestation first carries a certificate, not before."""
+    import subprocess
+    import sys
+
+    program = tmp_path / "gnutls.py"
+    program.write_text("""
+import libmfa, time
+from webauthn_authenticator import Authenticator
+def mapped():
+    return "libgnutls" in open("/proc/self/maps").read()
+def enroll(ctx, user, key):
+    mf = ctx.multi_factor(user)
+    options = libmfa.WebAuthnMultiFactorGenerator.registration_options(mf.session(), "a@example.com")
+    mf.enroll(libmfa.WebAuthnMultiFactorGenerator.assertion_for_enrollment(key.register(options)))
+with libmfa.Context(":memory:", master_key=bytes(32)) as ctx:
+    ctx.set_config({"state": "ENABLED", "providers": {"webauthn": "ENABLED"}, "webauthn": {"rpId": "example.com"}})
+    user = libmfa.User("alice", email="a@example.com", email_verified=True, auth_time=int(time.time()))
+    enroll(ctx, user, Authenticator("ES256", "packed"))
+    before = mapped()
+    enroll(ctx, user, Authenticator("ES256", "fido-u2f"))
+    print(before, mapped())
+""")
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "..", "..", "python"), here]))
+    out = subprocess.run([sys.executable, str(program)], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
