@@ -66,7 +66,8 @@ foreach(source ${MFA_FUZZ_SOURCES})
   target_link_options(${name} PRIVATE -fsanitize=fuzzer ${MFA_SANITIZE_LINK_FLAGS})
 endforeach()
 
-# The fast C tests (not the 1,000-round race and crash tests) under ASan + UBSan,
+# The fast C tests (not the 1,000-round race and crash tests, nor engine_key_memory,
+# which reads the whole of its own memory: ASan's shadow too) under ASan + UBSan,
 # and the demos: the C ones instrumented, the Python one with the ASan runtime
 # preloaded (leak checks off there: CPython keeps memory until exit by design).
 enable_testing()
@@ -74,7 +75,14 @@ find_package(Python3 REQUIRED COMPONENTS Interpreter)
 execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libclang_rt.asan-x86_64.so
   OUTPUT_VARIABLE MFA_ASAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(MFA_VECTORS ${PROJECT_SOURCE_DIR}/Tests/vectors/otp_vectors.txt)
-foreach(name mfa engine engine_phone sanitizer_control)
+set(MFA_SANITIZE_ENGINE_TESTS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp
+    sign_in_phone unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes
+    bad_input phone_bad_input generic_bad_input flow_contract hardening)
+set(MFA_SANITIZE_TESTS mfa sanitizer_control)
+foreach(flow ${MFA_SANITIZE_ENGINE_TESTS})
+  list(APPEND MFA_SANITIZE_TESTS engine_${flow})
+endforeach()
+foreach(name ${MFA_SANITIZE_TESTS})
   set(source ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c)
   if(name STREQUAL sanitizer_control)
     set(source ${PROJECT_SOURCE_DIR}/Tests/c/sanitizer_control.c)
@@ -85,9 +93,17 @@ foreach(name mfa engine engine_phone sanitizer_control)
     ${MFA_SANITIZE_STRICT_C})
   target_link_options(san_${name} PRIVATE ${MFA_SANITIZE_LINK_FLAGS})
 endforeach()
+# The flow contract opens its store through test_pg_store.h (libpq); the hardening
+# test writes to an SQLite file behind libmfa's back.
+target_include_directories(san_engine_flow_contract PRIVATE ${PQ_INCLUDE_DIRS})
+target_link_libraries(san_engine_flow_contract PRIVATE ${PQ_LINK_LIBRARIES})
+target_link_libraries(san_engine_hardening PRIVATE PkgConfig::SQLITE)
 add_test(NAME san_c_api COMMAND san_mfa ${MFA_VECTORS})
-add_test(NAME san_engine COMMAND san_engine)
-add_test(NAME san_engine_phone COMMAND san_engine_phone)
+set(MFA_SANITIZE_ENGINE_NAMES "")
+foreach(flow ${MFA_SANITIZE_ENGINE_TESTS})
+  add_test(NAME san_engine_${flow} COMMAND san_engine_${flow})
+  list(APPEND MFA_SANITIZE_ENGINE_NAMES san_engine_${flow})
+endforeach()
 add_test(NAME san_python_mfa_demo COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/examples/python/mfa_demo.py)
 add_test(NAME san_totp_demo COMMAND totp_demo)
 set_tests_properties(san_totp_demo PROPERTIES PASS_REGULAR_EXPRESSION "verified: time step")
@@ -99,7 +115,7 @@ set_tests_properties(san_mfa_demo PROPERTIES PASS_REGULAR_EXPRESSION "\ndone\n")
 set(MFA_SANITIZE_ENV
   "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1"
   "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
-set_tests_properties(san_c_api san_engine san_engine_phone san_totp_demo san_mfa_demo PROPERTIES
+set_tests_properties(san_c_api ${MFA_SANITIZE_ENGINE_NAMES} san_totp_demo san_mfa_demo PROPERTIES
   LABELS sanitize ENVIRONMENT "${MFA_SANITIZE_ENV}" TIMEOUT 300
   FAIL_REGULAR_EXPRESSION "ERROR: [A-Za-z]+Sanitizer|runtime error:")
 set_tests_properties(san_python_mfa_demo PROPERTIES

@@ -20,14 +20,39 @@ foreach(compiler gcc clang)
   add_test(NAME c_api_${compiler} COMMAND ${program} ${MFA_VECTORS})
 endforeach()
 
-# The engine through the C ABI, each program built once with gcc and once with clang:
-#   engine        every step of SPEC flows 1, 2, 4, 5, 6 and their errors (injected clock)
+# The engine through the C ABI: one short program per flow, on the fixtures of
+# Tests/c/test_engine_fixture.h (injected clock and randomness, a recording SMS sender and
+# app verifier, an audit log that checks every event for numbers and codes, users, each
+# factor kind enrolled and signed in with), each built once with gcc and once with clang:
+#   engine_config         flow 1: project and tenant configuration, set and update, the guides' shapes
+#   engine_prerequisites  flow 2: state, first factor, email, recent login, the factor limit
+#   engine_totp_enroll    flow 4: TOTP secrets, key URIs, QR codes, every refusal
+#   engine_phone_enroll   flow 3 (and the first phone sign-in): masking, E.164, SMS codes
+#   engine_app_verification  the app verifier, appVerification, disabled phone provider
+#   engine_sign_in_totp   flow 5 with TOTP: resolvers, hints, claims, every INVALID_SESSION, windows
+#   engine_sign_in_phone  flow 5 with SMS codes, other users' and tenants' factors, mixed factors
+#   engine_unenroll       flow 6: unenroll, revocation of earlier credentials, step-up
+#   engine_backoff        backoff of TOTP and SMS failures, 10^4-guess brute force
+#   engine_sms_limits     resend cooldown, enrollment caps, sign-in budget per factor, sender failure
+#   engine_test_numbers   test phone numbers and the development outbox
+#   engine_audit          every audit event, none holding a secret, code, token or number
+#   engine_at_rest        nothing secret in the SQLite file or its WAL
+#   engine_key_rotation   master key rotation, key options
+#   engine_random         the injected random source
+#   engine_imports        TOTP factors imported from secrets and otpauth URIs
+#   engine_recovery_codes recovery codes: sets, sign-in, claims, the limit
+#   engine_bad_input, engine_phone_bad_input, engine_generic_bad_input  every bad argument of the
+#                 context, users, TOTP and tokens; of the SMS calls; of mfa_enroll, mfa_resolve and
+#                 the other calls of issue 9
+#   engine_flow_contract  enroll, wrong code, sign-in, replay, unenroll, revocation and backoff for
+#                 every factor kind through mfa_enroll / mfa_resolve (also on PostgreSQL, below)
+#   engine_hardening      issue 8's regressions that show in the ABI (test_regression_item<N>_...)
+#   engine_key_memory     issue 8 item 9: no key material in the process's memory after mfa_close
+# and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
 #                 tokens minted in one process, finished in another
 #   engine_crash  SIGKILL at random moments: integrity_check, no committed enrollment lost
-#   engine_phone  every step of SPEC flows 3 and 5 for SMS and their errors, caps, test numbers,
-#                 outbox, audit, nothing in the clear at rest (injected clock, recording sender)
 #   engine_phone_race  processes racing on one SMS code (sign-in and enrollment), on one number
 #                 enrolled twice and on a last try; caps under 1,000-request bursts from 8 threads
 #                 and from 8 processes; verification ids handed between processes
@@ -36,24 +61,34 @@ endforeach()
 #                 callback (options version 2), version-1 structs, the stateless checks
 #   abi_hardening the defects an outside attack found in the C ABI (issue 8), each held by a
 #                 test_regression_... function, and the versioned init functions and structs
-# The two race tests take a store location (default: a new SQLite file); their PostgreSQL
-# runs are registered below (test_pg_store.h, linked with libpq); the worker processes
-# of both are in test_race_support.h.
-set(MFA_ENGINE_LIBS_engine "")
+# The race tests and the flow contract take a store location (default: a new SQLite file);
+# their PostgreSQL runs are registered below (test_pg_store.h, linked with libpq); the worker
+# processes of the race tests are in test_race_support.h.
+set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
+    unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
+    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn)
+set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
+foreach(flow ${MFA_ENGINE_FLOWS})
+  list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
+  set(MFA_ENGINE_LIBS_engine_${flow} "")
+endforeach()
+set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_hardening ${SQLITE_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_key_memory ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
-set(MFA_ENGINE_LIBS_engine_phone "")
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
 set(MFA_ENGINE_LIBS_abi_hardening "")
 set(MFA_ENGINE_LIBS_engine_webauthn ${SODIUM_LDFLAGS})
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
-    ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h)
-foreach(name engine engine_race engine_crash engine_phone engine_phone_race abi_hardening engine_webauthn)
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h)
+foreach(name ${MFA_ENGINE_PROGRAMS})
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})
     add_custom_command(OUTPUT ${program}
       COMMAND ${MFA_${compiler}} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include ${SQLITE_CFLAGS} ${PQ_CFLAGS}
-              ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c -L$<TARGET_FILE_DIR:mfa> -lmfa
+              ${SODIUM_CFLAGS} ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c -L$<TARGET_FILE_DIR:mfa> -lmfa
               ${MFA_ENGINE_LIBS_${name}} -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
       DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_${name}.c ${MFA_TEST_HEADERS}
               ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
@@ -96,6 +131,7 @@ set_tests_properties(abi_all_exports PROPERTIES TIMEOUT 900)
 #   engine_race_pg, engine_phone_race_pg  the race tests above (their gcc builds) on that
 #                 server, 1,000 rounds for each two-process race; plus (f), a forced
 #                 interleaving of an enrollment's last SMS try that only PostgreSQL allows
+#   engine_flow_contract_pg  the flow contract (its gcc build) on that server
 #   pg_restart    its own server on port base+2, stopped (pg.sh halt) and started again
 #                 three times under one open context: calls fail with STORAGE_ERROR while it is
 #                 down, work again after, nothing lost, nothing half-written
@@ -118,7 +154,7 @@ add_test(NAME postgres_start COMMAND ${MFA_PG_SCRIPT} start ${MFA_PG_PORT})
 set_tests_properties(postgres_start PROPERTIES FIXTURES_SETUP postgres TIMEOUT 120)
 add_test(NAME postgres_stop COMMAND ${MFA_PG_SCRIPT} stop ${MFA_PG_PORT})
 set_tests_properties(postgres_stop PROPERTIES FIXTURES_CLEANUP postgres TIMEOUT 120)
-foreach(name engine_race engine_phone_race)
+foreach(name engine_race engine_phone_race engine_flow_contract)
   add_test(NAME ${name}_pg COMMAND ${PROJECT_BINARY_DIR}/${name}_test_gcc env:MFA_CTEST_POSTGRES_URL)
   set_tests_properties(${name}_pg PROPERTIES
     FIXTURES_REQUIRED postgres

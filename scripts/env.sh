@@ -27,7 +27,7 @@ step() {
 
 # no_warnings LOG: fails if a compiler warning from the project's own sources is in LOG.
 no_warnings() {
-    if grep -E "^$ROOT/(Sources|Tests)/.*(warning|error):" "$1"; then
+    if grep -E "^$ROOT/(Sources|Tests|Tools)/.*(warning|error):" "$1"; then
         echo "FAILED: the build has warnings (see above)" >&2
         exit 1
     fi

@@ -74,7 +74,7 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
 private func masterKey(_ key: mfa_master_key) throws(MFAError) -> MasterKey {
     let id = try CArguments.string(key.id, "master key id")
     let bytes = try CArguments.bytes(key.key, UInt(MFA_MASTER_KEY_BYTES), allowed: 32...32, "master key")
-    return try MasterKey(id: id, bytes: Array(bytes))
+    return try MasterKey(id: id, buffer: bytes)  // derived straight from the caller's memory: no copy
 }
 
 /// Closes a context and its store. NULL is a no-op. The context must not be

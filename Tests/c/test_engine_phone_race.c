@@ -24,7 +24,8 @@
  *      processes: SPEC "the same number twice on one user is
  *      SECOND_FACTOR_EXISTS", so exactly one MFA_OK, the other
  *      SECOND_FACTOR_EXISTS, and one factor. 500 rounds on SQLite, 200 on
- *      PostgreSQL. (Fails: see race_enroll_same_number.)
+ *      PostgreSQL. (It failed until the number check moved into the
+ *      enrollment's transaction: see race_enroll_same_number.)
  *  (c) 30 rounds each, sign-in and enrollment: a verification id with 4 wrong
  *      tries behind it (1 left); eight processes send 7 wrong codes and the
  *      right one at the same moment. One after another, exactly one of them
@@ -51,12 +52,13 @@
  *      holds the verification's row): the right code is judged and waits to
  *      claim; a wrong code reads the still-unused verification and waits
  *      behind it; the right code enrolls, and then the wrong one must be
- *      refused (INVALID_SESSION), not evaluated. (Fails: see
- *      interleave_last_try_enroll.)
+ *      refused (INVALID_SESSION), not evaluated. (It failed until the
+ *      judgment and the claim were ordered: see interleave_last_try_enroll.)
  *  (f2) 3 rounds: (b2) in a forced order (an injected random source holds
  *      both workers inside mfa_phone_enroll, after the number check and
  *      before the store transaction): one must end SECOND_FACTOR_EXISTS,
- *      with one factor. (Fails: see interleave_same_number.)
+ *      with one factor. (It failed until the number check moved into the
+ *      enrollment's transaction: see interleave_same_number.)
  *
  * Usage: engine_phone_race_test [LOCATION]
  * Built by CTest with gcc and clang at -std=c99 -Wall -Wextra -pedantic -Werror.
@@ -583,14 +585,13 @@ static void race_enroll(mfa_ctx *ctx) {
 
 /* (b2) One number, two verification ids of the same user, enrolled at once.
  *
- * mfa_phone_enroll checks that the user does not have the number yet with a
- * read outside any transaction (MFAContext.enrollPhone: store.factors, then
- * phoneNumbers(of:)), and MFAStore.finishEnrollment, which runs under the
- * user's lock, only counts the user's factors before inserting (MFAStore
- * insert). Two enrollments of one number that both read before either
- * commits both succeed: the user ends with the number twice. (The number is
- * sealed, so no UNIQUE constraint can catch it; the check has to move into
- * finishEnrollment's transaction.) */
+ * Why it failed before the fix: mfa_phone_enroll checked that the user does not have the number yet with a
+ * read outside any transaction, and the store's finishEnrollment, which runs
+ * under the user's lock, only counted the user's factors before inserting.
+ * Two enrollments of one number that both read before either committed both
+ * succeeded: the user ended with the number twice. (The number is sealed, so
+ * no UNIQUE constraint can catch it; the check is now made inside the
+ * enrollment's transaction.) */
 static void race_enroll_same_number(mfa_ctx *ctx) {
     const char *number = "+15108000007";
     int rounds_ok = 0, overlaps = 0, losers_exists = 0, losers_session = 0, duplicates = 0, round;
@@ -667,14 +668,11 @@ static int admin_wait(PGconn *conn, const char *sql, int index, const char *what
  *
  * One after another (the right code first, as it was judged and claimed
  * first), worker 1 would find the verification id used: INVALID_SESSION,
- * and its wrong code would not be evaluated. mfa_phone_enroll judges the
- * code in one transaction (MFAStore.judgeSMSCode, advisory lock
- * "sms-code" + id) and claims it in another (MFAStore.finishEnrollment,
- * lock of the user): nothing orders worker 1's judgment after worker 0's
- * claim. Every round is forced, so this fails every time until the judgment
- * re-reads the verification under a lock the claim also takes (SELECT ...
- * FOR UPDATE), or counts the wrong try only while the verification is
- * still unused (UPDATE ... WHERE used = 0 AND attempts < max).
+ * and its wrong code would not be evaluated. mfa_phone_enroll used to judge
+ * the code in one transaction and claim it in another: nothing ordered
+ * worker 1's judgment after worker 0's claim. Every round is forced, so this failed every time until the judgment
+ * re-read the verification under a lock the claim also takes, or counted the
+ * wrong try only while the verification was still unused.
  */
 static void interleave_last_try_enroll(mfa_ctx *ctx) {
     const char *number = "+15108000008";
@@ -740,7 +738,7 @@ static void interleave_last_try_enroll(mfa_ctx *ctx) {
  * after it has checked the user's numbers and before MFAStore
  * finishEnrollment. Both workers are held there, then released together:
  * the second to commit must find the number taken (SECOND_FACTOR_EXISTS);
- * it inserts a second factor with the same number.
+ * before the fix it inserted a second factor with the same number.
  */
 static void interleave_same_number(mfa_ctx *ctx) {
     const char *number = "+15108000009";
@@ -1002,12 +1000,14 @@ int main(int argc, char **argv) {
         perror("/dev/urandom");
         return 2;
     }
-    /* The project: phone, a test number, caps far away (the bursts set theirs per tenant). */
+    /* The project: phone, a test number, caps far away (the bursts set theirs per tenant),
+     * and the budget of sign-in SMS per factor too (issue 8: a budget of their own). */
     if (race_start(&ctx, "{\"state\":\"ENABLED\",\"providers\":{\"phone\":\"ENABLED\"},"
                          "\"testPhoneNumbers\":{\"" TEST_NUMBER "\":\"" TEST_CODE "\"},"
                          "\"limits\":{\"smsPerNumberHour\":1000000,\"smsPerNumberDay\":1000000,"
                          "\"smsPerUserHour\":1000000,\"smsPerUserDay\":1000000,"
-                         "\"smsPerTenantHour\":100000000,\"smsPerTenantDay\":100000000}}")) {
+                         "\"smsPerTenantHour\":100000000,\"smsPerTenantDay\":100000000,"
+                         "\"smsPerFactorHour\":1000000,\"smsPerFactorDay\":1000000}}")) {
         race_resolve(ctx);
         race_enroll(ctx);
         race_enroll_same_number(ctx);

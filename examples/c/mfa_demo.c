@@ -2,14 +2,20 @@
  * The libmfa demo: the Firebase MFA model, end to end, on the embedded
  * SQLite store, through the C API.
  *
- *   1. enable TOTP and SMS for the project;
+ *   1. enable TOTP, SMS and recovery codes for the project;
  *   2. sign alice in with her password (no second factor yet);
  *   3. enroll an authenticator app, showing the QR code in the terminal;
  *   4. enroll her phone by SMS (the development outbox stands in for a gateway);
- *   5. sign in again: the second factor is required, the hints are shown,
+ *   5. give her a set of recovery codes, to keep on paper;
+ *   6. sign in again: the second factor is required, the hints are shown,
  *      and a code computed like the app computes it resolves the sign-in;
- *   6. sign in once more, this time with a code sent by SMS;
- *   7. unenroll, and show that her earlier credentials are revoked.
+ *   7. sign in once more, this time with a code sent by SMS;
+ *   8. and once with a recovery code, as when the phone is lost;
+ *   9. unenroll, and show that her earlier credentials are revoked.
+ *
+ * Every kind of second factor is enrolled with mfa_enroll() (recovery codes
+ * are generated instead) and signed in with mfa_resolve(), each given an
+ * mfa_assertion that names the kind and carries its proof.
  *
  * The demo's clock starts at the real time and is moved forward by hand,
  * so that it never has to wait 30 s for the next TOTP step.
@@ -71,6 +77,30 @@ static void app_code(const char *base32_key, char code[MFA_CODE_BUFFER_SIZE]) {
     mfa_free(key);
 }
 
+/* The claims the host puts in the credential it issues after a sign-in. */
+static void show_claims(const mfa_sign_in_result *result) {
+    printf("   signed in: uid=%s, claims", result->uid);
+    for (size_t i = 0; i < result->claim_count; i++) {
+        printf(" %s=%s", result->claims[i].name, result->claims[i].value);
+    }
+    printf("\n");
+}
+
+/* The first factor again; the answer must be "second factor required", with the hints. */
+static mfa_resolver *second_factor_required(mfa_ctx *ctx, const mfa_user *user, int show_hints) {
+    mfa_resolver *resolver = NULL;
+    char *err = NULL;
+    int status = mfa_sign_in(ctx, &resolver, user, &err);
+    mfa_free(err);
+    printf("   first factor accepted: %s\n", mfa_status_name(status));
+    if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) exit(1);
+    for (size_t i = 0; show_hints && i < resolver->hint_count; i++) {
+        printf("   hint %zu: %-8s \"%s\" (%s)\n", i, resolver->hints[i].factor_id, resolver->hints[i].display_name,
+               resolver->hints[i].hint);
+    }
+    return resolver;
+}
+
 int main(int argc, char **argv) {
     const char *store = argc > 1 ? argv[1] : "mfa-demo.sqlite";
     const char *outbox = argc > 2 ? argv[2] : "mfa-demo-outbox.jsonl";
@@ -95,9 +125,10 @@ int main(int argc, char **argv) {
     check("open", mfa_open(&ctx, &options, &err), err);
     printf("libmfa %s, store %s\n\n", mfa_version_string(), store);
 
-    printf("1. Enable TOTP and SMS second factors for the project\n");
+    printf("1. Enable TOTP, SMS and recovery codes for the project\n");
     check("config", mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\","
-                                                   "\"phone\":\"ENABLED\"},\"totp\":{\"adjacentIntervals\":5}}", &err), err);
+                                                   "\"phone\":\"ENABLED\",\"recovery\":\"ENABLED\"},"
+                                                   "\"totp\":{\"adjacentIntervals\":5}}", &err), err);
 
     printf("\n2. alice signs in with her password\n");
     check("user", mfa_user_init(&alice, MFA_USER_VERSION), NULL);
@@ -130,8 +161,12 @@ int main(int argc, char **argv) {
     char code[MFA_CODE_BUFFER_SIZE];
     app_code(secret->shared_secret_key, code);
     printf("   the app shows %s; alice types it in\n", code);
+    mfa_assertion assertion = MFA_ASSERTION_INIT;
+    assertion.kind = MFA_FACTOR_TOTP;
+    assertion.session_info = secret->session_info;
+    assertion.code = code;
     mfa_factor_info *factor = NULL;
-    check("enroll", mfa_totp_enroll(ctx, &factor, &alice, secret->session_info, code, "Work phone", &err), err);
+    check("enroll", mfa_enroll(ctx, &factor, &alice, &assertion, "Work phone", &err), err);
     printf("   enrolled \"%s\" (%s), enrollment id %s\n", factor->display_name, factor->factor_id, factor->uid);
     int status = mfa_token_check(ctx, NULL, "alice", credential_issued);
     printf("   her earlier credential: %s (enrolling revokes older credentials)\n", mfa_status_name(status));
@@ -147,65 +182,107 @@ int main(int argc, char **argv) {
                                                   "demo-app-token", &err), err);
     sms_code(outbox, code);
     printf("   the SMS says %s; alice types it in\n", code);
-    check("enroll phone", mfa_phone_enroll(ctx, &phone, &alice, verification, code, "Mobile", &err), err);
+    assertion = (mfa_assertion)MFA_ASSERTION_INIT;
+    assertion.kind = MFA_FACTOR_PHONE;
+    assertion.verification_id = verification;
+    assertion.code = code;
+    check("enroll phone", mfa_enroll(ctx, &phone, &alice, &assertion, "Mobile", &err), err);
     printf("   enrolled \"%s\" (%s %s)\n", phone->display_name, phone->factor_id, phone->phone_number);
     mfa_free(verification);
     verification = NULL;
 
-    printf("\n5. 30 seconds later alice signs in again\n");
+    printf("\n5. alice gets recovery codes, for the day her phone is lost\n");
+    demo_time += 10;
+    alice.auth_time = demo_time;
+    char *codes_session = NULL;
+    mfa_recovery_codes *codes = NULL;
+    check("session", mfa_session_new(ctx, &codes_session, &alice, &err), err);
+    check("recovery codes", mfa_recovery_codes_generate(ctx, &codes, codes_session, "Paper", &err), err);
+    printf("   %zu codes, each good once; libmfa keeps only their hashes, so she writes them down now:\n",
+           codes->count);
+    for (size_t i = 0; i < codes->count; i += 2) {
+        printf("      %s   %s\n", codes->codes[i], i + 1 < codes->count ? codes->codes[i + 1] : "");
+    }
+    char recovery_code[32];
+    snprintf(recovery_code, sizeof recovery_code, "%s", codes->codes[3]);
+
+    printf("\n6. 30 seconds later alice signs in again\n");
     demo_time += 30;
     alice.auth_time = demo_time;
-    status = mfa_sign_in(ctx, &resolver, &alice, &err);
-    printf("   first factor accepted: %s\n", mfa_status_name(status));
-    if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) return 1;
-    mfa_free(err);
-    err = NULL;
-    for (size_t i = 0; i < resolver->hint_count; i++)
-            printf("   hint %zu: %s \"%s\" %s enrolled at %lld\n", i, resolver->hints[i].factor_id,
-               resolver->hints[i].display_name, resolver->hints[i].phone_number ? resolver->hints[i].phone_number : "",
-               (long long)resolver->hints[i].enrollment_time);
+    mfa_resolver_free(resolver);
+    resolver = second_factor_required(ctx, &alice, 1);
     app_code(secret->shared_secret_key, code);
     printf("   the app shows %s\n", code);
+    assertion = (mfa_assertion)MFA_ASSERTION_INIT;
+    assertion.kind = MFA_FACTOR_TOTP;
+    assertion.enrollment_id = factor->uid;
+    assertion.code = code;
     mfa_sign_in_result *result = NULL;
-    check("resolve", mfa_resolve_totp(ctx, &result, resolver->session, NULL, factor->uid, code, &err), err);
-    printf("   signed in: uid=%s claims sign_in_second_factor=%s second_factor_identifier=%s\n", result->uid,
-           result->factor_id, result->enrollment_id);
+    check("resolve", mfa_resolve(ctx, &result, resolver->session, NULL, &assertion, &err), err);
+    show_claims(result);
     mfa_sign_in_result_free(result);
     result = NULL;
-    mfa_resolver *again = NULL;
-    check("sign in", mfa_sign_in(ctx, &again, &alice, NULL) == MFA_ERR_SECOND_FACTOR_REQUIRED ? MFA_OK : 1, NULL);
-    status = mfa_resolve_totp(ctx, &result, again->session, NULL, factor->uid, code, NULL);
+    mfa_resolver *again = second_factor_required(ctx, &alice, 0);
+    status = mfa_resolve(ctx, &result, again->session, NULL, &assertion, NULL);
     printf("   the same code a second time: %s (each code works once)\n", mfa_status_name(status));
     if (status != MFA_ERR_INVALID_VERIFICATION_CODE) return 1;
 
-    printf("\n6. alice signs in with an SMS code instead\n");
+    printf("\n7. alice signs in with an SMS code instead\n");
     demo_time += 60;
     check("send code", mfa_phone_start_sign_in(ctx, &verification, again->session, NULL, phone->uid,
                                                "demo-app-token", &err), err);
     sms_code(outbox, code);
     printf("   the SMS to her phone says %s\n", code);
-    check("resolve", mfa_resolve_phone(ctx, &result, again->session, NULL, verification, code, &err), err);
-    printf("   signed in: claims sign_in_second_factor=%s second_factor_identifier=%s\n", result->factor_id,
-           result->enrollment_id);
-    int64_t phone_credential = demo_time;
+    assertion = (mfa_assertion)MFA_ASSERTION_INIT;
+    assertion.kind = MFA_FACTOR_PHONE;
+    assertion.verification_id = verification;
+    assertion.code = code;
+    check("resolve", mfa_resolve(ctx, &result, again->session, NULL, &assertion, &err), err);
+    show_claims(result);
+    mfa_sign_in_result_free(result);
+    result = NULL;
     mfa_free(verification);
 
-    printf("\n7. alice removes both factors\n");
+    printf("\n8. alice lost her phone: she signs in with a recovery code from her paper\n");
     demo_time += 60;
     alice.auth_time = demo_time;
-    check("unenroll", mfa_unenroll(ctx, &alice, factor->uid, &err), err);
-    check("unenroll", mfa_unenroll(ctx, &alice, phone->uid, &err), err);
-    status = mfa_token_check(ctx, NULL, "alice", phone_credential);
-    printf("   her credential from step 6: %s: she must sign in again\n", mfa_status_name(status));
+    mfa_resolver_free(again);
+    again = second_factor_required(ctx, &alice, 0);
+    printf("   she types %s\n", recovery_code);
+    assertion = (mfa_assertion)MFA_ASSERTION_INIT;
+    assertion.kind = MFA_FACTOR_RECOVERY_CODES;
+    assertion.code = recovery_code;
+    check("resolve", mfa_resolve(ctx, &result, again->session, NULL, &assertion, &err), err);
+    show_claims(result);
+    int64_t recovery_credential = demo_time;
+    mfa_sign_in_result_free(result);
+    result = NULL;
+    mfa_factor_list *list = NULL;
+    check("list", mfa_factors_list(ctx, &list, &alice, &err), err);
+    for (size_t i = 0; i < list->count; i++) {
+        if (list->items[i].kind == MFA_FACTOR_RECOVERY_CODES) {
+            printf("   her set's hint now says \"%s\" (remaining_codes %lld)\n", list->items[i].hint,
+                   (long long)list->items[i].remaining_codes);
+        }
+    }
+
+    printf("\n9. alice removes her factors\n");
+    demo_time += 60;
+    alice.auth_time = demo_time;
+    for (size_t i = 0; i < list->count; i++) check("unenroll", mfa_unenroll(ctx, &alice, list->items[i].uid, &err), err);
+    mfa_factor_list_free(list);
+    status = mfa_token_check(ctx, NULL, "alice", recovery_credential);
+    printf("   her credential from step 8: %s: she must sign in again\n", mfa_status_name(status));
     if (status != MFA_ERR_USER_TOKEN_EXPIRED) return 1;
     mfa_resolver_free(resolver);
     check("sign in", mfa_sign_in(ctx, &resolver, &alice, &err), err);
     printf("   signing in now needs no second factor: OK\n");
 
-    mfa_sign_in_result_free(result);
+    mfa_recovery_codes_free(codes);
     mfa_resolver_free(again);
     mfa_factor_info_free(factor);
     mfa_factor_info_free(phone);
+    mfa_free(codes_session);
     mfa_free(phone_session);
     mfa_free(qr);
     mfa_free(uri);

@@ -23,6 +23,14 @@ public struct AuditEvent: Sendable, Equatable {
         case integrityFailure = "INTEGRITY_FAILURE"
         /// The host revoked a user's credentials and tokens.
         case tokensRevoked = "TOKENS_REVOKED"
+        /// An operator renamed a factor (admin API).
+        case factorRenamed = "FACTOR_RENAMED"
+        /// An operator reset a user: every factor removed, tokens revoked (admin API).
+        case userReset = "USER_RESET"
+        /// An operator deleted everything stored about a user (admin API).
+        case userDeleted = "USER_DELETED"
+        /// An operator re-encrypted stored secrets under the current master key.
+        case keysRotated = "KEYS_ROTATED"
     }
 
     /// The kind of event.
@@ -39,10 +47,13 @@ public struct AuditEvent: Sendable, Equatable {
     public let time: Int64
     /// The outcome's stable name ("OK", "INVALID_VERIFICATION_CODE", ...) or other detail.
     public let detail: String
+    /// Who did it, for administrative calls (the `actor` they were given, such
+    /// as an operator's name); "" for the user's own actions.
+    public let actor: String
 
     /// Creates an event.
     public init(kind: Kind, tenant: String, uid: String = "", factorID: String = "",
-                enrollmentID: String = "", time: Int64, detail: String = "OK") {
+                enrollmentID: String = "", time: Int64, detail: String = "OK", actor: String = "") {
         self.kind = kind
         self.tenant = tenant
         self.uid = uid
@@ -50,5 +61,6 @@ public struct AuditEvent: Sendable, Equatable {
         self.enrollmentID = enrollmentID
         self.time = time
         self.detail = detail
+        self.actor = actor
     }
 }

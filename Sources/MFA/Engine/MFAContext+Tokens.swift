@@ -71,18 +71,6 @@ extension MFAContext {
     /// - Throws: `crypto` if a record's key is not in the keyring.
     @discardableResult
     public func rotateKeys() throws(MFAError) -> Int {
-        var total = 0
-        while true {
-            let batch = try store.sealedRecords(notUnder: keyring.current.id, limit: 500)
-            if batch.isEmpty { return total }
-            var updates: [(row: SealedRow, keyID: String, sealed: [UInt8])] = []
-            for row in batch {
-                let plain = try RecordSealer.open(row.sealed, keyID: row.keyID, row.binding, keyring: keyring)
-                let sealed = try RecordSealer.seal(plain, row.binding, keyring: keyring)
-                updates.append((row, sealed.keyID, sealed.sealed))
-            }
-            try store.reseal(updates)
-            total += updates.count
-        }
+        try rotateKeys(batchSize: 500) { _, _ in true }.rotated
     }
 }

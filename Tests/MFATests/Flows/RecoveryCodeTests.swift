@@ -69,6 +69,9 @@ struct RecoveryCodeTests {
         let fixture = try FlowFixture(kind)
         try fixture.context.updateConfig(json: #"{"limits":{"maxFactors":1}}"#)
         _ = try TOTPDriver().enroll(fixture, fixture.user())
+        // Factors are listed oldest first, and those of one second by their (random) id:
+        // the sets come a second after the TOTP factor, so that the order below is certain.
+        fixture.clock.advance(1)
         let first = try RecoveryCodesMultiFactorGenerator.generateCodes(
             with: fixture.context.multiFactor(for: fixture.user()).session())
         let second = try RecoveryCodesMultiFactorGenerator.generateCodes(

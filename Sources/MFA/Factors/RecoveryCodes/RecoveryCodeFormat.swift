@@ -10,6 +10,9 @@ public enum RecoveryCodeFormat {
     public static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
     /// Characters per code.
     public static let length = 10
+    /// Digits of an imported code (the scratch codes of google-authenticator
+    /// files), accepted beside generated ones.
+    public static let importedLength = 8
 
     /// A code from 10 random 5-bit values (the low 5 bits of each byte).
     static func code(from random: [UInt8]) -> String {
@@ -19,8 +22,8 @@ public enum RecoveryCodeFormat {
         return String(decoding: grouped, as: UTF8.self)
     }
 
-    /// The canonical form of what a user typed (10 alphabet characters), or
-    /// nil if it cannot be a code.
+    /// The canonical form of what a user typed (10 alphabet characters, or
+    /// the 8 digits of an imported code), or nil if it cannot be a code.
     public static func normalize(_ typed: String) -> String? {
         guard typed.utf8.count <= 64 else { return nil }
         var out: [UInt8] = []
@@ -30,6 +33,9 @@ public enum RecoveryCodeFormat {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(read(byte + 32))
             default: out.append(read(byte))
             }
+        }
+        if out.count == importedLength, out.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            return String(decoding: out, as: UTF8.self)
         }
         guard out.count == length, out.allSatisfy(alphabet.contains) else { return nil }
         return String(decoding: out, as: UTF8.self)

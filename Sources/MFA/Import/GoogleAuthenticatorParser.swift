@@ -1,0 +1,114 @@
+/// Reads a google-authenticator-libpam file (`~/.google_authenticator`):
+/// the base32 secret on the first line, option lines starting with `"`,
+/// then the 8-digit scratch codes, one per line.
+///
+/// How the options map onto libmfa: `TOTP_AUTH` makes the file TOTP
+/// (without it the file is HOTP, which libmfa does not import);
+/// `STEP_SIZE` is the factor's period; `WINDOW_SIZE` has no per-factor
+/// counterpart (every factor accepts the configuration's
+/// `totp.adjacentIntervals`), so a difference is reported; `DISALLOW_REUSE`
+/// is always on in libmfa (the steps it lists are carried over, so a code
+/// used just before the import stays used); `RATE_LIMIT` is replaced by
+/// libmfa's backoff. The scratch codes become the user's recovery codes.
+enum GoogleAuthenticatorParser {
+    /// What the file holds.
+    struct Parsed {
+        /// The factor to import, if the file is a valid TOTP file.
+        var candidate: ImportCandidate?
+        /// Reports of the lines that are not the factor's own (options,
+        /// malformed lines, and, when the factor is not imported, why).
+        var reports: [ImportLineReport] = []
+    }
+
+    static func parse(_ text: String, uid: String, adjacentIntervals: Int) -> Parsed {
+        var parsed = Parsed()
+        var secret: [UInt8]?
+        var totp = false
+        var period = OTPLimits.defaultPeriod
+        var lastStep: Int64 = -1
+        var codes: [(line: Int, code: String)] = []
+        var sawSecret = false
+        var secretLine = 1
+        func report(_ line: Int, _ outcome: ImportLineReport.Outcome, _ reason: String) {
+            parsed.reports.append(ImportLineReport(line: line, uid: uid, outcome: outcome, reason: reason))
+        }
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = offset + 1
+            let trimmed = ImportText.trimmed(raw)
+            if trimmed.isEmpty { continue }
+            if !sawSecret {
+                sawSecret = true
+                secretLine = line
+                do {
+                    secret = try Base32.decode(String(trimmed))
+                } catch {
+                    report(line, .failed, "the first line is not a base32 secret")
+                    continue
+                }
+                if let secret, let problem = ImportChecks.secretProblem(secret) { report(line, .failed, problem) }
+                continue
+            }
+            if trimmed.hasPrefix("\"") {
+                let fields = ImportText.fields(trimmed.dropFirst())
+                let option = fields.first.map(String.init) ?? ""
+                let values = fields.dropFirst()
+                switch option {
+                case "TOTP_AUTH":
+                    totp = true
+                    report(line, .note, "TOTP_AUTH: the factor is time-based (TOTP)")
+                case "HOTP_COUNTER":
+                    report(line, .note, "HOTP_COUNTER: the file is counter-based (HOTP)")
+                case "STEP_SIZE":
+                    guard values.count == 1, let value = Int64(values[values.startIndex]),
+                          OTPLimits.period.contains(value) else {
+                        report(line, .failed, "STEP_SIZE must be one number of seconds, 1 to 31536000")
+                        continue
+                    }
+                    period = value
+                    report(line, .note, "STEP_SIZE \(value): the factor's period")
+                case "WINDOW_SIZE":
+                    guard values.count == 1, let size = Int(values[values.startIndex]), size >= 1, size <= 21 else {
+                        report(line, .failed, "WINDOW_SIZE must be one number, 1 to 21")
+                        continue
+                    }
+                    let either = (size - 1) / 2
+                    if either == adjacentIntervals {
+                        report(line, .note, "WINDOW_SIZE \(size): accepts ±\(either) steps, as libmfa's totp.adjacentIntervals does")
+                    } else {
+                        report(line, .note, "WINDOW_SIZE \(size) accepted ±\(either) steps; libmfa accepts ±\(adjacentIntervals) for every factor (the configuration's totp.adjacentIntervals)")
+                    }
+                case "DISALLOW_REUSE":
+                    for value in values { if let step = Int64(value), step > lastStep { lastStep = step } }
+                    report(line, .note, "DISALLOW_REUSE: libmfa always refuses a code used before; the steps used are carried over")
+                case "RATE_LIMIT":
+                    report(line, .note, "RATE_LIMIT: replaced by libmfa's backoff (free attempts, then exponential delays; see limits)")
+                default:
+                    report(line, .note, "option \(option.prefix(32)) is not known to libmfa and was ignored")
+                }
+                continue
+            }
+            let digits = trimmed.utf8
+            if digits.count == RecoveryCodeFormat.importedLength,
+               digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                codes.append((line, String(trimmed)))
+            } else {
+                report(line, .failed, "a scratch code must be 8 digits")
+            }
+        }
+        guard sawSecret else {
+            report(1, .failed, "the file is empty")
+            return parsed
+        }
+        guard let secret, ImportChecks.secretProblem(secret) == nil else { return parsed }
+        guard totp else {
+            report(secretLine, .unsupported, "the file has no TOTP_AUTH line, so it is counter-based (HOTP): libmfa's authenticator factors are TOTP")
+            for code in codes { report(code.line, .unsupported, "a scratch code of a factor that was not imported") }
+            return parsed
+        }
+        parsed.candidate = ImportCandidate(
+            line: secretLine, uid: uid, secret: secret,
+            parameters: TOTPParameters(algorithm: .sha1, digits: OTPLimits.defaultDigits, period: period),
+            displayName: nil, lastStep: lastStep, recoveryCodes: codes)
+        return parsed
+    }
+}

@@ -1,0 +1,209 @@
+import CSodium
+
+/// Importers: factors users already have in another system, read from the
+/// files of the tools people migrate from. Administrative calls (no
+/// session, no code asked); the host decides who may run them.
+///
+/// Every importer reports per line and goes on after a bad line; nothing
+/// secret goes into a report. Re-running an import is harmless: a user
+/// who already has a TOTP factor with the same secret is reported as
+/// already imported, and nothing is stored twice. Lines are stored in
+/// batches, each one transaction; imported factors are audited (`ENROLL`,
+/// detail `IMPORTED`, with the actor) and do not revoke the user's tokens.
+/// The configuration's factor limit applies.
+extension MFAContext {
+    /// The batch sizes an import accepts (lines per transaction).
+    public static let importBatchSizes: ClosedRange<Int> = 1...1000
+
+    /// Imports a file of one factor per line.
+    /// - Parameters:
+    ///   - text: the file's text.
+    ///   - format: otpauth URIs, a pam_oath users file, or CSV.
+    ///   - options: the actor, the tenant, the batch size.
+    ///   - report: called for each line that has something to report (every
+    ///     line but blank lines, comments and a CSV header), in line order.
+    ///   - progress: called after each batch with the lines done and the
+    ///     lines in all; return false to stop between batches.
+    /// - Returns: the totals.
+    /// - Throws: `invalidArgument` (options), `storageError` (the batches
+    ///   before are stored; run it again to go on).
+    public func importFactors(_ text: String, format: ImportFormat, options: ImportOptions,
+                              report: (ImportLineReport) -> Void = { _ in },
+                              progress: (_ done: Int, _ total: Int) -> Bool = { _, _ in true })
+        throws(MFAError) -> ImportSummary {
+        try Self.check(options)
+        let config = try config(tenant: options.tenant)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        let parse: (Substring, Int) -> ParsedLine = switch format {
+        case .otpauth: OtpauthLineParser.parse(_:line:)
+        case .oathUsersFile: OathUsersFileParser.parse(_:line:)
+        case .csv: CSVLineParser.parse(_:line:)
+        }
+        var summary = ImportSummary()
+        summary.lines = lines.count
+        var start = 0
+        while start < lines.count {
+            let end = min(start + options.batchSize, lines.count)
+            var reports: [ImportLineReport] = []
+            var candidates: [ImportCandidate] = []
+            for index in start..<end {
+                switch parse(lines[index], index + 1) {
+                case .factor(let candidate): candidates.append(candidate)
+                case .report(let line): reports.append(line)
+                case .skip: break
+                }
+            }
+            reports += try storeImports(candidates, options: options, config: config)
+            for line in reports.sorted(by: { $0.line < $1.line }) {
+                summary.count(line)
+                report(line)
+            }
+            start = end
+            if start < lines.count && !progress(start, lines.count) {
+                summary.stopped = true
+                return summary
+            }
+        }
+        _ = progress(lines.count, lines.count)
+        return summary
+    }
+
+    /// Imports one google-authenticator-libpam file (`~/.google_authenticator`)
+    /// for `uid`: its TOTP secret as a factor, its scratch codes as the
+    /// user's recovery codes (replacing an earlier set), its options
+    /// reported as they map onto libmfa. A counter-based (HOTP) file is
+    /// reported as unsupported and nothing is stored.
+    /// - Parameters:
+    ///   - text: the file's text.
+    ///   - uid: the user whose file it is.
+    ///   - options: the actor and the tenant.
+    ///   - report: called for each line that has something to report, in line order.
+    /// - Returns: the totals.
+    /// - Throws: `invalidArgument` (uid, options), `storageError`.
+    public func importGoogleAuthenticator(_ text: String, uid: String, options: ImportOptions,
+                                          report: (ImportLineReport) -> Void = { _ in }) throws(MFAError)
+        -> ImportSummary {
+        try Self.check(options)
+        try MFAUser.checkIdentifier(uid, "uid")
+        let config = try config(tenant: options.tenant)
+        let parsed = GoogleAuthenticatorParser.parse(text, uid: uid, adjacentIntervals: config.adjacentIntervals)
+        var reports = parsed.reports
+        if let candidate = parsed.candidate {
+            reports += try storeImports([candidate], options: options, config: config)
+        }
+        var summary = ImportSummary()
+        summary.lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        for line in reports.sorted(by: { $0.line < $1.line }) {
+            summary.count(line)
+            if line.outcome == .imported && line.line != parsed.candidate?.line { summary.recoveryCodes += 1 }
+            report(line)
+        }
+        if summary.recoveryCodes > 0 { summary.imported -= summary.recoveryCodes }
+        return summary
+    }
+
+    /// Throws `invalidArgument` for bad options.
+    static func check(_ options: ImportOptions) throws(MFAError) {
+        try checkActor(options.actor)
+        if let tenant = options.tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
+        guard importBatchSizes.contains(options.batchSize) else {
+            throw MFAError(.invalidArgument, "batch size must be 1 to 1000")
+        }
+    }
+
+    /// Stores a batch of candidates in one transaction and says what became of each line.
+    func storeImports(_ candidates: [ImportCandidate], options: ImportOptions,
+                      config: MFAConfig) throws(MFAError) -> [ImportLineReport] {
+        guard !candidates.isEmpty else { return [] }
+        let tenant = options.tenant ?? ""
+        let now = clock.now()
+        var ids: [String] = []
+        for _ in candidates { ids.append(try newEnrollmentID()) }
+        var recoveryIDs: [String] = []
+        for candidate in candidates where !candidate.recoveryCodes.isEmpty { recoveryIDs.append(try newEnrollmentID()) }
+        let limited = FactorRegistry.limitedIDs
+        let (reports, stored) = try store.database.transaction { (db) throws(MFAError) in
+            var reports: [ImportLineReport] = []
+            var stored: [FactorRecord] = []
+            var nextRecoveryID = recoveryIDs.makeIterator()
+            for (candidate, enrollmentID) in zip(candidates, ids) {
+                let uid = candidate.uid
+                try db.serialize(MFAStore.userKey(tenant, uid))
+                let existing = try MFAStore.factors(db, tenant, uid)
+                var unreadable = false
+                var match: FactorRecord?
+                for factor in existing where factor.factorID == TOTPMultiFactorID {
+                    guard let secret = try? openPayload(of: factor) else {
+                        unreadable = true
+                        continue
+                    }
+                    if Self.same(secret, candidate.secret) {
+                        match = factor
+                        break
+                    }
+                }
+                if let match {
+                    reports.append(ImportLineReport(line: candidate.line, uid: uid, outcome: .alreadyImported,
+                                                    reason: "the user already has a factor with this secret",
+                                                    enrollmentID: match.enrollmentID))
+                    for code in candidate.recoveryCodes {
+                        reports.append(ImportLineReport(line: code.line, uid: uid, outcome: .alreadyImported,
+                                                        reason: "the file's factor was imported before"))
+                    }
+                    continue
+                }
+                var refusal: String?
+                if unreadable {
+                    refusal = "a factor the user has does not open with the keys given, so a duplicate cannot be ruled out"
+                } else if existing.filter({ limited.contains($0.factorID) }).count >= config.limits.maxFactors {
+                    refusal = "the user already has \(config.limits.maxFactors) second factors, the most the configuration allows"
+                }
+                if let refusal {
+                    reports.append(ImportLineReport(line: candidate.line, uid: uid, outcome: .failed, reason: refusal))
+                    for code in candidate.recoveryCodes {
+                        reports.append(ImportLineReport(line: code.line, uid: uid, outcome: .failed,
+                                                        reason: "the file's factor was not imported"))
+                    }
+                    continue
+                }
+                let sealed = try RecordSealer.seal(candidate.secret, TOTPFactor.binding(
+                    tenant: tenant, uid: uid, enrollmentID: enrollmentID), keyring: keyring)
+                let record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: uid,
+                                          factorID: TOTPMultiFactorID, displayName: candidate.displayName,
+                                          enrolledAt: now, keyID: sealed.keyID, sealed: sealed.sealed)
+                try TOTPStore.insertFactor(db, enrollmentID, candidate.parameters, lastStep: candidate.lastStep)
+                try MFAStore.insert(db, record, maxFactors: nil)
+                stored.append(record)
+                reports.append(ImportLineReport(line: candidate.line, uid: uid, outcome: .imported,
+                                                reason: candidate.note ?? "imported", enrollmentID: enrollmentID))
+                if !candidate.recoveryCodes.isEmpty, let setID = nextRecoveryID.next() {
+                    let codes = candidate.recoveryCodes.compactMap { RecoveryCodeFormat.normalize($0.code) }
+                    let set = try RecoveryCodesFactor.importSet(db, codes: codes, tenant: tenant, uid: uid,
+                                                                enrollmentID: setID, now: now, keyring: keyring)
+                    stored.append(set)
+                    for code in candidate.recoveryCodes {
+                        reports.append(ImportLineReport(line: code.line, uid: uid, outcome: .imported,
+                                                        reason: "scratch code stored as a recovery code",
+                                                        enrollmentID: setID))
+                    }
+                }
+            }
+            return (reports, stored)
+        }
+        for record in stored {
+            audit(AuditEvent(kind: .enroll, tenant: tenant, uid: record.uid, factorID: record.factorID,
+                             enrollmentID: record.enrollmentID, time: now, detail: "IMPORTED", actor: options.actor))
+        }
+        return reports
+    }
+
+    /// Whether a stored secret equals `secret`, compared in constant time.
+    static func same(_ stored: SecureBytes, _ secret: [UInt8]) -> Bool {
+        stored.withBytes { held in
+            held.count == secret.count && secret.withUnsafeBytes { given in
+                sodium_memcmp(held.baseAddress, given.baseAddress, held.count) == 0
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+/// The store side of the admin API: listing, counting and removing what is
+/// stored about users, without a user's sign-in.
+extension MFAStore {
+    /// One page of the users that have factors, ordered by tenant then uid,
+    /// strictly after `after` (a tenant and uid), with their factor counts
+    /// per kind.
+    /// - Parameters:
+    ///   - tenant: only this tenant ("" for the project), or nil for every tenant.
+    ///   - factorID: only users with a factor of this kind, or nil.
+    ///   - after: the last user of the previous page, or nil for the first.
+    ///   - limit: at most this many users.
+    package func users(tenant: String?, factorID: String?, after: (tenant: String, uid: String)?,
+                       limit: Int) throws(MFAError) -> [(tenant: String, uid: String, kinds: [(String, Int64)])] {
+        try database.read { (db) throws(MFAError) in
+            var conditions: [String] = []
+            var parameters: [SQLValue] = []
+            if let tenant {
+                conditions.append("tenant = ?")
+                parameters.append(.text(tenant))
+            }
+            if let factorID {
+                conditions.append("factor_id = ?")
+                parameters.append(.text(factorID))
+            }
+            if let after {
+                conditions.append("(tenant > ? OR (tenant = ? AND uid > ?))")
+                parameters += [.text(after.tenant), .text(after.tenant), .text(after.uid)]
+            }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            var page: [(tenant: String, uid: String, kinds: [(String, Int64)])] = []
+            for row in try db.query("""
+                SELECT DISTINCT tenant, uid FROM mfa_factors \(filter) ORDER BY tenant, uid LIMIT ?
+                """, parameters + [.int(Int64(limit))]) {
+                guard row.count == 2, let tenant = row[0].text, let uid = row[1].text else {
+                    throw MFAError(.storageError, "a stored factor is malformed")
+                }
+                page.append((tenant, uid, []))
+            }
+            guard let first = page.first, let last = page.last else { return [] }
+            // Every kind of the page's users: one query over the page's range.
+            var index: [String: Int] = [:]
+            for (position, user) in page.enumerated() { index[Self.userKey(user.tenant, user.uid)] = position }
+            for row in try db.query("""
+                SELECT tenant, uid, factor_id, COUNT(*) FROM mfa_factors \
+                WHERE (tenant > ? OR (tenant = ? AND uid >= ?)) AND (tenant < ? OR (tenant = ? AND uid <= ?)) \
+                GROUP BY tenant, uid, factor_id ORDER BY tenant, uid, factor_id
+                """, [.text(first.tenant), .text(first.tenant), .text(first.uid),
+                      .text(last.tenant), .text(last.tenant), .text(last.uid)]) {
+                guard row.count == 4, let tenant = row[0].text, let uid = row[1].text, let kind = row[2].text,
+                      let count = row[3].int else {
+                    throw MFAError(.storageError, "a stored factor is malformed")
+                }
+                if let position = index[Self.userKey(tenant, uid)] { page[position].kinds.append((kind, count)) }
+            }
+            return page
+        }
+    }
+
+    /// Factors and users per tenant and kind: `(tenant, factorID, factors, users)`.
+    package func factorCounts() throws(MFAError) -> [(tenant: String, factorID: String, factors: Int64, users: Int64)] {
+        try database.read { (db) throws(MFAError) in
+            try db.query("""
+                SELECT tenant, factor_id, COUNT(*), COUNT(DISTINCT uid) FROM mfa_factors \
+                GROUP BY tenant, factor_id ORDER BY tenant, factor_id
+                """, []).map { (row) throws(MFAError) in
+                guard row.count == 4, let tenant = row[0].text, let kind = row[1].text, let factors = row[2].int,
+                      let users = row[3].int else { throw MFAError(.storageError, "a stored factor is malformed") }
+                return (tenant, kind, factors, users)
+            }
+        }
+    }
+
+    /// Users with at least one factor, per tenant.
+    package func userCounts() throws(MFAError) -> [(tenant: String, users: Int64)] {
+        try database.read { (db) throws(MFAError) in
+            try db.query("""
+                SELECT tenant, COUNT(DISTINCT uid) FROM mfa_factors GROUP BY tenant ORDER BY tenant
+                """, []).map { (row) throws(MFAError) in
+                guard row.count == 2, let tenant = row[0].text, let users = row[1].int else {
+                    throw MFAError(.storageError, "a stored factor is malformed")
+                }
+                return (tenant, users)
+            }
+        }
+    }
+
+    /// Changes a factor's display name (nil removes it).
+    /// - Returns: the factor as it is now, or nil if no factor has this id.
+    package func renameFactor(enrollmentID: String, displayName: String?) throws(MFAError) -> FactorRecord? {
+        try database.transaction { (db) throws(MFAError) -> FactorRecord? in
+            guard try db.execute("UPDATE mfa_factors SET display_name = ? WHERE enrollment_id = ?",
+                                 [displayName.map(SQLValue.text) ?? .null, .text(enrollmentID)]) == 1 else {
+                return nil
+            }
+            return try db.query("SELECT \(FactorRecord.selectList) FROM mfa_factors f WHERE f.enrollment_id = ?",
+                                [.text(enrollmentID)]).first.map { (row) throws(MFAError) in try FactorRecord(row: row) }
+        }
+    }
+
+    /// Removes every factor of a user (and their kinds' rows, the user's
+    /// pending TOTP secrets and SMS codes), clears the user's backoff and
+    /// revokes the user's tokens, in one transaction.
+    /// - Returns: the removed factors, or nil (and nothing written) if the
+    ///   store has neither a factor nor a record of the user.
+    package func resetUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError) -> [FactorRecord]? {
+        try database.transaction { (db) throws(MFAError) -> [FactorRecord]? in
+            try db.serialize(Self.userKey(tenant, uid))
+            let factors = try Self.factors(db, tenant, uid)
+            if factors.isEmpty, try db.query("SELECT 1 FROM mfa_users WHERE tenant = ? AND uid = ?",
+                                             [.text(tenant), .text(uid)]).isEmpty {
+                return nil
+            }
+            for factor in factors { try Self.delete(db, factor) }
+            try Self.deleteInFlight(db, tenant, uid)
+            try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
+            try db.execute("""
+                UPDATE mfa_users SET failures = 0, last_failure_at = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
+                """, [.text(tenant), .text(uid)])
+            return factors
+        }
+    }
+
+    /// Deletes everything stored about a user: factors and their kinds'
+    /// rows, pending secrets, SMS codes and the user's SMS send records, and
+    /// the user's record, keeping only a revocation marker (tenant, uid,
+    /// epoch, time) so that tokens issued before stay refused.
+    /// - Returns: the removed factors, and whether anything was stored.
+    package func deleteUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError)
+        -> (factors: [FactorRecord], found: Bool) {
+        try database.transaction { (db) throws(MFAError) in
+            try db.serialize(Self.userKey(tenant, uid))
+            let factors = try Self.factors(db, tenant, uid)
+            for factor in factors {
+                try Self.delete(db, factor)
+                try db.execute("DELETE FROM mfa_sms_sends WHERE scope = ?", [.text("factor:" + factor.enrollmentID)])
+            }
+            var removed = try Self.deleteInFlight(db, tenant, uid)
+            removed += try db.execute("DELETE FROM mfa_sms_sends WHERE scope = ?",
+                                      [.text("user:" + tenant + "\u{1f}" + uid)])
+            let user = try Self.user(db, tenant, uid)
+            removed += try db.execute("DELETE FROM mfa_users WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
+            let found = !factors.isEmpty || removed > 0
+            if found {
+                try db.execute("INSERT INTO mfa_users (tenant, uid, token_epoch, revoked_at_ms) VALUES (?, ?, ?, ?)",
+                               [.text(tenant), .text(uid), .int(user.tokenEpoch + 1),
+                                .int(max(nowMs, user.revokedAtMs ?? nowMs))])
+            }
+            return (factors, found)
+        }
+    }
+
+    /// Deletes a user's pending TOTP secrets and SMS verifications.
+    @discardableResult
+    static func deleteInFlight(_ db: SQLConnection, _ tenant: String, _ uid: String) throws(MFAError) -> Int {
+        try db.execute("DELETE FROM mfa_pending WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
+            + db.execute("DELETE FROM mfa_sms_verifications WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
+    }
+
+    /// How many sealed values are not under `keyID`, over every sealed table.
+    package func sealedCount(notUnder keyID: String) throws(MFAError) -> Int64 {
+        try database.read { (db) throws(MFAError) in
+            var total: Int64 = 0
+            for table in Self.sealedTables {
+                total += try db.query("SELECT COUNT(*) FROM \(table.table) WHERE key_id <> ?",
+                                      [.text(keyID)]).first?.first?.int ?? 0
+            }
+            return total
+        }
+    }
+
+    /// Sealed values of one table, ordered by id, after `after`, not under
+    /// `keyID` (nil: every value), at most `limit`.
+    package func sealedRecords(in table: SealedTable, notUnder keyID: String?, after: String,
+                               limit: Int) throws(MFAError) -> [SealedRow] {
+        try database.read { (db) throws(MFAError) in
+            let kind = table.kindColumn ?? "'\(table.kind)'"
+            var conditions = ["\(table.idColumn) > ?"]
+            var parameters: [SQLValue] = [.text(after)]
+            if let keyID {
+                conditions.append("key_id <> ?")
+                parameters.append(.text(keyID))
+            }
+            if table == .factors { conditions.append("seal_format = \(FactorRecord.currentSealFormat)") }
+            return try db.query("""
+                SELECT \(table.idColumn), key_id, sealed, tenant, uid, \(kind) FROM \(table.table) \
+                WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(table.idColumn) LIMIT ?
+                """, parameters + [.int(Int64(limit))]).map { (row) throws(MFAError) in
+                guard row.count == 6, let id = row[0].text, let key = row[1].text, let sealed = row[2].blob,
+                      let tenant = row[3].text, let uid = row[4].text, let kind = row[5].text else {
+                    throw MFAError(.storageError, "a sealed record is malformed")
+                }
+                return SealedRow(table: table, id: id, keyID: key, sealed: sealed, binding: SealBinding(
+                    record: table.record, kind: kind, tenant: tenant, uid: uid, id: id))
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import MFA
+
+/// mfactl's exit statuses (see the root command's discussion).
+enum ExitStatus {
+    static let partial: Int32 = 1
+    static let usage: Int32 = 64
+    static let invalidData: Int32 = 65
+    static let notFound: Int32 = 66
+    static let unavailable: Int32 = 69
+    static let storeError: Int32 = 74
+    static let keyError: Int32 = 77
+    static let interrupted: Int32 = 130
+
+    /// The status for a library error.
+    static func of(_ error: MFAError) -> Int32 {
+        switch error.code {
+        case .mfaEnrollmentNotFound: notFound
+        case .storageError: storeError
+        case .crypto: keyError
+        case .invalidArgument, .invalidURI, .invalidBase32, .secondFactorLimitExceeded, .secondFactorExists: invalidData
+        default: storeError
+        }
+    }
+}
+
+/// A failure mfactl reports with a message and a status.
+struct Failure: Error, CustomStringConvertible {
+    let message: String
+    let status: Int32
+
+    init(_ message: String, status: Int32) {
+        self.message = message
+        self.status = status
+    }
+
+    var description: String { message }
+}
+
+/// Runs `body`, turning library errors and mfactl failures into a message
+/// on stderr and the matching exit status.
+func running(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as MFAError {
+        Terminal.error("mfactl: \(error.code.name): \(error.message)")
+        throw ExitCode(ExitStatus.of(error))
+    } catch let failure as Failure {
+        Terminal.error("mfactl: \(failure.message)")
+        throw ExitCode(failure.status)
+    }
+}

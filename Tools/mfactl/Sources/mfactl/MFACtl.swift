@@ -1,0 +1,28 @@
+import ArgumentParser
+
+/// `mfactl`: administers a libmfa store from a shell.
+@main
+struct MFACtl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mfactl",
+        abstract: "Administer a libmfa store: configuration, users' factors, imports, key rotation.",
+        discussion: """
+            Every command opens the store given by --store (or MFA_STORE): an SQLite file or a \
+            postgres:// URL, as the library takes it. The master key is read from a file \
+            (--key-file) or from the MFA_MASTER_KEY environment variable, never from the command \
+            line: 64 hexadecimal characters, optionally preceded by the key id and a colon \
+            ("2026-11:0011..."). Keys still needed to read older records are given with \
+            --previous-key-file or MFA_PREVIOUS_KEYS ("id:hex,id:hex").
+
+            Output is a table for people, or JSON with --json. Exit status: 0 done; 1 an import \
+            left lines not imported; 64 usage error; 65 invalid data (a value the library \
+            refused); 66 not found; 69 not available (audit events are not stored); 74 store \
+            error; 77 key error (a record under a key not given, or that does not decrypt); \
+            130 interrupted (run the command again to resume).
+            """,
+        version: "0.1.0",
+        subcommands: [
+            ConfigCommand.self, UsersCommand.self, FactorsCommand.self, UserCommand.self, ImportCommand.self,
+            KeysCommand.self, PurgeCommand.self, AuditCommand.self, StatsCommand.self,
+        ])
+}
