@@ -48,6 +48,9 @@ endforeach()
 #                 every factor kind through mfa_enroll / mfa_resolve (also on PostgreSQL, below)
 #   engine_hardening      issue 8's regressions that show in the ABI (test_regression_item<N>_...)
 #   engine_key_memory     issue 8 item 9: no key material in the process's memory after mfa_close
+#   engine_webauthn       a security key (Ed25519, libsodium) enrolled and signing in through
+#                 mfa_enroll/mfa_resolve (assertion version 2), replay, a clone, the trust
+#                 callback (options version 2), version-1 structs, the stateless checks
 # and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
@@ -56,9 +59,6 @@ endforeach()
 #   engine_phone_race  processes racing on one SMS code (sign-in and enrollment), on one number
 #                 enrolled twice and on a last try; caps under 1,000-request bursts from 8 threads
 #                 and from 8 processes; verification ids handed between processes
-#   engine_webauthn  a security key (Ed25519, libsodium) enrolled and signing in through
-#                 mfa_enroll/mfa_resolve (assertion version 2), replay, a clone, the trust
-#                 callback (options version 2), version-1 structs, the stateless checks
 #   abi_hardening the defects an outside attack found in the C ABI (issue 8), each held by a
 #                 test_regression_... function, and the versioned init functions and structs
 # The race tests and the flow contract take a store location (default: a new SQLite file);
@@ -72,7 +72,7 @@ foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
   set(MFA_ENGINE_LIBS_engine_${flow} "")
 endforeach()
-set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS} ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_hardening ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_key_memory ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
@@ -82,7 +82,7 @@ set(MFA_ENGINE_LIBS_abi_hardening "")
 set(MFA_ENGINE_LIBS_engine_webauthn ${SODIUM_LDFLAGS})
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h
-    ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h)
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h ${PROJECT_SOURCE_DIR}/Tests/c/test_webauthn_authenticator.h)
 foreach(name ${MFA_ENGINE_PROGRAMS})
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})

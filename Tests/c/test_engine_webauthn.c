@@ -9,107 +9,22 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mfa.h"
 #include "test_support.h"
+#include "test_webauthn_authenticator.h"
 
-static const uint8_t CREDENTIAL_ID[16] = {0x63, 0x2d, 0x74, 0x65, 0x73, 0x74, 0x2d, 0x63,
-                                          0x72, 0x65, 0x64, 0x65, 0x6e, 0x74, 0x69, 0x6c};
-static uint8_t public_key[32], secret_key[64];
-static uint32_t sign_count;
+static webauthn_key key;
 
-static void b64url(char *out, const uint8_t *in, size_t len) {
-    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    size_t o = 0;
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < len ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < len ? in[i + 2] : 0);
-        out[o++] = alphabet[v >> 18];
-        out[o++] = alphabet[v >> 12 & 63];
-        if (i + 1 < len) out[o++] = alphabet[v >> 6 & 63];
-        if (i + 2 < len) out[o++] = alphabet[v & 63];
-    }
-    out[o] = '\0';
-}
-
-/* The value of "key":"..." in `json`, into `out`. */
-static void json_string(char *out, size_t size, const char *json, const char *key) {
-    char pattern[64];
-    const char *at, *end;
-    snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
-    at = strstr(json, pattern);
-    CHECK(at != NULL);
-    if (!at) return;
-    at += strlen(pattern);
-    end = strchr(at, '"');
-    snprintf(out, size, "%.*s", (int)(end - at), at);
-}
-
-static size_t client_data(char *out, const char *type, const char *challenge) {
-    return (size_t)sprintf(out, "{\"type\":\"%s\",\"challenge\":\"%s\",\"origin\":\"https://example.com\"}", type,
-                           challenge);
-}
-
-/* Authenticator data for example.com: UP and UV, the counter, and (registration) the credential. */
-static size_t auth_data(uint8_t *out, int attested) {
-    size_t at = 37;
-    crypto_hash_sha256(out, (const uint8_t *)"example.com", 11);
-    out[32] = attested ? 0x45 : 0x05;
-    out[33] = (uint8_t)(sign_count >> 24), out[34] = (uint8_t)(sign_count >> 16);
-    out[35] = (uint8_t)(sign_count >> 8), out[36] = (uint8_t)sign_count;
-    if (attested) {
-        static const uint8_t cose[] = {0xa4, 0x01, 0x01, 0x03, 0x27, 0x20, 0x06, 0x21, 0x58, 0x20};
-        memset(out + at, 0x11, 16), at += 16;
-        out[at++] = 0, out[at++] = sizeof CREDENTIAL_ID;
-        memcpy(out + at, CREDENTIAL_ID, sizeof CREDENTIAL_ID), at += sizeof CREDENTIAL_ID;
-        memcpy(out + at, cose, sizeof cose), at += sizeof cose;
-        memcpy(out + at, public_key, 32), at += 32;
-    }
-    return at;
-}
-
-/* The credential JSON answering registration options (a `none` attestation), into `json`. */
 static void register_json(char *json, const char *options) {
-    char challenge[1024], client[1400], id[64], cd64[2000], ao64[400];
-    uint8_t object[256], data[160];
-    static const uint8_t head[] = {0xa3, 0x63, 'f', 'm', 't', 0x64, 'n', 'o', 'n', 'e', 0x67, 'a', 't', 't', 'S',
-                                   't', 'm', 't', 0xa0, 0x68, 'a', 'u', 't', 'h', 'D', 'a', 't', 'a', 0x58};
-    size_t data_len, object_len, client_len;
-    json_string(challenge, sizeof challenge, options, "challenge");
-    client_len = client_data(client, "webauthn.create", challenge);
-    data_len = auth_data(data, 1);
-    memcpy(object, head, sizeof head);
-    object[sizeof head] = (uint8_t)data_len;
-    memcpy(object + sizeof head + 1, data, data_len);
-    object_len = sizeof head + 1 + data_len;
-    b64url(id, CREDENTIAL_ID, sizeof CREDENTIAL_ID);
-    b64url(cd64, (const uint8_t *)client, client_len);
-    b64url(ao64, object, object_len);
-    sprintf(json, "{\"id\":\"%s\",\"rawId\":\"%s\",\"type\":\"public-key\",\"response\":{\"clientDataJSON\":\"%s\","
-            "\"attestationObject\":\"%s\",\"transports\":[\"usb\",\"nfc\"]}}", id, id, cd64, ao64);
+    CHECK(webauthn_register(json, 4096, &key, options));
 }
 
-/* The credential JSON answering authentication options, into `json` (the counter goes up first). */
 static void assert_json(char *json, const char *options) {
-    char challenge[1024], client[1400], id[64], cd64[2000], ad64[64], sig64[100];
-    uint8_t data[37], message[37 + 32], signature[64];
-    size_t client_len;
-    json_string(challenge, sizeof challenge, options, "challenge");
-    client_len = client_data(client, "webauthn.get", challenge);
-    sign_count++;
-    auth_data(data, 0);
-    memcpy(message, data, 37);
-    crypto_hash_sha256(message + 37, (const uint8_t *)client, client_len);
-    crypto_sign_detached(signature, NULL, message, sizeof message, secret_key);
-    b64url(id, CREDENTIAL_ID, sizeof CREDENTIAL_ID);
-    b64url(cd64, (const uint8_t *)client, client_len);
-    b64url(ad64, data, sizeof data);
-    b64url(sig64, signature, sizeof signature);
-    sprintf(json, "{\"id\":\"%s\",\"rawId\":\"%s\",\"type\":\"public-key\",\"response\":{\"clientDataJSON\":\"%s\","
-            "\"authenticatorData\":\"%s\",\"signature\":\"%s\",\"userHandle\":null}}", id, id, cd64, ad64, sig64);
+    CHECK(webauthn_assert(json, 4096, &key, options, 0));
 }
 
 static int trust_calls;
@@ -183,7 +98,7 @@ static void test_flows(void) {
     assertion.credential = replay;
     CHECK_STATUS(mfa_resolve(ctx, &result, resolver->session, NULL, &assertion, NULL), MFA_ERR_INVALID_SESSION);
     CHECK_STATUS(mfa_webauthn_authentication_options(ctx, &request, resolver->session, NULL, NULL, NULL), MFA_OK);
-    sign_count = 0;
+    key.count = 0;
     assert_json(json, request);
     assertion.credential = json;
     CHECK_STATUS(mfa_resolve(ctx, &result, resolver->session, NULL, &assertion, NULL), MFA_ERR_CREDENTIAL_CLONED);
@@ -243,7 +158,7 @@ static void test_stateless(void) {
     register_json(json, options);
     CHECK_STATUS(mfa_webauthn_verify_registration(&credential, json, challenge, "example.com", "https://example.com",
                                                   1, NULL), MFA_OK);
-    CHECK(credential && credential->algorithm == -8 && credential->credential_id_len == sizeof CREDENTIAL_ID);
+    CHECK(credential && credential->algorithm == -8 && credential->credential_id_len == sizeof key.id);
     CHECK(credential && strcmp(credential->format, "none") == 0 && (credential->flags & MFA_WEBAUTHN_FLAG_UV));
     mfa_free(credential);
     CHECK_STATUS(mfa_webauthn_verify_registration(&credential, json, challenge, "example.org", "https://example.com",
@@ -258,7 +173,7 @@ static void test_stateless(void) {
         CHECK_STATUS(mfa_webauthn_verify_assertion(&count, &flags, json, challenge, "example.com",
                                                    "https://example.com", 0, credential->public_key,
                                                    credential->public_key_len, NULL), MFA_OK);
-        CHECK(count == sign_count && (flags & MFA_WEBAUTHN_FLAG_UP));
+        CHECK(count == key.count && (flags & MFA_WEBAUTHN_FLAG_UP));
         CHECK_STATUS(mfa_webauthn_verify_assertion(&count, &flags, json, "AAAA", "example.com",
                                                    "https://example.com", 0, credential->public_key,
                                                    credential->public_key_len, NULL), MFA_ERR_INVALID_SESSION);
@@ -269,9 +184,7 @@ static void test_stateless(void) {
 }
 
 int main(void) {
-    uint8_t seed[32] = {42};
-    if (sodium_init() < 0) return 1;
-    crypto_sign_seed_keypair(public_key, secret_key, seed);
+    webauthn_key_new(&key, NULL);
     test_flows();
     test_trust_callback();
     test_stateless();
