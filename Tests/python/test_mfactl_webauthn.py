@@ -26,5 +26,5 @@ def test_mfactl_lists_security_keys_and_passkeys(tmp_path):
         ("webauthn", "Phone", "passkey"), ("webauthn", "YubiKey", "security key")]
     table = tool.run("factors", "list", "alice", check_status=0).out
     assert "webauthn" in table and "security key" in table and "passkey" in table
-    users = json.loads(tool.run("users", "list", "--factor", "webauthn", "--json", check_status=0).out)
-    assert [u["uid"] for u in users] == ["alice"]
+    users = tool.run("users", "list", "--factor", "webauthn", "--json", check_status=0).json_lines()
+    assert [(u["uid"], u["factors"]) for u in users] == [("alice", {"webauthn": 2})]
