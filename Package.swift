@@ -29,10 +29,20 @@ let package = Package(
                        providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // WebAuthn: libcbor reads CBOR; nettle's public-key half (hogweed, with
+        // GMP) checks ECDSA P-256 and RSA signatures.
+        .systemLibrary(name: "CCbor", pkgConfig: "libcbor",
+                       providers: [.apt(["libcbor-dev"])]),
+        .systemLibrary(name: "CHogweed", pkgConfig: "hogweed",
+                       providers: [.apt(["nettle-dev", "libgmp-dev"])]),
+        // GnuTLS's header only: libmfa loads libgnutls.so.30 with dlopen when a
+        // WebAuthn attestation carries an X.509 certificate.
+        .systemLibrary(name: "CGnuTLS", providers: [.apt(["libgnutls28-dev"])]),
         .systemLibrary(name: "CMFATypes", path: "include"),
-        .target(name: "MFA", dependencies: ["CSodium", "CNettle", "CSQLite", "CPQ", "CQRencode", "CZlib"]),
+        .target(name: "MFA", dependencies: ["CSodium", "CNettle", "CSQLite", "CPQ", "CQRencode", "CZlib",
+                                            "CCbor", "CHogweed", "CGnuTLS"]),
         .target(name: "MFAExports", dependencies: ["MFA", "CMFATypes"], exclude: ["libmfa.map"],
                 linkerSettings: [.unsafeFlags(libraryLinkFlags)]),
-        .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes"]),
+        .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes", "CSodium"]),
     ]
 )

@@ -58,6 +58,9 @@ foreach(source ${MFA_FUZZ_SOURCES})
   get_filename_component(name ${source} NAME_WE)
   add_executable(${name} ${source})
   target_link_libraries(${name} PRIVATE mfa)
+  if(name MATCHES "webauthn")  # its harness signs and hashes with libsodium, to check libmfa's verdicts
+    target_link_libraries(${name} PRIVATE PkgConfig::SODIUM)
+  endif()
   target_compile_options(${name} PRIVATE -fsanitize=fuzzer ${MFA_SANITIZE_C_FLAGS} ${MFA_SANITIZE_C_COMPILE_ONLY}
     ${MFA_SANITIZE_STRICT_C})
   target_link_options(${name} PRIVATE -fsanitize=fuzzer ${MFA_SANITIZE_LINK_FLAGS})
@@ -74,7 +77,7 @@ execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libclang_rt.asan-x8
 set(MFA_VECTORS ${PROJECT_SOURCE_DIR}/Tests/vectors/otp_vectors.txt)
 set(MFA_SANITIZE_ENGINE_TESTS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp
     sign_in_phone unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes
-    bad_input phone_bad_input generic_bad_input flow_contract hardening)
+    bad_input phone_bad_input generic_bad_input flow_contract hardening webauthn)
 set(MFA_SANITIZE_TESTS mfa sanitizer_control)
 foreach(flow ${MFA_SANITIZE_ENGINE_TESTS})
   list(APPEND MFA_SANITIZE_TESTS engine_${flow})
@@ -90,11 +93,14 @@ foreach(name ${MFA_SANITIZE_TESTS})
     ${MFA_SANITIZE_STRICT_C})
   target_link_options(san_${name} PRIVATE ${MFA_SANITIZE_LINK_FLAGS})
 endforeach()
-# The flow contract opens its store through test_pg_store.h (libpq); the hardening
+# The flow contract opens its store through test_pg_store.h (libpq) and signs WebAuthn
+# answers with libsodium; the hardening
 # test writes to an SQLite file behind libmfa's back.
 target_include_directories(san_engine_flow_contract PRIVATE ${PQ_INCLUDE_DIRS})
-target_link_libraries(san_engine_flow_contract PRIVATE ${PQ_LINK_LIBRARIES})
+target_link_libraries(san_engine_flow_contract PRIVATE ${PQ_LINK_LIBRARIES} PkgConfig::SODIUM)
 target_link_libraries(san_engine_hardening PRIVATE PkgConfig::SQLITE)
+# The WebAuthn tests' software authenticator signs with libsodium (test_webauthn_authenticator.h).
+target_link_libraries(san_engine_webauthn PRIVATE PkgConfig::SODIUM)
 add_test(NAME san_c_api COMMAND san_mfa ${MFA_VECTORS})
 set(MFA_SANITIZE_ENGINE_NAMES "")
 foreach(flow ${MFA_SANITIZE_ENGINE_TESTS})

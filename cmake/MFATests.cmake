@@ -48,6 +48,9 @@ endforeach()
 #                 every factor kind through mfa_enroll / mfa_resolve (also on PostgreSQL, below)
 #   engine_hardening      issue 8's regressions that show in the ABI (test_regression_item<N>_...)
 #   engine_key_memory     issue 8 item 9: no key material in the process's memory after mfa_close
+#   engine_webauthn       a security key (Ed25519, libsodium) enrolled and signing in through
+#                 mfa_enroll/mfa_resolve (assertion version 2), replay, a clone, the trust
+#                 callback (options version 2), version-1 structs, the stateless checks
 # and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
@@ -63,22 +66,23 @@ endforeach()
 # processes of the race tests are in test_race_support.h.
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
     unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
-    phone_bad_input generic_bad_input flow_contract hardening key_memory)
+    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
   set(MFA_ENGINE_LIBS_engine_${flow} "")
 endforeach()
-set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS} ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_hardening ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_key_memory ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
 set(MFA_ENGINE_LIBS_abi_hardening "")
+set(MFA_ENGINE_LIBS_engine_webauthn ${SODIUM_LDFLAGS})
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h
-    ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h)
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h ${PROJECT_SOURCE_DIR}/Tests/c/test_webauthn_authenticator.h)
 foreach(name ${MFA_ENGINE_PROGRAMS})
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})

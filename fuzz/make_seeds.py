@@ -7,11 +7,12 @@ field. Run it again after changing it; it replaces the seed-* files and leaves
 everything else in the folders (regress-* inputs, which are crashes found once
 and kept forever) alone.
 
-    python3 fuzz/make_seeds.py
+    python3 fuzz/make_seeds.py [TARGET...]   (default: every target)
 """
 import base64
 import os
 import struct
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
@@ -183,8 +184,69 @@ TARGETS = {"base32": base32_seeds, "key_uri": key_uri_seeds, "import": import_se
            "tokens": tokens_seeds, "phone": phone_seeds}
 
 
+def webauthn_material():
+    """Genuine WebAuthn parts for the fixed case of fuzz/fuzz_webauthn_support.h, from the tests' software authenticator."""
+    import hashlib
+    import json
+    import sys
+
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "python"))
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+    from fido2 import cbor
+    from webauthn_authenticator import Authenticator, b64, sign
+
+    challenge = b64(bytes([0x2A] * 32))
+    return hashlib, json, ed25519, cbor, Authenticator, b64, sign, challenge
+
+
+def webauthn_register_seeds():
+    hashlib, json, ed25519, cbor, Authenticator, b64, sign, challenge = webauthn_material()
+    options = {"challenge": challenge, "rp": {"id": "example.com"}, "user": {"id": "AQ"}}
+    seeds = []
+    for algorithm, fmt in [("EdDSA", "none"), ("ES256", "none"), ("RS256", "none"), ("EdDSA", "packed"),
+                           ("ES256", "packed"), ("RS256", "packed"), ("ES256", "packed-x5c"), ("ES256", "fido-u2f")]:
+        key = Authenticator(algorithm, fmt)
+        key.credential_id = b"fuzz-credential!"
+        key.backup_eligible = algorithm == "RS256"
+        credential = key.register(options)
+        obj = base64.urlsafe_b64decode(credential["response"]["attestationObject"] + "==")
+        seeds.append(b"\x00" + obj)
+        seeds.append(b"\x01" + json.dumps(credential).encode())
+    client = json.loads(base64.urlsafe_b64decode(credential["response"]["clientDataJSON"] + "=="))
+    for change in ({}, {"type": "webauthn.get"}, {"origin": "https://evil.example"}, {"crossOrigin": True},
+                   {"tokenBinding": {"status": "present"}}, {"challenge": challenge + "A"}):
+        seeds.append(b"\x02" + json.dumps(dict(client, **change), separators=(",", ":")).encode())
+    seeds += [b"\x00\xa0", b"\x00" + bytes.fromhex("9bffffffffffffffff"), b"\x01{}", b"\x02\xff"]
+    return seeds
+
+
+def webauthn_assert_seeds():
+    hashlib, json, ed25519, cbor, Authenticator, b64, sign, challenge = webauthn_material()
+    key = ed25519.Ed25519PrivateKey.from_private_bytes(bytes([7]) + bytes(31))
+    auth = hashlib.sha256(b"example.com").digest() + bytes([0x05, 0, 0, 0, 9])
+    client = ('{"type":"webauthn.get","challenge":"%s","origin":"https://example.com","crossOrigin":false}'
+              % challenge).encode()
+    signature = key.sign(auth + hashlib.sha256(client).digest())
+    seeds = [b"\x00" + client, b"\x01" + auth, b"\x02" + signature, b"\x01" + auth[:32] + bytes([0x85, 0, 0, 0, 9]),
+             b"\x03" + cbor.encode({1: 1, 3: -8, -1: 6, -2: bytes(32)})]
+    for algorithm in ("ES256", "RS256", "EdDSA"):
+        authenticator = Authenticator(algorithm)
+        authenticator.credential_id = b"fuzz-credential!"
+        cose = authenticator.cose
+        credential = authenticator.assert_({"challenge": challenge, "rpId": "example.com"})
+        seeds.append(b"\x04" + len(cose).to_bytes(2, "big") + cose + json.dumps(credential).encode())
+        seeds.append(b"\x03" + cose)
+    return seeds
+
+
+TARGETS.update({"webauthn_register": webauthn_register_seeds, "webauthn_assert": webauthn_assert_seeds})
+
+
 def main():
+    wanted = sys.argv[1:]
     for target, make in TARGETS.items():
+        if wanted and target not in wanted:
+            continue
         folder = os.path.join(CORPUS, target)
         os.makedirs(folder, exist_ok=True)
         for name in os.listdir(folder):

@@ -534,6 +534,79 @@ int32_t mfa_recovery_codes_generate(mfa_ctx * MFA_NULLABLE ctx, mfa_recovery_cod
 /// NULL is a no-op.
 void mfa_recovery_codes_free(mfa_recovery_codes * MFA_NULLABLE codes) MFA_NOEXCEPT;
 
+/* ------------------------------------------------------------------ */
+/* WebAuthn: security keys and passkeys                               */
+/* ------------------------------------------------------------------ */
+
+/// The PublicKeyCredentialCreationOptions for registering a WebAuthn
+/// credential (a security key or passkey) for the user of `session` (an
+/// enrollment session from mfa_session_new()), as JSON in `*out` (free with
+/// mfa_free()): hand it to the browser's
+/// navigator.credentials.create({publicKey:
+/// PublicKeyCredential.parseCreationOptionsFromJSON(options)}).
+/// It holds the challenge (a sealed libmfa token bound to the session's
+/// user, tenant and revocation epoch, expiring after webauthn.timeout), the
+/// relying party (webauthn.rpId, rpName), the user (a stable random handle,
+/// `user_name`, and `user_display_name` or NULL for `user_name`), the
+/// algorithms ES256, EdDSA and RS256, the user's registered credentials to
+/// exclude, and residentKey, userVerification and attestation from the
+/// configuration. Finish with mfa_enroll() and an assertion of kind
+/// MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential JSON;
+/// that uses up the session.
+/// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, or no
+/// webauthn.rpId), MFA_ERR_INVALID_SESSION, MFA_ERR_USER_TOKEN_EXPIRED,
+/// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user
+/// name empty or over 256 bytes) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_webauthn_registration_options(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char const * MFA_NULLABLE user_name, char const * MFA_NULLABLE user_display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// The PublicKeyCredentialRequestOptions for signing in with a WebAuthn
+/// credential, as JSON in `*out` (free with mfa_free()): hand it to the
+/// browser's navigator.credentials.get({publicKey:
+/// PublicKeyCredential.parseRequestOptionsFromJSON(options)}).
+/// `pending_credential` is the resolver's session (mfa_sign_in()), `tenant`
+/// the tenant the host serves (NULL for the project), `enrollment_id` the
+/// hint the user chose or NULL for every WebAuthn credential of the user.
+/// The challenge is a sealed libmfa token bound to this pending credential;
+/// finish with mfa_resolve() and an assertion of kind MFA_FACTOR_WEBAUTHN
+/// whose `credential` is the browser's credential JSON.
+/// Returns MFA_OK, MFA_ERR_INVALID_SESSION (tampered, expired or used),
+/// MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_TENANT_MISMATCH,
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (no such WebAuthn credential),
+/// MFA_ERR_OPERATION_NOT_ALLOWED (no webauthn.rpId), MFA_ERR_INVALID_ARGUMENT
+/// or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_webauthn_authentication_options(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Verifies a WebAuthn registration response without libmfa's state
+/// (WebAuthn Level 2 section 7.1): `credential_json` is the browser's credential
+/// (toJSON()), `challenge` the challenge the host put in its options
+/// (base64url, as in clientDataJSON), `rp_id` and `origin` the relying party
+/// and the page's origin, and `require_user_verification` non-zero to
+/// require the UV flag. The attestation statement (none, packed, fido-u2f)
+/// is verified; its chain is returned, not judged.
+/// On MFA_OK, `*out` is the credential (free with mfa_free()). Returns
+/// MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR,
+/// client or authenticator data, an unsupported algorithm or format),
+/// MFA_ERR_INVALID_SESSION (another challenge), MFA_ERR_ORIGIN_MISMATCH,
+/// MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED,
+/// MFA_ERR_INVALID_VERIFICATION_CODE (the user was not present, or the
+/// statement's signature or certificate does not check out) or
+/// MFA_ERR_CRYPTO (GnuTLS, needed for a certificate, cannot be loaded).
+int32_t mfa_webauthn_verify_registration(mfa_webauthn_credential * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE credential_json, char const * MFA_NULLABLE challenge, char const * MFA_NULLABLE rp_id, char const * MFA_NULLABLE origin, int32_t require_user_verification, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Verifies a WebAuthn assertion response without libmfa's state (WebAuthn
+/// Level 2 section 7.2) with the credential's stored COSE public key
+/// (`public_key`, `public_key_len`, as mfa_webauthn_verify_registration()
+/// returned it): type, challenge, origin, rp id hash, flags and signature.
+/// The arguments are as for mfa_webauthn_verify_registration().
+/// On MFA_OK, `*out_sign_count` is the signature counter (the host must
+/// check that it went up, unless it was and stays 0) and `*out_flags` the
+/// authenticator data flags (MFA_WEBAUTHN_FLAG_*). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (malformed response or key), MFA_ERR_INVALID_SESSION,
+/// MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH,
+/// MFA_ERR_USER_VERIFICATION_REQUIRED or MFA_ERR_INVALID_VERIFICATION_CODE
+/// (the signature is wrong, or the user was not present).
+int32_t mfa_webauthn_verify_assertion(uint32_t * MFA_NULLABLE out_sign_count, uint32_t * MFA_NULLABLE out_flags, char const * MFA_NULLABLE credential_json, char const * MFA_NULLABLE challenge, char const * MFA_NULLABLE rp_id, char const * MFA_NULLABLE origin, int32_t require_user_verification, uint8_t const * MFA_NULLABLE public_key, size_t public_key_len, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
 #if defined(__cplusplus)
 } /* extern "C" */
 #endif

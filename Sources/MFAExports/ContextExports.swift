@@ -64,6 +64,9 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
         if let verifier = fields.app_verifier {
             swiftOptions.appVerifier = CAppVerifier(function: verifier, context: fields.app_verifier_context)
         }
+        if let trust = fields.webauthn_trust {
+            swiftOptions.attestationTrust = CWebAuthnTrust(function: trust, context: fields.webauthn_trust_context)
+        }
         out.pointee = CContext.handle(try MFAContext(options: swiftOptions))
     }
 }

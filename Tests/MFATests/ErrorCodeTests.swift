@@ -22,7 +22,10 @@ struct ErrorCodeTests {
             (.storageError, MFA_ERR_STORAGE_ERROR), (.invalidBase32, MFA_ERR_INVALID_BASE32),
             (.invalidURI, MFA_ERR_INVALID_URI), (.bufferTooSmall, MFA_ERR_BUFFER_TOO_SMALL),
             (.outOfMemory, MFA_ERR_OUT_OF_MEMORY), (.crypto, MFA_ERR_CRYPTO), (.internal, MFA_ERR_INTERNAL),
-            (.smsSendFailed, MFA_ERR_SMS_SEND_FAILED),
+            (.smsSendFailed, MFA_ERR_SMS_SEND_FAILED), (.originMismatch, MFA_ERR_ORIGIN_MISMATCH),
+            (.rpIDMismatch, MFA_ERR_RP_ID_MISMATCH), (.credentialCloned, MFA_ERR_CREDENTIAL_CLONED),
+            (.attestationNotTrusted, MFA_ERR_ATTESTATION_NOT_TRUSTED),
+            (.userVerificationRequired, MFA_ERR_USER_VERIFICATION_REQUIRED),
         ]
         #expect(header.count == MFAErrorCode.allCases.count)
         for (code, status) in header {

@@ -1,9 +1,12 @@
 /*
  * The flow contract through the C ABI: what every second-factor kind must
- * do, run over TOTP, phone and recovery codes through the generic entry
- * points (mfa_enroll and mfa_resolve with an mfa_assertion, and
+ * do, run over TOTP, phone, recovery codes and WebAuthn through the generic
+ * entry points (mfa_enroll and mfa_resolve with an mfa_assertion, and
  * mfa_recovery_codes_generate, which is how a recovery-code set is
- * enrolled). A new kind gets a driver here and passes these first.
+ * enrolled; WebAuthn's options come from mfa_webauthn_registration_options
+ * and mfa_webauthn_authentication_options, its answers from a software
+ * authenticator, test_webauthn_authenticator.h). A new kind gets a driver
+ * here and passes these first.
  *
  *   enroll      listed and hinted with its kind and a hint, audited; earlier
  *               credentials and enrollment sessions revoked
@@ -31,11 +34,13 @@
 
 #include "test_engine_fixture.h"
 #include "test_pg_store.h"
+#include "test_webauthn_authenticator.h"
 
 static test_store store;
 
 #define CONTRACT_CONFIG                                                                                       \
-    "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\",\"phone\":\"ENABLED\",\"recovery\":\"ENABLED\"}}"
+    "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\",\"phone\":\"ENABLED\",\"recovery\":\"ENABLED\"," \
+    "\"webauthn\":\"ENABLED\"},\"webauthn\":{\"rpId\":\"example.com\"}}"
 
 /* What proves a factor for one sign-in: an assertion and the strings it points to. */
 typedef struct proof {
@@ -174,12 +179,84 @@ static int recovery_wrong(mfa_ctx *ctx, const char *cred, const factor *f, proof
     return MFA_OK;
 }
 
+/* WebAuthn: a software authenticator per factor, found again by the factor's enrollment id. */
+static struct {
+    char eid[64];
+    webauthn_key key;
+} authenticators[64];
+static int authenticator_count;
+
+static webauthn_key *authenticator_of(const factor *f) {
+    for (int i = 0; i < authenticator_count; i++) {
+        if (strcmp(authenticators[i].eid, f->eid) == 0) return &authenticators[i].key;
+    }
+    return NULL;
+}
+
+static int webauthn_enroll(mfa_ctx *ctx, const mfa_user *user, factor *f, int line) {
+    mfa_user fresh = *user;
+    mfa_assertion a = assertion_of(MFA_FACTOR_WEBAUTHN);
+    mfa_factor_info *info = NULL;
+    char *session = NULL, *options = NULL, json[4096];
+    webauthn_key key;
+    int status;
+    memset(f, 0, sizeof *f);
+    f->kind = MFA_FACTOR_WEBAUTHN;
+    fresh.auth_time = g_now;
+    webauthn_key_new(&key, NULL);
+    CHECK_STATUS_AT(mfa_session_new(ctx, &session, &fresh, NULL), MFA_OK, line);
+    status = mfa_webauthn_registration_options(ctx, &options, session, fresh.uid, NULL, NULL);
+    mfa_free(session);
+    if (status != MFA_OK) return status;
+    CHECK_AT(webauthn_register(json, sizeof json, &key, options), line);
+    mfa_free(options);
+    a.credential = json;
+    status = mfa_enroll(ctx, &info, &fresh, &a, "key", NULL);
+    CHECK_AT((status == MFA_OK) == (info != NULL), line);
+    if (info && authenticator_count < 64) {
+        snprintf(f->eid, sizeof f->eid, "%s", info->uid);
+        f->enrolled_at = g_now;
+        snprintf(authenticators[authenticator_count].eid, sizeof authenticators[0].eid, "%s", info->uid);
+        authenticators[authenticator_count++].key = key;
+    }
+    mfa_factor_info_free(info);
+    return status;
+}
+
+/* The authenticator's answer to this pending credential's challenge (the credential JSON in `vid`). */
+static int webauthn_proof(mfa_ctx *ctx, const char *cred, const factor *f, int corrupt, proof *p, int line) {
+    webauthn_key *key = authenticator_of(f);
+    char *options = NULL;
+    int status;
+    proof_init(p, MFA_FACTOR_WEBAUTHN);
+    CHECK_AT(key != NULL, line);
+    if (!key) return MFA_ERR_INTERNAL;
+    status = mfa_webauthn_authentication_options(ctx, &options, cred, NULL, f->eid, NULL);
+    if (status != MFA_OK) return status;
+    CHECK_AT(webauthn_assert(p->vid, sizeof p->vid, key, options, corrupt), line);
+    mfa_free(options);
+    p->assertion.credential = p->vid;
+    p->assertion.enrollment_id = f->eid;
+    return MFA_OK;
+}
+
+static int webauthn_right(mfa_ctx *ctx, const char *cred, const factor *f, int use, proof *p, int line) {
+    (void)use;
+    return webauthn_proof(ctx, cred, f, 0, p, line);
+}
+
+static int webauthn_wrong(mfa_ctx *ctx, const char *cred, const factor *f, proof *p, int line) {
+    return webauthn_proof(ctx, cred, f, 1, p, line);
+}
+
 static const driver drivers[] = {
     {"totp", MFA_FACTOR_TOTP, MFA_ERR_INVALID_VERIFICATION_CODE, totp_enroll, totp_right, totp_wrong},
     /* A verification id belongs to the pending credential it was sent for. */
     {"phone", MFA_FACTOR_PHONE, MFA_ERR_INVALID_SESSION, phone_enroll, phone_right, phone_wrong},
     {"recovery", MFA_FACTOR_RECOVERY_CODES, MFA_ERR_INVALID_VERIFICATION_CODE, recovery_enroll, recovery_right,
      recovery_wrong},
+    /* A WebAuthn answer carries the challenge of the sign-in it was made for. */
+    {"webauthn", MFA_FACTOR_WEBAUTHN, MFA_ERR_INVALID_SESSION, webauthn_enroll, webauthn_right, webauthn_wrong},
 };
 #define DRIVERS ((int)(sizeof drivers / sizeof drivers[0]))
 

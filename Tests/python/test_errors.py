@@ -41,6 +41,11 @@ EXPECTED_CLASSES = {
     "CRYPTO": "CryptoError",
     "INTERNAL": "InternalError",
     "SMS_SEND_FAILED": "SMSSendFailedError",
+    "ORIGIN_MISMATCH": "OriginMismatchError",
+    "RP_ID_MISMATCH": "RPIDMismatchError",
+    "CREDENTIAL_CLONED": "CredentialClonedError",
+    "ATTESTATION_NOT_TRUSTED": "AttestationNotTrustedError",
+    "USER_VERIFICATION_REQUIRED": "UserVerificationRequiredError",
 }
 
 ERROR_STATUSES = [status for status in Status if status != Status.OK]

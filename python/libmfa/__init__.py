@@ -29,7 +29,10 @@ SMS factors (see :mod:`libmfa.engine.phone`): open the context with
 ``sms_sender`` (or ``sms_outbox``) and ``app_verifier``, then use
 :class:`PhoneAuthProvider` and :class:`PhoneMultiFactorGenerator`. Recovery
 codes (see :mod:`libmfa.engine.recovery_codes`):
-:class:`RecoveryCodesMultiFactorGenerator`.
+:class:`RecoveryCodesMultiFactorGenerator`. Security keys and passkeys (see
+:mod:`libmfa.engine.webauthn`): :class:`WebAuthnMultiFactorGenerator`, and
+``libmfa.webauthn.verify_registration`` / ``verify_assertion`` for hosts
+that keep their own credentials.
 
 Every failure raises a subclass of :class:`MFAError`; wrong Python types
 (including None where a value is required, and a str secret) raise TypeError.
@@ -59,6 +62,11 @@ from .constants import (
     DIGITS_MIN,
     FACTOR_PHONE,
     FACTOR_RECOVERY_CODES,
+    FACTOR_WEBAUTHN,
+    WEBAUTHN_FLAG_BE,
+    WEBAUTHN_FLAG_BS,
+    WEBAUTHN_FLAG_UP,
+    WEBAUTHN_FLAG_UV,
     FACTOR_TOTP,
     KEY_MAX_BYTES,
     KEY_URI_VERSION,
@@ -105,6 +113,11 @@ from .errors import (
     SecondFactorLimitExceededError,
     SecondFactorRequired,
     SMSSendFailedError,
+    UserVerificationRequiredError,
+    AttestationNotTrustedError,
+    CredentialClonedError,
+    RPIDMismatchError,
+    OriginMismatchError,
     StorageError,
     TenantMismatchError,
     TooManyAttemptsError,
@@ -131,12 +144,18 @@ from .engine import (
     TOTPMultiFactorAssertion,
     TOTPMultiFactorGenerator,
     TOTPSecret,
+    WebAuthnAttestation,
+    WebAuthnCredential,
+    WebAuthnMultiFactorAssertion,
+    WebAuthnMultiFactorGenerator,
 )
+from .engine import webauthn
 from .library import library_path, version, version_string
 from .models import (
     PHONE_FACTOR_ID,
     RECOVERY_CODES_FACTOR_ID,
     TOTP_FACTOR_ID,
+    WEBAUTHN_FACTOR_ID,
     AuditEvent,
     MultiFactorInfo,
     SignInResult,
@@ -174,6 +193,11 @@ __all__ = [
     "ERRORS",
     "FACTOR_PHONE",
     "FACTOR_RECOVERY_CODES",
+    "FACTOR_WEBAUTHN",
+    "WEBAUTHN_FLAG_BE",
+    "WEBAUTHN_FLAG_BS",
+    "WEBAUTHN_FLAG_UP",
+    "WEBAUTHN_FLAG_UV",
     "FACTOR_TOTP",
     "HOTP",
     "KEY_MAX_BYTES",
@@ -231,12 +255,23 @@ __all__ = [
     "RecoveryCodeMultiFactorAssertion",
     "RecoveryCodes",
     "RecoveryCodesMultiFactorGenerator",
+    "WebAuthnAttestation",
+    "WebAuthnCredential",
+    "WebAuthnMultiFactorAssertion",
+    "WebAuthnMultiFactorGenerator",
+    "WEBAUTHN_FACTOR_ID",
+    "webauthn",
     "RequiresRecentLoginError",
     "SecondFactorExistsError",
     "SecondFactorLimitExceededError",
     "SecondFactorRequired",
     "SignInResult",
     "SMSSendFailedError",
+    "UserVerificationRequiredError",
+    "AttestationNotTrustedError",
+    "CredentialClonedError",
+    "RPIDMismatchError",
+    "OriginMismatchError",
     "Status",
     "StorageError",
     "TenantMismatchError",

@@ -236,3 +236,27 @@ def app_verifier(function: Callable[[str, str], object]) -> Any:
                 return 1
 
     return _ffi.mfa_app_verifier_fn(call)
+
+
+def webauthn_trust(function: Callable[[Any], object], make_attestation: Callable[[Any], Any]) -> Any:
+    """An ``mfa_webauthn_trust_fn`` calling ``function(attestation)``.
+
+    Returns 0 (trusted) only when ``function`` returns exactly ``True``;
+    anything else, or an exception (logged), refuses the credential.
+    """
+
+    def call(_context: object, attestation: Any) -> int:
+        with _MARK:
+            try:
+                verdict = function(make_attestation(attestation.contents))
+                if verdict is True:
+                    return 0
+                if verdict is not False:
+                    log().warning("libmfa: the WebAuthn trust callback returned %s, not a bool; the credential "
+                                  "is refused", type(verdict).__name__)
+                return 1
+            except BaseException:  # noqa: BLE001 - nothing may cross into C
+                log().exception("libmfa: the WebAuthn trust callback failed; the credential is refused")
+                return 1
+
+    return _ffi.mfa_webauthn_trust_fn(call)

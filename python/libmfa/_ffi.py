@@ -127,6 +127,21 @@ MFA_ERR_CRYPTO = -26
 MFA_ERR_INTERNAL = -27
 #: The SMS sender failed, or none is configured; no attempt or quota was used.
 MFA_ERR_SMS_SEND_FAILED = -28
+#: WebAuthn: the response was made on a page whose origin the configuration (webauthn.origins)
+#: does not allow, or in a cross-origin frame.
+MFA_ERR_ORIGIN_MISMATCH = -29
+#: WebAuthn: the authenticator scoped the response to another relying party id than
+#: webauthn.rpId.
+MFA_ERR_RP_ID_MISMATCH = -30
+#: WebAuthn: the signature counter did not increase: the authenticator may have been cloned
+#: (audited; the sign-in is refused).
+MFA_ERR_CREDENTIAL_CLONED = -31
+#: WebAuthn: the attestation is not trusted by the configured roots (webauthn.attestationRoots)
+#: or the host's trust callback.
+MFA_ERR_ATTESTATION_NOT_TRUSTED = -32
+#: WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator
+#: did not verify the user.
+MFA_ERR_USER_VERIFICATION_REQUIRED = -33
 
 
 # --- One-time passwords ---------------------------------------------------------------------------
@@ -394,8 +409,51 @@ class mfa_master_key(ctypes.Structure):
     ]
 
 
-#: Version of mfa_options understood by this header.
-MFA_OPTIONS_VERSION = 1
+class mfa_webauthn_attestation(ctypes.Structure):
+    """A WebAuthn attestation, as the host's mfa_webauthn_trust_fn sees it at a registration, after
+    its signature checked out. Every pointer is borrowed for the duration of the call only.
+    """
+
+    format: Optional[bytes]
+    kind: Optional[bytes]
+    certificate_count: int
+    chain_trusted: int
+    tenant: Optional[bytes]
+    uid: Optional[bytes]
+
+    _fields_ = [
+        # The statement format: "none", "packed" or "fido-u2f".
+        ("format", ctypes.c_char_p),
+        # How it was made: "none", "self" (the credential's own key) or "basic" (a
+        # certificate chain).
+        ("kind", ctypes.c_char_p),
+        # The authenticator model's AAGUID, 16 bytes (zeros from U2F keys and when not
+        # attested).
+        ("aaguid", ctypes.POINTER(ctypes.c_uint8)),
+        # Number of certificates (0 unless kind is "basic").
+        ("certificate_count", ctypes.c_size_t),
+        # The certificate chain, leaf first, each DER.
+        ("certificates", ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8))),
+        # The length of each certificate.
+        ("certificate_lengths", ctypes.POINTER(ctypes.c_size_t)),
+        # Non-zero if the chain leads to one of the configured webauthn.attestationRoots.
+        ("chain_trusted", ctypes.c_int32),
+        # The tenant, "" for the project.
+        ("tenant", ctypes.c_char_p),
+        # The user enrolling.
+        ("uid", ctypes.c_char_p),
+    ]
+
+
+#: Decides whether a WebAuthn attestation is trusted: returns 0 to accept the credential,
+#: non-zero to refuse it (MFA_ERR_ATTESTATION_NOT_TRUSTED). It runs on the calling thread and
+#: must not call back into libmfa.
+#:
+#: ``int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation)``
+mfa_webauthn_trust_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(mfa_webauthn_attestation))
+
+#: Version of mfa_options understood by this header (2 added webauthn_trust).
+MFA_OPTIONS_VERSION = 2
 
 
 class mfa_options(ctypes.Structure):
@@ -452,6 +510,13 @@ class mfa_options(ctypes.Structure):
         ("app_verifier", mfa_app_verifier_fn),
         # Passed to app_verifier.
         ("app_verifier_context", ctypes.c_void_p),
+        # Version 2. Decides which WebAuthn attestations are trusted, or NULL. With it, it
+        # decides at every registration; without it, the configuration does
+        # (webauthn.attestation "none" accepts every statement, the others only chains
+        # that lead to webauthn.attestationRoots).
+        ("webauthn_trust", mfa_webauthn_trust_fn),
+        # Version 2. Passed to webauthn_trust.
+        ("webauthn_trust_context", ctypes.c_void_p),
     ]
 
 
@@ -502,6 +567,9 @@ MFA_FACTOR_PHONE = 2
 
 #: Factor kind: a set of single-use recovery codes (factor id "recovery").
 MFA_FACTOR_RECOVERY_CODES = 3
+
+#: Factor kind: a WebAuthn credential, a security key or a passkey (factor id "webauthn").
+MFA_FACTOR_WEBAUTHN = 4
 
 
 class mfa_factor_info(ctypes.Structure):
@@ -651,8 +719,8 @@ class mfa_sign_in_result(ctypes.Structure):
     ]
 
 
-#: Version of mfa_assertion understood by this header.
-MFA_ASSERTION_VERSION = 1
+#: Version of mfa_assertion understood by this header (2 added `credential`).
+MFA_ASSERTION_VERSION = 2
 
 
 class mfa_assertion(ctypes.Structure):
@@ -664,6 +732,7 @@ class mfa_assertion(ctypes.Structure):
       MFA_FACTOR_TOTP              session_info, code            enrollment_id, code
       MFA_FACTOR_PHONE             verification_id, code         verification_id, code
       MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
+      MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
     """
 
     version: int
@@ -672,6 +741,7 @@ class mfa_assertion(ctypes.Structure):
     session_info: Optional[bytes]
     verification_id: Optional[bytes]
     code: Optional[bytes]
+    credential: Optional[bytes]
 
     _fields_ = [
         # The struct version, set by mfa_assertion_init() or MFA_ASSERTION_INIT (1 to
@@ -689,6 +759,10 @@ class mfa_assertion(ctypes.Structure):
         # The code: from the authenticator app, the SMS, or a recovery code as the user
         # typed it.
         ("code", ctypes.c_char_p),
+        # Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
+        # (credential.toJSON()), from navigator.credentials.create() to enroll or
+        # navigator.credentials.get() to sign in.
+        ("credential", ctypes.c_char_p),
     ]
 
 
@@ -706,6 +780,64 @@ class mfa_recovery_codes(ctypes.Structure):
         ("codes", ctypes.POINTER(ctypes.c_char_p)),
         # The set as a factor (its hint says how many codes are left).
         ("factor", mfa_factor_info),
+    ]
+
+
+#: WebAuthn authenticator data flag: the user was present (UP).
+MFA_WEBAUTHN_FLAG_UP = 1
+
+#: WebAuthn authenticator data flag: the user was verified (UV).
+MFA_WEBAUTHN_FLAG_UV = 4
+
+#: WebAuthn authenticator data flag: the credential may be backed up, a synced passkey (BE).
+MFA_WEBAUTHN_FLAG_BE = 8
+
+#: WebAuthn authenticator data flag: the credential is backed up (BS).
+MFA_WEBAUTHN_FLAG_BS = 16
+
+
+class mfa_webauthn_credential(ctypes.Structure):
+    """A registration verified by mfa_webauthn_verify_registration(): the new credential and its
+    attestation. One allocation: free with mfa_free().
+    """
+
+    credential_id_len: int
+    public_key_len: int
+    algorithm: int
+    sign_count: int
+    flags: int
+    format: Optional[bytes]
+    attestation_kind: Optional[bytes]
+    certificate_count: int
+
+    _fields_ = [
+        # The credential id.
+        ("credential_id", ctypes.POINTER(ctypes.c_uint8)),
+        # Its length (1 to 1023).
+        ("credential_id_len", ctypes.c_size_t),
+        # The public key as a COSE_Key (CBOR), to keep for
+        # mfa_webauthn_verify_assertion().
+        ("public_key", ctypes.POINTER(ctypes.c_uint8)),
+        # Its length.
+        ("public_key_len", ctypes.c_size_t),
+        # The key's COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256).
+        ("algorithm", ctypes.c_int32),
+        # The signature counter at registration.
+        ("sign_count", ctypes.c_uint32),
+        # The authenticator data flags (MFA_WEBAUTHN_FLAG_*).
+        ("flags", ctypes.c_uint32),
+        # The AAGUID, 16 bytes.
+        ("aaguid", ctypes.POINTER(ctypes.c_uint8)),
+        # The attestation format: "none", "packed" or "fido-u2f".
+        ("format", ctypes.c_char_p),
+        # How it was attested: "none", "self" or "basic".
+        ("attestation_kind", ctypes.c_char_p),
+        # Number of certificates of a "basic" attestation.
+        ("certificate_count", ctypes.c_size_t),
+        # The chain, leaf first, each DER (not checked against any root here).
+        ("certificates", ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8))),
+        # The length of each certificate.
+        ("certificate_lengths", ctypes.POINTER(ctypes.c_size_t)),
     ]
 
 
@@ -727,6 +859,7 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_ctx": mfa_ctx,
     "mfa_audit_event": mfa_audit_event,
     "mfa_master_key": mfa_master_key,
+    "mfa_webauthn_attestation": mfa_webauthn_attestation,
     "mfa_options": mfa_options,
     "mfa_user": mfa_user,
     "mfa_factor_info": mfa_factor_info,
@@ -737,6 +870,7 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_sign_in_result": mfa_sign_in_result,
     "mfa_assertion": mfa_assertion,
     "mfa_recovery_codes": mfa_recovery_codes,
+    "mfa_webauthn_credential": mfa_webauthn_credential,
 }
 
 
@@ -1001,6 +1135,47 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     ),
     # void mfa_recovery_codes_free(mfa_recovery_codes *codes)
     "mfa_recovery_codes_free": (None, [_P(mfa_recovery_codes)]),
+    # WebAuthn: security keys and passkeys
+    # int32_t mfa_webauthn_registration_options(mfa_ctx *ctx, char **out, char const *session,
+    # char const *user_name, char const *user_display_name, char **err)
+    "mfa_webauthn_registration_options": (_i32, [_P(mfa_ctx), _out, _str, _str, _str, _out]),
+    # int32_t mfa_webauthn_authentication_options(mfa_ctx *ctx, char **out, char const
+    # *pending_credential, char const *tenant, char const *enrollment_id, char **err)
+    "mfa_webauthn_authentication_options": (_i32, [_P(mfa_ctx), _out, _str, _str, _str, _out]),
+    # int32_t mfa_webauthn_verify_registration(mfa_webauthn_credential **out, char const
+    # *credential_json, char const *challenge, char const *rp_id, char const *origin, int32_t
+    # require_user_verification, char **err)
+    "mfa_webauthn_verify_registration": (
+        _i32,
+        [
+            _P(_P(mfa_webauthn_credential)),
+            _str,
+            _str,
+            _str,
+            _str,
+            _i32,
+            _out,
+        ],
+    ),
+    # int32_t mfa_webauthn_verify_assertion(uint32_t *out_sign_count, uint32_t *out_flags,
+    # char const *credential_json, char const *challenge, char const *rp_id, char const
+    # *origin, int32_t require_user_verification, uint8_t const *public_key, size_t
+    # public_key_len, char **err)
+    "mfa_webauthn_verify_assertion": (
+        _i32,
+        [
+            _P(_u32),
+            _P(_u32),
+            _str,
+            _str,
+            _str,
+            _str,
+            _i32,
+            _str,
+            _size,
+            _out,
+        ],
+    ),
 }
 
 
@@ -1663,5 +1838,111 @@ if TYPE_CHECKING:
         def mfa_recovery_codes_free(self, codes: Any) -> None:
             """Frees a set from mfa_recovery_codes_generate(), wiping the codes first. NULL is a
             no-op.
+            """
+            ...
+
+        def mfa_webauthn_registration_options(
+            self,
+            ctx: Any,
+            out: Any,
+            session: _InBytes,
+            user_name: _InBytes,
+            user_display_name: _InBytes,
+            err: Any,
+        ) -> int:
+            """The PublicKeyCredentialCreationOptions for registering a WebAuthn credential (a
+            security key or passkey) for the user of `session` (an enrollment session from
+            mfa_session_new()), as JSON in `*out` (free with mfa_free()): hand it to the
+            browser's navigator.credentials.create({publicKey:
+            PublicKeyCredential.parseCreationOptionsFromJSON(options)}). It holds the challenge
+            (a sealed libmfa token bound to the session's user, tenant and revocation epoch,
+            expiring after webauthn.timeout), the relying party (webauthn.rpId, rpName), the
+            user (a stable random handle, `user_name`, and `user_display_name` or NULL for
+            `user_name`), the algorithms ES256, EdDSA and RS256, the user's registered
+            credentials to exclude, and residentKey, userVerification and attestation from the
+            configuration. Finish with mfa_enroll() and an assertion of kind MFA_FACTOR_WEBAUTHN
+            whose `credential` is the browser's credential JSON; that uses up the session.
+            Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, or no
+            webauthn.rpId), MFA_ERR_INVALID_SESSION, MFA_ERR_USER_TOKEN_EXPIRED,
+            MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user name empty or
+            over 256 bytes) or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_webauthn_authentication_options(
+            self,
+            ctx: Any,
+            out: Any,
+            pending_credential: _InBytes,
+            tenant: _InBytes,
+            enrollment_id: _InBytes,
+            err: Any,
+        ) -> int:
+            """The PublicKeyCredentialRequestOptions for signing in with a WebAuthn credential, as
+            JSON in `*out` (free with mfa_free()): hand it to the browser's
+            navigator.credentials.get({publicKey:
+            PublicKeyCredential.parseRequestOptionsFromJSON(options)}). `pending_credential` is
+            the resolver's session (mfa_sign_in()), `tenant` the tenant the host serves (NULL
+            for the project), `enrollment_id` the hint the user chose or NULL for every WebAuthn
+            credential of the user. The challenge is a sealed libmfa token bound to this pending
+            credential; finish with mfa_resolve() and an assertion of kind MFA_FACTOR_WEBAUTHN
+            whose `credential` is the browser's credential JSON. Returns MFA_OK,
+            MFA_ERR_INVALID_SESSION (tampered, expired or used), MFA_ERR_USER_TOKEN_EXPIRED,
+            MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (no such WebAuthn
+            credential), MFA_ERR_OPERATION_NOT_ALLOWED (no webauthn.rpId),
+            MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_webauthn_verify_registration(
+            self,
+            out: Any,
+            credential_json: _InBytes,
+            challenge: _InBytes,
+            rp_id: _InBytes,
+            origin: _InBytes,
+            require_user_verification: int,
+            err: Any,
+        ) -> int:
+            """Verifies a WebAuthn registration response without libmfa's state (WebAuthn Level 2
+            section 7.1): `credential_json` is the browser's credential (toJSON()), `challenge`
+            the challenge the host put in its options (base64url, as in clientDataJSON), `rp_id`
+            and `origin` the relying party and the page's origin, and
+            `require_user_verification` non-zero to require the UV flag. The attestation
+            statement (none, packed, fido-u2f) is verified; its chain is returned, not judged.
+            On MFA_OK, `*out` is the credential (free with mfa_free()). Returns MFA_OK,
+            MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR, client or authenticator
+            data, an unsupported algorithm or format), MFA_ERR_INVALID_SESSION (another
+            challenge), MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH,
+            MFA_ERR_USER_VERIFICATION_REQUIRED, MFA_ERR_INVALID_VERIFICATION_CODE (the user was
+            not present, or the statement's signature or certificate does not check out) or
+            MFA_ERR_CRYPTO (GnuTLS, needed for a certificate, cannot be loaded).
+            """
+            ...
+
+        def mfa_webauthn_verify_assertion(
+            self,
+            out_sign_count: Any,
+            out_flags: Any,
+            credential_json: _InBytes,
+            challenge: _InBytes,
+            rp_id: _InBytes,
+            origin: _InBytes,
+            require_user_verification: int,
+            public_key: _InBytes,
+            public_key_len: int,
+            err: Any,
+        ) -> int:
+            """Verifies a WebAuthn assertion response without libmfa's state (WebAuthn Level 2
+            section 7.2) with the credential's stored COSE public key (`public_key`,
+            `public_key_len`, as mfa_webauthn_verify_registration() returned it): type,
+            challenge, origin, rp id hash, flags and signature. The arguments are as for
+            mfa_webauthn_verify_registration(). On MFA_OK, `*out_sign_count` is the signature
+            counter (the host must check that it went up, unless it was and stays 0) and
+            `*out_flags` the authenticator data flags (MFA_WEBAUTHN_FLAG_*). Returns MFA_OK,
+            MFA_ERR_INVALID_ARGUMENT (malformed response or key), MFA_ERR_INVALID_SESSION,
+            MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED
+            or MFA_ERR_INVALID_VERIFICATION_CODE (the signature is wrong, or the user was not
+            present).
             """
             ...

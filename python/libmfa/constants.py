@@ -95,6 +95,17 @@ FACTOR_TOTP = _ffi.MFA_FACTOR_TOTP
 FACTOR_PHONE = _ffi.MFA_FACTOR_PHONE
 #: Factor kind: a set of single-use recovery codes (factor id ``"recovery"``).
 FACTOR_RECOVERY_CODES = _ffi.MFA_FACTOR_RECOVERY_CODES
+#: Factor kind: a WebAuthn security key or passkey (factor id "webauthn").
+FACTOR_WEBAUTHN = _ffi.MFA_FACTOR_WEBAUTHN
+
+#: WebAuthn authenticator data flag: the user was present (UP).
+WEBAUTHN_FLAG_UP = _ffi.MFA_WEBAUTHN_FLAG_UP
+#: WebAuthn authenticator data flag: the user was verified (UV).
+WEBAUTHN_FLAG_UV = _ffi.MFA_WEBAUTHN_FLAG_UV
+#: WebAuthn authenticator data flag: the credential may be backed up, a synced passkey (BE).
+WEBAUTHN_FLAG_BE = _ffi.MFA_WEBAUTHN_FLAG_BE
+#: WebAuthn authenticator data flag: the credential is backed up (BS).
+WEBAUTHN_FLAG_BS = _ffi.MFA_WEBAUTHN_FLAG_BS
 
 #: ``mfa_qr_encode()`` format: a PNG image.
 QR_PNG = _ffi.MFA_QR_PNG
@@ -139,3 +150,8 @@ class Status(enum.IntEnum):
     CRYPTO = _ffi.MFA_ERR_CRYPTO
     INTERNAL = _ffi.MFA_ERR_INTERNAL
     SMS_SEND_FAILED = _ffi.MFA_ERR_SMS_SEND_FAILED
+    ORIGIN_MISMATCH = _ffi.MFA_ERR_ORIGIN_MISMATCH
+    RP_ID_MISMATCH = _ffi.MFA_ERR_RP_ID_MISMATCH
+    CREDENTIAL_CLONED = _ffi.MFA_ERR_CREDENTIAL_CLONED
+    ATTESTATION_NOT_TRUSTED = _ffi.MFA_ERR_ATTESTATION_NOT_TRUSTED
+    USER_VERIFICATION_REQUIRED = _ffi.MFA_ERR_USER_VERIFICATION_REQUIRED

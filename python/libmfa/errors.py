@@ -186,6 +186,26 @@ class SMSSendFailedError(MFAError):
     """The SMS sender failed, or none is configured; no attempt or quota was used."""
 
 
+class OriginMismatchError(MFAError):
+    """WebAuthn: the response was made on a page of an origin the configuration does not allow."""
+
+
+class RPIDMismatchError(MFAError):
+    """WebAuthn: the authenticator scoped its response to another relying party id."""
+
+
+class CredentialClonedError(MFAError):
+    """WebAuthn: the signature counter did not increase; the authenticator may have been cloned."""
+
+
+class AttestationNotTrustedError(MFAError):
+    """WebAuthn: the attestation is not trusted by the configured roots or the host's trust callback."""
+
+
+class UserVerificationRequiredError(MFAError):
+    """WebAuthn: user verification (PIN, biometrics) is required and the authenticator did not do it."""
+
+
 #: Status -> exception class, for every error status.
 ERRORS: Dict[Status, Type[MFAError]] = {
     Status.INVALID_ARGUMENT: InvalidArgumentError,
@@ -216,6 +236,11 @@ ERRORS: Dict[Status, Type[MFAError]] = {
     Status.CRYPTO: CryptoError,
     Status.INTERNAL: InternalError,
     Status.SMS_SEND_FAILED: SMSSendFailedError,
+    Status.ORIGIN_MISMATCH: OriginMismatchError,
+    Status.RP_ID_MISMATCH: RPIDMismatchError,
+    Status.CREDENTIAL_CLONED: CredentialClonedError,
+    Status.ATTESTATION_NOT_TRUSTED: AttestationNotTrustedError,
+    Status.USER_VERIFICATION_REQUIRED: UserVerificationRequiredError,
 }
 
 

@@ -27,12 +27,15 @@ TOTP_FACTOR_ID = "totp"
 PHONE_FACTOR_ID = "phone"
 #: The factor id of recovery-code sets ("recovery").
 RECOVERY_CODES_FACTOR_ID = "recovery"
+#: The factor id of WebAuthn credentials, security keys and passkeys ("webauthn").
+WEBAUTHN_FACTOR_ID = "webauthn"
 
 #: The factor kinds (``FACTOR_*``) by factor id.
 FACTOR_KINDS = {
     TOTP_FACTOR_ID: _ffi.MFA_FACTOR_TOTP,
     PHONE_FACTOR_ID: _ffi.MFA_FACTOR_PHONE,
     RECOVERY_CODES_FACTOR_ID: _ffi.MFA_FACTOR_RECOVERY_CODES,
+    WEBAUTHN_FACTOR_ID: _ffi.MFA_FACTOR_WEBAUTHN,
 }
 
 
@@ -327,6 +330,7 @@ __all__ = [
     "FACTOR_KINDS",
     "PHONE_FACTOR_ID",
     "RECOVERY_CODES_FACTOR_ID",
+    "WEBAUTHN_FACTOR_ID",
     "TOTP_FACTOR_ID",
     "AuditEvent",
     "MultiFactorInfo",

@@ -12,7 +12,7 @@ extension MFAContext {
     /// tenant (the project first) then uid.
     /// - Parameters:
     ///   - tenant: which tenants to list (every one by default).
-    ///   - factorID: only users with a factor of this kind ("totp", "phone", "recovery"), or nil.
+    ///   - factorID: only users with a factor of this kind ("totp", "phone", "recovery", "webauthn"), or nil.
     ///   - limit: users per page, 1 to 1000.
     ///   - cursor: `nextCursor` of the previous page, or nil for the first.
     /// - Throws: `invalidArgument` (a bad limit, tenant, factor id or cursor), `storageError`.

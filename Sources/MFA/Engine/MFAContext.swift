@@ -12,6 +12,7 @@ public final class MFAContext: Sendable {
     let configCache = ConfigCache()
     let smsSender: (any SMSSender)?
     let appVerifier: (any AppVerifier)?
+    let attestationTrust: (any WebAuthnAttestationTrust)?
 
     /// Opens a context. A store written by an earlier libmfa is migrated,
     /// and its factors re-sealed to the current binding with the keys given.
@@ -29,6 +30,7 @@ public final class MFAContext: Sendable {
         auditSink = options.audit
         smsSender = options.smsSender
         appVerifier = options.appVerifier
+        attestationTrust = options.attestationTrust
         try upgradeSeals()
     }
 

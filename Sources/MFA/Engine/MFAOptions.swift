@@ -27,6 +27,9 @@ public struct MFAOptions: Sendable {
     /// Checks the app credential of SMS requests; required unless the
     /// configuration sets `phone.appVerification` to DISABLED.
     public var appVerifier: (any AppVerifier)?
+    /// Decides which WebAuthn attestations are trusted (see
+    /// `WebAuthnAttestationTrust`); nil leaves it to the configuration.
+    public var attestationTrust: (any WebAuthnAttestationTrust)?
 
     /// Options with the system clock and randomness and no audit callback.
     /// - Parameters:
@@ -40,5 +43,6 @@ public struct MFAOptions: Sendable {
         audit = nil
         smsSender = nil
         appVerifier = nil
+        attestationTrust = nil
     }
 }

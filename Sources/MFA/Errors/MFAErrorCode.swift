@@ -59,6 +59,16 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case `internal` = -27
     /// The SMS sender failed (or none is configured); no attempt was used.
     case smsSendFailed = -28
+    /// A WebAuthn response was made on a page of an origin the configuration does not allow.
+    case originMismatch = -29
+    /// A WebAuthn authenticator scoped its response to another relying party id.
+    case rpIDMismatch = -30
+    /// A WebAuthn signature counter did not increase: the authenticator may have been cloned.
+    case credentialCloned = -31
+    /// A WebAuthn attestation is not trusted by the configured roots or the host's trust callback.
+    case attestationNotTrusted = -32
+    /// The configuration requires WebAuthn user verification (PIN, biometrics) and the authenticator did not do it.
+    case userVerificationRequired = -33
 
     /// The stable upper-case name, as in the service: `"INVALID_SESSION"`.
     public var name: String {
@@ -91,6 +101,11 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .crypto: "CRYPTO"
         case .internal: "INTERNAL"
         case .smsSendFailed: "SMS_SEND_FAILED"
+        case .originMismatch: "ORIGIN_MISMATCH"
+        case .rpIDMismatch: "RP_ID_MISMATCH"
+        case .credentialCloned: "CREDENTIAL_CLONED"
+        case .attestationNotTrusted: "ATTESTATION_NOT_TRUSTED"
+        case .userVerificationRequired: "USER_VERIFICATION_REQUIRED"
         }
     }
 
@@ -125,6 +140,11 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .crypto: "cryptographic failure"
         case .internal: "internal error"
         case .smsSendFailed: "the SMS could not be sent"
+        case .originMismatch: "the security key response was made for another origin"
+        case .rpIDMismatch: "the security key response was made for another relying party"
+        case .credentialCloned: "the security key's signature counter went back: it may have been cloned"
+        case .attestationNotTrusted: "this kind of security key is not accepted"
+        case .userVerificationRequired: "the security key must verify the user (PIN or biometrics)"
         }
     }
 }

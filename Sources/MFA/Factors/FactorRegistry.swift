@@ -8,6 +8,7 @@ package enum FactorRegistry {
         TOTPFactor.self,
         PhoneFactor.self,
         RecoveryCodesFactor.self,
+        WebAuthnFactor.self,
     ]
 
     /// The kind with this factor id, or nil.

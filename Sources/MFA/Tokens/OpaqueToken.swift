@@ -8,6 +8,10 @@ package enum TokenPurpose: UInt8, Sendable {
     case signIn = 3
     /// A phone verification id.
     case phoneVerification = 4
+    /// A WebAuthn registration challenge (of an enrollment session).
+    case webAuthnRegistration = 5
+    /// A WebAuthn authentication challenge (of a pending credential).
+    case webAuthnAuthentication = 6
 }
 
 /// What an opaque token says, readable only by libmfa.

@@ -41,7 +41,7 @@ struct StoreContractTests {
             try db.query("SELECT name FROM mfa_meta ORDER BY name", []).compactMap { $0.first?.text }
         }
         #expect(tracks == ["schema_version", "schema_version:phone", "schema_version:recovery",
-                           "schema_version:totp"])
+                           "schema_version:totp", "schema_version:webauthn"])
     }
 
     @Test("a store written by a newer libmfa is refused", arguments: StoreKind.available)

@@ -9,8 +9,8 @@ struct FlowFixture {
     var clock: TestClock { phone.clock }
     var log: AuditLog { phone.log }
     static let config = """
-        {"state":"ENABLED","providers":{"totp":"ENABLED","phone":"ENABLED","recovery":"ENABLED"},
-         "phone":{"appVerification":"DISABLED"}}
+        {"state":"ENABLED","providers":{"totp":"ENABLED","phone":"ENABLED","recovery":"ENABLED","webauthn":"ENABLED"},
+         "phone":{"appVerification":"DISABLED"},"webauthn":{"rpId":"example.com"}}
         """
 
     init(_ kind: StoreKind) throws {
@@ -27,6 +27,7 @@ struct EnrolledFactor {
     var secret: TOTPSecret?
     var number: String?
     var codes: [String] = []
+    var authenticator: TestAuthenticator?
 }
 
 /// How the flow suites drive one factor kind, as a user of it would.
@@ -48,7 +49,7 @@ extension FactorDriver {
 }
 
 /// Every kind's driver: the suites run over all of them.
-let allDrivers: [any FactorDriver] = [TOTPDriver(), PhoneDriver(), RecoveryDriver()]
+let allDrivers: [any FactorDriver] = [TOTPDriver(), PhoneDriver(), RecoveryDriver(), WebAuthnDriver()]
 
 struct TOTPDriver: FactorDriver {
     var factorID: String { TOTPMultiFactorID }
@@ -128,6 +129,42 @@ struct RecoveryDriver: FactorDriver {
     func wrong(_ fixture: FlowFixture, _ resolver: MultiFactorResolver,
                _ factor: EnrolledFactor) throws -> MultiFactorAssertion {
         RecoveryCodesMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.info.uid, code: "zzzz-zzzz-zz")
+    }
+}
+
+struct WebAuthnDriver: FactorDriver {
+    var factorID: String { WebAuthnMultiFactorID }
+
+    func enroll(_ fixture: FlowFixture, _ user: MFAUser) throws -> EnrolledFactor {
+        let multiFactor = fixture.context.multiFactor(for: user)
+        let authenticator = TestAuthenticator()
+        let options = try WebAuthnMultiFactorGenerator.registrationOptions(with: multiFactor.session(),
+                                                                           userName: user.email ?? user.uid)
+        let info = try multiFactor.enroll(with: WebAuthnMultiFactorGenerator.assertionForEnrollment(
+            credentialJSON: authenticator.register(options)), displayName: "key")
+        return EnrolledFactor(info: info, authenticator: authenticator)
+    }
+
+    func right(_ fixture: FlowFixture, _ resolver: MultiFactorResolver, _ factor: EnrolledFactor,
+               use: Int) throws -> MultiFactorAssertion {
+        let options = try WebAuthnMultiFactorGenerator.authenticationOptions(for: resolver)
+        return WebAuthnMultiFactorGenerator.assertionForSignIn(credentialJSON: factor.authenticator!.assert(options),
+                                                               enrollmentID: factor.info.uid)
+    }
+
+    /// A response whose signature is not the authenticator's.
+    func wrong(_ fixture: FlowFixture, _ resolver: MultiFactorResolver,
+               _ factor: EnrolledFactor) throws -> MultiFactorAssertion {
+        let options = try WebAuthnMultiFactorGenerator.authenticationOptions(for: resolver)
+        let authenticator = factor.authenticator!
+        let fields = TestAuthenticator.fields(authenticator.assert(options))
+        let response = fields["response"] as! [String: Any]
+        var signature = unbase64url(response["signature"] as! String)
+        signature[5] ^= 0x01
+        let json = authenticator.assertionJSON(
+            clientDataJSON: unbase64url(response["clientDataJSON"] as! String),
+            authenticatorData: unbase64url(response["authenticatorData"] as! String), signature: signature)
+        return WebAuthnMultiFactorGenerator.assertionForSignIn(credentialJSON: json, enrollmentID: factor.info.uid)
     }
 }
 

@@ -11,7 +11,8 @@ One module per part:
 * one module per kind of second factor, each with its generator, its
   assertion and its own C calls: :mod:`libmfa.engine.totp` (authenticator
   apps), :mod:`libmfa.engine.phone` (SMS codes) and
-  :mod:`libmfa.engine.recovery_codes`.
+  :mod:`libmfa.engine.recovery_codes` and :mod:`libmfa.engine.webauthn`
+  (security keys and passkeys).
 
 Quick start::
 
@@ -41,6 +42,12 @@ from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiF
 from .phone import PhoneAuthCredential, PhoneAuthProvider, PhoneMultiFactorAssertion, PhoneMultiFactorGenerator
 from .recovery_codes import RecoveryCodeMultiFactorAssertion, RecoveryCodes, RecoveryCodesMultiFactorGenerator
 from .totp import TOTPMultiFactorAssertion, TOTPMultiFactorGenerator, TOTPSecret
+from .webauthn import (
+    WebAuthnAttestation,
+    WebAuthnCredential,
+    WebAuthnMultiFactorAssertion,
+    WebAuthnMultiFactorGenerator,
+)
 
 __all__ = [
     "Context",
@@ -58,4 +65,8 @@ __all__ = [
     "TOTPMultiFactorAssertion",
     "TOTPMultiFactorGenerator",
     "TOTPSecret",
+    "WebAuthnAttestation",
+    "WebAuthnCredential",
+    "WebAuthnMultiFactorAssertion",
+    "WebAuthnMultiFactorGenerator",
 ]

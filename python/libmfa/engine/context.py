@@ -174,6 +174,15 @@ class Context:
             requests then fail with :class:`libmfa.OperationNotAllowedError`
             unless the configuration sets ``"phone": {"appVerification":
             "DISABLED"}``.
+        webauthn_trust: decides which WebAuthn attestations are trusted at
+            registration: a callable receiving a
+            :class:`libmfa.WebAuthnAttestation` (format, kind, AAGUID,
+            certificate chain, whether it leads to a configured root). Return
+            True to accept; anything else (or an exception, logged) refuses
+            the credential with :class:`libmfa.AttestationNotTrustedError`.
+            None: the configuration decides (``webauthn.attestation``
+            ``"none"`` accepts every statement, the others only chains that
+            lead to ``webauthn.attestationRoots``).
 
     Callbacks must not call back into the context (doing so raises
     RuntimeError inside the callback, which then fails as described above).
@@ -204,6 +213,7 @@ class Context:
         sms_sender: Optional[Callable[[str, str], object]] = None,
         sms_outbox: Union[str, bytes, os.PathLike[str], None] = None,
         app_verifier: Optional[Callable[[str, str], object]] = None,
+        webauthn_trust: Optional[Callable[[Any], object]] = None,
     ) -> None:
         import threading  # here, not at import: most programs that import libmfa open no context
 
@@ -215,7 +225,8 @@ class Context:
         if master_key is None:
             raise TypeError("master_key is required (%d bytes)" % _ffi.MFA_MASTER_KEY_BYTES)
         for name, function in (("clock", clock), ("random", random), ("audit", audit),
-                               ("sms_sender", sms_sender), ("app_verifier", app_verifier)):
+                               ("sms_sender", sms_sender), ("app_verifier", app_verifier),
+                               ("webauthn_trust", webauthn_trust)):
             if function is not None and not callable(function):
                 raise TypeError("%s must be callable or None" % name)
         if isinstance(store, os.PathLike):
@@ -245,6 +256,11 @@ class Context:
         self._audit_fn = _callbacks.audit(audit, AuditEvent._from_fields) if audit is not None else None
         self._sms_sender_fn = _callbacks.sms_sender(sms_sender) if sms_sender is not None else None
         self._app_verifier_fn = _callbacks.app_verifier(app_verifier) if app_verifier is not None else None
+        self._webauthn_trust_fn = None
+        if webauthn_trust is not None:
+            from .webauthn import WebAuthnAttestation
+
+            self._webauthn_trust_fn = _callbacks.webauthn_trust(webauthn_trust, WebAuthnAttestation._from_fields)
 
         options = _ffi.mfa_options()
         check(lib.mfa_options_init(ctypes.byref(options), _ffi.MFA_OPTIONS_VERSION))
@@ -266,6 +282,8 @@ class Context:
             options.sms_outbox = outbox_raw
         if self._app_verifier_fn is not None:
             options.app_verifier = self._app_verifier_fn
+        if self._webauthn_trust_fn is not None:
+            options.webauthn_trust = self._webauthn_trust_fn
 
         handle = ctypes.POINTER(_ffi.mfa_ctx)()
         err = ctypes.c_void_p()
@@ -299,7 +317,7 @@ class Context:
             handle, self._handle = self._handle, None
         lib.mfa_close(handle)
         self._clock_fn = self._random_fn = self._audit_fn = None
-        self._sms_sender_fn = self._app_verifier_fn = None
+        self._sms_sender_fn = self._app_verifier_fn = self._webauthn_trust_fn = None
 
     @property
     def closed(self) -> bool:

@@ -1,0 +1,136 @@
+/// The WebAuthn factor's own table: one row per credential, keyed by its
+/// enrollment id, with what the relying party keeps between ceremonies.
+///
+/// The public key itself is the factor's sealed payload (with the
+/// credential id), so a store that was tampered with cannot swap in
+/// another key: the seal is bound to the factor's row.
+package enum WebAuthnStore {
+    /// The WebAuthn track of the schema.
+    package static let migrations: [Migration] = [
+        { d in [
+            d.createKeyedTable("mfa_webauthn_credentials", """
+                enrollment_id TEXT PRIMARY KEY, credential_id \(d.blobType) NOT NULL, \
+                user_handle \(d.blobType) NOT NULL, algorithm BIGINT NOT NULL, sign_count BIGINT NOT NULL, \
+                transports TEXT NOT NULL, aaguid \(d.blobType) NOT NULL, backup_eligible BIGINT NOT NULL, \
+                backup_state BIGINT NOT NULL, user_verified BIGINT NOT NULL, attestation_format TEXT NOT NULL, \
+                attestation_kind TEXT NOT NULL, authenticator_kind BIGINT NOT NULL, last_used_at BIGINT NOT NULL
+                """),
+            "CREATE UNIQUE INDEX mfa_webauthn_credential_ids ON mfa_webauthn_credentials (credential_id)",
+        ] },
+    ]
+
+    /// What identifies the authenticator to its user, as `FactorRecord.summary` carries it.
+    package enum AuthenticatorKind: Int64, Sendable {
+        /// A roaming authenticator (USB, NFC, BLE) whose credential cannot leave it.
+        case securityKey = 1
+        /// A credential that may be synced (BE), or a platform authenticator's.
+        case passkey = 2
+
+        package var hint: String {
+            switch self {
+            case .securityKey: "security key"
+            case .passkey: "passkey"
+            }
+        }
+    }
+
+    /// The summary: the authenticator kind.
+    static let kindSQL =
+        "SELECT c.authenticator_kind FROM mfa_webauthn_credentials c WHERE c.enrollment_id = f.enrollment_id"
+
+    /// One stored credential.
+    package struct Credential: Sendable, Equatable {
+        package var enrollmentID: String
+        package var credentialID: [UInt8]
+        package var userHandle: [UInt8]
+        package var algorithm: Int64
+        package var signCount: Int64
+        package var transports: [String]
+        package var aaguid: [UInt8]
+        package var backupEligible: Bool
+        package var backupState: Bool
+        package var userVerified: Bool
+        package var attestationFormat: String
+        package var attestationKind: String
+        package var authenticatorKind: AuthenticatorKind
+        package var lastUsedAt: Int64
+    }
+
+    private static let columns = """
+        c.enrollment_id, c.credential_id, c.user_handle, c.algorithm, c.sign_count, c.transports, c.aaguid, \
+        c.backup_eligible, c.backup_state, c.user_verified, c.attestation_format, c.attestation_kind, \
+        c.authenticator_kind, c.last_used_at
+        """
+
+    /// Stores a new credential; `secondFactorExists` if its id is already registered (to anyone).
+    static func insert(_ db: SQLConnection, _ credential: Credential) throws(MFAError) {
+        guard try db.query("SELECT 1 FROM mfa_webauthn_credentials WHERE credential_id = ?",
+                           [.blob(credential.credentialID)]).isEmpty else {
+            throw MFAError(.secondFactorExists, "this credential is already registered")
+        }
+        try db.execute("""
+            INSERT INTO mfa_webauthn_credentials (enrollment_id, credential_id, user_handle, algorithm, sign_count, \
+            transports, aaguid, backup_eligible, backup_state, user_verified, attestation_format, attestation_kind, \
+            authenticator_kind, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(credential.enrollmentID), .blob(credential.credentialID), .blob(credential.userHandle),
+                  .int(credential.algorithm), .int(credential.signCount),
+                  .text(credential.transports.joined(separator: ",")), .blob(credential.aaguid),
+                  .int(credential.backupEligible ? 1 : 0), .int(credential.backupState ? 1 : 0),
+                  .int(credential.userVerified ? 1 : 0), .text(credential.attestationFormat),
+                  .text(credential.attestationKind), .int(credential.authenticatorKind.rawValue),
+                  .int(credential.lastUsedAt)])
+    }
+
+    /// A user's credentials, oldest first.
+    static func credentials(_ db: SQLConnection, tenant: String, uid: String) throws(MFAError) -> [Credential] {
+        try db.query("""
+            SELECT \(columns) FROM mfa_webauthn_credentials c JOIN mfa_factors f ON f.enrollment_id = c.enrollment_id \
+            WHERE f.tenant = ? AND f.uid = ? ORDER BY f.enrolled_at, f.enrollment_id
+            """, [.text(tenant), .text(uid)]).map { (row) throws(MFAError) in try credential(row) }
+    }
+
+    /// The credential of a factor.
+    static func credential(_ db: SQLConnection, enrollmentID: String) throws(MFAError) -> Credential {
+        guard let row = try db.query("SELECT \(columns) FROM mfa_webauthn_credentials c WHERE c.enrollment_id = ?",
+                                     [.text(enrollmentID)]).first else {
+            throw MFAError(.storageError, "a stored WebAuthn factor has no credential")
+        }
+        return try credential(row)
+    }
+
+    /// The enrollment id of the user's credential with this id, if any.
+    static func enrollmentID(_ db: SQLConnection, credentialID: [UInt8], tenant: String,
+                             uid: String) throws(MFAError) -> String? {
+        try db.query("""
+            SELECT c.enrollment_id FROM mfa_webauthn_credentials c JOIN mfa_factors f \
+            ON f.enrollment_id = c.enrollment_id WHERE c.credential_id = ? AND f.tenant = ? AND f.uid = ?
+            """, [.blob(credentialID), .text(tenant), .text(uid)]).first?.first?.text
+    }
+
+    /// Records a use: the counter must go up, unless it was and stays 0
+    /// (authenticators without a counter). Returns false when it does not:
+    /// the response came from a clone, or was replayed.
+    static func claim(_ db: SQLConnection, enrollmentID: String, signCount: Int64, backupState: Bool,
+                      now: Int64) throws(MFAError) -> Bool {
+        try db.execute("""
+            UPDATE mfa_webauthn_credentials SET sign_count = ?, backup_state = ?, last_used_at = ? \
+            WHERE enrollment_id = ? AND (sign_count < ? OR (sign_count = 0 AND ? = 0))
+            """, [.int(signCount), .int(backupState ? 1 : 0), .int(now), .text(enrollmentID), .int(signCount),
+                  .int(signCount)]) == 1
+    }
+
+    private static func credential(_ row: SQLRow) throws(MFAError) -> Credential {
+        guard row.count == 14, let id = row[0].text, let credentialID = row[1].blob, let handle = row[2].blob,
+              let algorithm = row[3].int, let count = row[4].int, let transports = row[5].text,
+              let aaguid = row[6].blob, let be = row[7].int, let bs = row[8].int, let uv = row[9].int,
+              let format = row[10].text, let attestationKind = row[11].text,
+              let kind = row[12].int.flatMap(AuthenticatorKind.init(rawValue:)), let lastUsed = row[13].int else {
+            throw MFAError(.storageError, "a stored WebAuthn credential is malformed")
+        }
+        return Credential(enrollmentID: id, credentialID: credentialID, userHandle: handle, algorithm: algorithm,
+                          signCount: count, transports: transports.isEmpty ? [] : transports.split(separator: ",").map(String.init),
+                          aaguid: aaguid, backupEligible: be != 0, backupState: bs != 0, userVerified: uv != 0,
+                          attestationFormat: format, attestationKind: attestationKind, authenticatorKind: kind,
+                          lastUsedAt: lastUsed)
+    }
+}
