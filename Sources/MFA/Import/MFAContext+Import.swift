@@ -129,7 +129,7 @@ extension MFAContext {
             var nextRecoveryID = recoveryIDs.makeIterator()
             for (candidate, enrollmentID) in zip(candidates, ids) {
                 let uid = candidate.uid
-                try db.serialize(MFAStore.userKey(tenant, uid))
+                try MFAStore.lockUser(db, tenant, uid, store.dialect)
                 let existing = try MFAStore.factors(db, tenant, uid)
                 var unreadable = false
                 var match: FactorRecord?

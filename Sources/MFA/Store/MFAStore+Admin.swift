@@ -39,7 +39,7 @@ extension MFAStore {
             guard let first = page.first, let last = page.last else { return [] }
             // Every kind of the page's users: one query over the page's range.
             var index: [String: Int] = [:]
-            for (position, user) in page.enumerated() { index[Self.userKey(user.tenant, user.uid)] = position }
+            for (position, user) in page.enumerated() { index[Self.pageKey(user.tenant, user.uid)] = position }
             for row in try db.query("""
                 SELECT tenant, uid, factor_id, COUNT(*) FROM mfa_factors \
                 WHERE (tenant > ? OR (tenant = ? AND uid >= ?)) AND (tenant < ? OR (tenant = ? AND uid <= ?)) \
@@ -50,7 +50,7 @@ extension MFAStore {
                       let count = row[3].int else {
                     throw MFAError(.storageError, "a stored factor is malformed")
                 }
-                if let position = index[Self.userKey(tenant, uid)] { page[position].kinds.append((kind, count)) }
+                if let position = index[Self.pageKey(tenant, uid)] { page[position].kinds.append((kind, count)) }
             }
             return page
         }
@@ -104,12 +104,9 @@ extension MFAStore {
     ///   store has neither a factor nor a record of the user.
     package func resetUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError) -> [FactorRecord]? {
         try database.transaction { (db) throws(MFAError) -> [FactorRecord]? in
-            try db.serialize(Self.userKey(tenant, uid))
+            let known = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
-            if factors.isEmpty, try db.query("SELECT 1 FROM mfa_users WHERE tenant = ? AND uid = ?",
-                                             [.text(tenant), .text(uid)]).isEmpty {
-                return nil
-            }
+            if factors.isEmpty, !known { return nil }
             for factor in factors { try Self.delete(db, factor) }
             try Self.deleteInFlight(db, tenant, uid)
             try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
@@ -128,7 +125,7 @@ extension MFAStore {
     package func deleteUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError)
         -> (factors: [FactorRecord], found: Bool) {
         try database.transaction { (db) throws(MFAError) in
-            try db.serialize(Self.userKey(tenant, uid))
+            _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
             for factor in factors {
                 try Self.delete(db, factor)
@@ -148,6 +145,9 @@ extension MFAStore {
             return (factors, found)
         }
     }
+
+    /// A user's key in a page's index.
+    private static func pageKey(_ tenant: String, _ uid: String) -> String { tenant + "\u{1f}" + uid }
 
     /// Deletes a user's pending TOTP secrets and SMS verifications.
     @discardableResult

@@ -49,6 +49,16 @@ extension MFAStore {
         try db.execute(dialect.rowLock.isEmpty ? insertUserSQL : lockUserSQL, [.text(tenant), .text(uid)])
     }
 
+    /// Locks the user's row if the store has one, creating none, and says
+    /// whether it had one (admin calls that must not leave a row behind for
+    /// a user they do not find; on SQLite the write transaction already
+    /// holds the whole database).
+    static func lockStoredUser(_ db: SQLConnection, _ tenant: String, _ uid: String,
+                               _ dialect: any SQLDialect) throws(MFAError) -> Bool {
+        try !db.query("SELECT 1 FROM mfa_users WHERE tenant = ? AND uid = ?" + dialect.rowLock,
+                      [.text(tenant), .text(uid)]).isEmpty
+    }
+
     private static let insertUserSQL =
         "INSERT INTO mfa_users (tenant, uid) VALUES (?, ?) ON CONFLICT (tenant, uid) DO NOTHING"
     /// An upsert that changes nothing but locks the row (a row lock is all

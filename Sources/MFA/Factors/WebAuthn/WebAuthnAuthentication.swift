@@ -72,8 +72,8 @@ extension MFAContext {
                 throw MFAError(.invalidArgument, "the response is from another credential than the one asked for")
             }
             return id
-        }, judge: { (input, db) throws(MFAError) -> AttemptVerdict in
-            let stored = try WebAuthnStore.credential(db, enrollmentID: input.factor.enrollmentID)
+        }, judge: { (input) throws(MFAError) -> AttemptVerdict in
+            let stored = try WebAuthnStore.attemptState(input.state)
             let (sealedID, key) = try WebAuthnFactor.credential(fromPayload: self.openPayload(of: input.factor))
             guard sealedID == stored.credentialID else {
                 throw MFAError(.storageError, "a stored WebAuthn credential does not match its key")
@@ -84,22 +84,20 @@ extension MFAContext {
                 verified = try party.verifyAssertion(credential, clientData: clientData, key: key)
             } catch {
                 guard error.code == .invalidVerificationCode else { throw error }
-                return .wrong(message: error.message)
+                return .wrong(message: error.message, penalty: nil)
             }
             let flags = verified.authData.flags
             guard flags.contains(.backupEligible) == stored.backupEligible else {
                 throw MFAError(.invalidVerificationCode, "the credential's backup eligibility changed")
             }
             if let handle = credential.userHandle, !KeyedHash.equal(handle, stored.userHandle) {
-                return .wrong(message: "the response names another user handle")
+                return .wrong(message: "the response names another user handle", penalty: nil)
             }
-            guard try WebAuthnStore.claim(db, enrollmentID: stored.enrollmentID,
-                                          signCount: Int64(verified.authData.signCount),
-                                          backupState: flags.contains(.backedUp), now: input.now) else {
-                throw MFAError(.credentialCloned, "the signature counter did not increase "
-                    + "(\(verified.authData.signCount) after \(stored.signCount)): the authenticator may be a clone")
-            }
-            return .accept(claims: [("webauthn_user_verified", flags.contains(.userVerified) ? "true" : "false")])
+            // The counter is claimed with the sign-in: one that does not go up
+            // refuses it as a cloned authenticator (the claim's miss).
+            let claim = WebAuthnStore.claim(input.factor.enrollmentID, signCount: Int64(verified.authData.signCount),
+                                            backupState: flags.contains(.backedUp), now: input.now)
+            return .accept(claim, claims: [("webauthn_user_verified", flags.contains(.userVerified) ? "true" : "false")])
         })
     }
 }

@@ -19,6 +19,10 @@ package enum WebAuthnFactor: SecondFactor {
     package static var migrations: [Migration] { WebAuthnStore.migrations }
     package static var stateTables: [String] { ["mfa_webauthn_credentials"] }
     package static var summarySQL: String? { WebAuthnStore.kindSQL }
+    package static var attemptJoin: String {
+        "LEFT JOIN mfa_webauthn_credentials w ON w.enrollment_id = f.enrollment_id"
+    }
+    package static var attemptColumns: [String] { WebAuthnStore.attemptColumns }
 
     package static func apply(_ document: JSONValue, to settings: inout WebAuthnSettings) throws(MFAError) {
         guard let section = document["webauthn"] else { return }

@@ -107,17 +107,43 @@ package enum WebAuthnStore {
             """, [.blob(credentialID), .text(tenant), .text(uid)]).first?.first?.text
     }
 
-    /// Records a use: the counter must go up, unless it was and stays 0
-    /// (authenticators without a counter). Returns false when it does not:
-    /// the response came from a clone, or was replayed.
-    static func claim(_ db: SQLConnection, enrollmentID: String, signCount: Int64, backupState: Bool,
-                      now: Int64) throws(MFAError) -> Bool {
-        try db.execute("""
-            UPDATE mfa_webauthn_credentials SET sign_count = ?, backup_state = ?, last_used_at = ? \
-            WHERE enrollment_id = ? AND (sign_count < ? OR (sign_count = 0 AND ? = 0))
-            """, [.int(signCount), .int(backupState ? 1 : 0), .int(now), .text(enrollmentID), .int(signCount),
-                  .int(signCount)]) == 1
+    /// What an attempt reads of the credential with its factor (`WebAuthnFactor.attemptColumns`).
+    static let attemptColumns = ["w.credential_id", "w.user_handle", "w.sign_count", "w.backup_eligible"]
+
+    /// What the judge of an attempt needs of the stored credential.
+    struct AttemptState: Sendable {
+        var credentialID: [UInt8]
+        var userHandle: [UInt8]
+        var signCount: Int64
+        var backupEligible: Bool
     }
+
+    /// The `attemptColumns` of an attempt, checked.
+    static func attemptState(_ row: [SQLValue]) throws(MFAError) -> AttemptState {
+        guard row.count == 4, row[0] != .null else {
+            throw MFAError(.storageError, "a stored WebAuthn factor has no credential")
+        }
+        guard let credentialID = row[0].blob, let handle = row[1].blob, let count = row[2].int, count >= 0,
+              let be = row[3].int else {
+            throw MFAError(.storageError, "a stored WebAuthn credential is malformed")
+        }
+        return AttemptState(credentialID: credentialID, userHandle: handle, signCount: count, backupEligible: be != 0)
+    }
+
+    /// Records a use: the counter must go up, unless it was and stays 0
+    /// (authenticators without a counter). When it does not, the response
+    /// came from a clone, or was replayed: the sign-in is refused as
+    /// `credentialCloned` (and audited as a failure).
+    static func claim(_ enrollmentID: String, signCount: Int64, backupState: Bool, now: Int64) -> FactorClaim {
+        FactorClaim(claimShape, [.int(signCount), .int(backupState ? 1 : 0), .int(now), .text(enrollmentID),
+                                 .int(signCount), .int(signCount)])
+    }
+
+    private static let claimShape = ClaimShape(
+        table: "mfa_webauthn_credentials", assignments: "sign_count = ?, backup_state = ?, last_used_at = ?",
+        condition: "enrollment_id = ? AND (sign_count < ? OR (sign_count = 0 AND ? = 0))",
+        missed: .refuse(MFAError(.credentialCloned,
+                                 "the signature counter did not increase: the authenticator may be a clone")))
 
     private static func credential(_ row: SQLRow) throws(MFAError) -> Credential {
         guard row.count == 14, let id = row[0].text, let credentialID = row[1].blob, let handle = row[2].blob,
