@@ -1,10 +1,13 @@
-"""The account page: the enrolled factors, adding one, removing one behind step-up.
+"""The account page: the enrolled factors, adding one, removing one behind step-up, recent activity.
 
 Removing a factor is the sensitive action of the guides: it asks for the
 password and a second factor again (:func:`mfa_web.auth.step_up_required`),
 then libmfa unenrolls it and revokes every credential issued before. This
 session gets a new credential; every other session of the user is signed
 out at its next request.
+
+The page also lists the user's newest libmfa audit events
+(:mod:`mfa_web.audit`): sign-ins, refused attempts, factors added and removed.
 
 (Renaming a factor needs a call the Python package does not have yet: the
 name given at enrollment stays.)
@@ -18,7 +21,7 @@ import flask
 from flask.typing import ResponseReturnValue
 import libmfa
 
-from . import engine, factors, messages
+from . import audit, engine, factors, messages
 from .auth import login_required, step_up_required
 
 blueprint = flask.Blueprint("account", __name__)
@@ -44,8 +47,14 @@ def index() -> ResponseReturnValue:
     config = engine.context().config()
     rows = [(info, factors.by_id(info.factor_id)) for info in enrolled]
     kinds = [kind for kind in factors.KINDS if kind.enabled(config)]
-    return flask.render_template("account/index.html", account=engine.require_account(), rows=rows,
-                                 factors=enrolled, kinds=kinds, format_time=format_time)
+    account = engine.require_account()
+    names = {info.uid: "%s (%s)" % (info.display_name or info.hint, kind.label_of(info) if kind else info.factor_id)
+             for info, kind in rows}
+    labels = {kind.factor_id: kind.label.lower() for kind in factors.KINDS}
+    activity = [(event, audit.describe(event, names, labels), audit.is_warning(event))
+                for event in audit.recent(account.uid)]
+    return flask.render_template("account/index.html", account=account, rows=rows, factors=enrolled, kinds=kinds,
+                                 activity=activity, format_time=format_time)
 
 
 @blueprint.route("/account/factors/<enrollment_id>/remove", methods=["GET", "POST"])
