@@ -43,6 +43,8 @@ EXAMPLE_DIR = pathlib.Path(__file__).resolve().parents[1]
 DEFAULT_MFA_CONFIG: Dict[str, Any] = {
     "state": "ENABLED",
     "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED", "webauthn": "ENABLED"},
+    # A key that can keep the credential (a passkey) is asked to; others still register.
+    "webauthn": {"residentKey": "preferred"},
 }
 
 

@@ -75,18 +75,19 @@ def enroll() -> ResponseReturnValue:
         except libmfa.MFAError as error:
             messages.flash(error)
             return flask.redirect(flask.url_for("account.index"))
-        return flask.render_template("factors/webauthn/enroll.html", options=options, wrong_address=_wrong_address())
+        return flask.render_template("factors/webauthn/enroll.html", options=options, wrong_address=_wrong_address(),
+                                     name=display_name(flask.request.args.get("name", ""), "Security key"))
     name = display_name(flask.request.form.get("display_name", ""), "Security key")
     credential = _credential()
     if not credential:
         flask.flash("Your browser sent no credential. Try again, and use your security key or passkey when the "
                     "browser asks.", "error")
-        return flask.redirect(flask.url_for("webauthn.enroll"))
+        return flask.redirect(flask.url_for("webauthn.enroll", name=name))
     try:
         info = engine.multi_factor().enroll(GENERATOR.assertion_for_enrollment(credential), name)
     except libmfa.MFAError as error:
         messages.flash(error, messages.WEBAUTHN)
-        return flask.redirect(flask.url_for("webauthn.enroll"))  # a new challenge: the user may try again
+        return flask.redirect(flask.url_for("webauthn.enroll", name=name))  # a new challenge: try again
     engine.reissue_credential()
     flask.flash("%s (%s) is enrolled. Your other sessions were signed out." % (info.display_name, info.hint),
                 "success")
