@@ -320,7 +320,7 @@ def test_a_cloned_key_is_refused_shown_and_audited(app, alice, clock, enrolled):
     clock.advance(30)
     assert alice.post(totp, totp, {"code": app_totp.at(clock())}).headers["Location"] == "/account"
     activity = re.search(r'<ul class="activity".*?</ul>', alice.get("/account").get_data(as_text=True), re.S)
-    assert "Refused a sign-in with YubiKey 5 (Security key)" in activity.group(0)
+    assert "Refused a sign-in with YubiKey 5 <span class=\"kind\">· Security key</span>" in activity.group(0)
     assert "CREDENTIAL_CLONED" in activity.group(0)
 
 

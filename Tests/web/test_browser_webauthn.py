@@ -247,7 +247,7 @@ def test_a_cloned_key_is_refused_shown_and_audited(server, browser):
     person.enter_code(codes[0])
     assert person.path == "/account", person.flashes()
     refused = [item for item in person.all("#activity li") if item.get_attribute("data-detail") == "CREDENTIAL_CLONED"]
-    assert refused and "Refused a sign-in with Office key (Security key)" in refused[0].text
+    assert refused and "Refused a sign-in with Office key · Security key" in refused[0].text
 
 
 def test_remove_a_key_behind_step_up_with_the_key(server, browser):
@@ -269,12 +269,21 @@ def test_remove_a_key_behind_step_up_with_the_key(server, browser):
 
 
 def test_every_kind_in_the_hint_chooser(server, browser):
-    """The pages for the README: a security key being registered, the chooser and the account page."""
+    """Every kind at once (five factors, the most a user may have), and the pages for the README:
+    a security key being registered, the hint chooser and the account page."""
     person = new_person(server, browser, "dana")
     person.click("#add-totp")
     person.scan_qr_code(person.screenshot("totp-enroll-dana"))
     person.type("#display-name", "Pixel authenticator")
     person.enter_code(person.next_code())
+    person.phone = "+1510555%04d" % secrets.randbelow(10000)
+    person.click("#add-phone")
+    person.type("#phone-number", person.phone)
+    person.type("#display-name", "Work phone")
+    before = person.sms_count()
+    person.click("#send")
+    person.enter_code(person.read_sms(before))
+    assert person.path == "/account", person.flashes()
     plug_in(browser, "ctap2", uv=True)
     person.click("#add-webauthn")
     person.type("#display-name", "YubiKey 5 NFC")
@@ -292,7 +301,7 @@ def test_every_kind_in_the_hint_chooser(server, browser):
     hints = {hint.find_element("css selector", "strong").text: (hint.get_attribute("data-factor"),
                                                                 hint.find_element("css selector", ".kind").text)
              for hint in person.all("#hints a")}
-    assert hints == {"Pixel authenticator": ("totp", "Authenticator app"),
+    assert hints == {"Pixel authenticator": ("totp", "Authenticator app"), "Work phone": ("phone", "Phone (SMS)"),
                      "YubiKey 5 NFC": ("webauthn", "Security key"), "This laptop": ("webauthn", "Passkey"),
                      "Recovery codes": ("recovery", "Recovery codes")}
     person.screenshot("webauthn-second-factor")

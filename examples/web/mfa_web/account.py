@@ -48,11 +48,13 @@ def index() -> ResponseReturnValue:
     rows = [(info, factors.by_id(info.factor_id)) for info in enrolled]
     kinds = [kind for kind in factors.KINDS if kind.enabled(config)]
     account = engine.require_account()
-    names = {info.uid: "%s (%s)" % (info.display_name or info.hint, kind.label_of(info) if kind else info.factor_id)
-             for info, kind in rows}
-    labels = {kind.factor_id: kind.label.lower() for kind in factors.KINDS}
-    activity = [(event, audit.describe(event, names, labels), audit.is_warning(event))
-                for event in audit.recent(account.uid)]
+    names = {info.uid: info.display_name or info.hint for info in enrolled}
+    labels = {info.uid: kind.label_of(info) for info, kind in rows if kind}  # "Passkey", "Security key", ...
+    kind_labels = {kind.factor_id: kind.label for kind in factors.KINDS}
+    activity = []
+    for event in audit.recent(account.uid):
+        sentence, label = audit.describe(event, names, labels, kind_labels)
+        activity.append((event, sentence, label, audit.is_warning(event)))
     return flask.render_template("account/index.html", account=account, rows=rows, factors=enrolled, kinds=kinds,
                                  activity=activity, format_time=format_time)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 import flask
 import libmfa
@@ -73,27 +73,32 @@ def purge(now: int) -> None:
     database.get().execute("DELETE FROM web_audit WHERE time < ?", (now - RETENTION * 86400,))
 
 
-#: What each kind of event says, with ``{factor}`` the factor's name.
+#: What each kind of event says; ``{factor}`` is the factor's name, or "a second factor".
 SENTENCES: Dict[str, str] = {
     "ENROLL": "Added {factor}",
     "UNENROLL": "Removed {factor}",
     "SIGN_IN_SUCCESS": "Signed in with {factor}",
     "SIGN_IN_FAILURE": "Refused a sign-in with {factor}",
     "BACKOFF": "Paused second-factor attempts after too many failures",
-    "SMS_SENT": "Sent a text message to {factor}",
+    "SMS_SENT": "Sent a code by text message",
     "TOKENS_REVOKED": "Signed out the other sessions",
     "INTEGRITY_FAILURE": "A stored second factor failed its integrity check",
 }
 
 
-def describe(event: Event, names: Dict[str, str], labels: Dict[str, str]) -> str:
-    """A sentence for ``event``: ``names`` maps enrollment ids to display names, ``labels`` factor ids to kinds."""
-    factor = names.get(event.enrollment_id or "") or labels.get(event.factor_id or "") or "a second factor"
-    if event.kind == "SIGN_IN_SUCCESS" and not event.factor_id:
-        factor = "the password alone"
+def describe(event: Event, names: Dict[str, str], labels: Dict[str, str],
+             kinds: Dict[str, str]) -> Tuple[str, str]:
+    """A sentence for ``event``, and what kind of factor it was about ("" if none).
+
+    ``names`` and ``labels`` map the enrollment ids of the user's factors to
+    their display names and kinds ("Passkey"); ``kinds`` maps libmfa's
+    factor ids to what people call them, for factors removed since.
+    """
+    kind = labels.get(event.enrollment_id or "") or kinds.get(event.factor_id or "", "")
     if event.kind == "ENROLL" and event.factor_id == "recovery":
-        return "Generated recovery codes"
-    return SENTENCES.get(event.kind, event.kind).format(factor=factor)
+        return "Generated recovery codes", ""
+    name = names.get(event.enrollment_id or "") or "a second factor"
+    return SENTENCES.get(event.kind, event.kind).format(factor=name), kind
 
 
 def is_warning(event: Event) -> bool:
