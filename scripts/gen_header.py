@@ -152,6 +152,8 @@ GROUPS = [
     ("TOTP authenticator apps", ["TOTPExports.swift"]),
     ("Phone numbers (SMS codes)", ["PhoneExports.swift"]),
     ("Recovery codes", ["RecoveryCodeExports.swift"]),
+    ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
+                                                        "KeyRotationExports.swift"]),
 ]
 
 
