@@ -145,4 +145,4 @@ def test_audit_kinds_of_issue_8():
 
     assert AUDIT_KINDS[libmfa.AUDIT_INTEGRITY_FAILURE] == "INTEGRITY_FAILURE"
     assert AUDIT_KINDS[libmfa.AUDIT_TOKENS_REVOKED] == "TOKENS_REVOKED"
-    assert sorted(AUDIT_KINDS) == list(range(1, 10))
+    assert sorted(AUDIT_KINDS) == list(range(1, 14))  # and issue 12's four admin kinds
