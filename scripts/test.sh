@@ -55,8 +55,9 @@ TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
 # The example web application (examples/web): its safety through Flask's test client, then
-# end to end in headless Chromium, started by scripts/web.sh on SQLite and on PostgreSQL;
-# screenshots in build/web-artifacts/.
+# end to end in headless Chromium (security keys and passkeys through its virtual
+# authenticator), started by scripts/web.sh on SQLite and on PostgreSQL, on ports from
+# MFA_PG_PORT_BASE + 13; screenshots in build/web-artifacts/.
 TAIL_LINES=1 step web-mypy env MYPYPATH="$ROOT/python:$ROOT/examples/web" \
     python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" -p mfa_web
 TAIL_LINES=1 step web python3 -m pytest -q "$ROOT/Tests/web"

@@ -4,7 +4,8 @@ Imports libmfa from <repo>/python and the application from examples/web,
 finds a built library the way Tests/python does, and provides:
 
 * ``server(store)``: the application started with the README's command,
-  ``scripts/web.sh``, on a free port and a fresh instance folder; on
+  ``scripts/web.sh``, on a port of this run (``MFA_PG_PORT_BASE`` + 13 and
+  up, one per server started) and a fresh instance folder; on
   PostgreSQL (``MFA_WEB_STORE``) in a new database of the test server named
   by ``MFA_TEST_POSTGRES_URL``;
 * ``browser``: headless Chromium (Debian's chromium and chromium-driver)
@@ -15,6 +16,7 @@ finds a built library the way Tests/python does, and provides:
 
 from __future__ import annotations
 
+import itertools
 import os
 import pathlib
 import secrets
@@ -43,13 +45,19 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 #: How long the server may take to start: web.sh runs the set-up and an (incremental) build first.
 START_TIMEOUT = 300
+#: The ports of the servers this run starts: MFA_PG_PORT_BASE + 13, + 14, ... (the test command's
+#: PostgreSQL servers use the base and a few ports above it; see scripts/pg.sh and Tests/ha).
+PORTS = itertools.count(int(os.environ.get("MFA_PG_PORT_BASE", "55432")) + 13)
 
 
-def free_port() -> int:
-    """A TCP port on loopback that nothing listens on now."""
+def next_port() -> int:
+    """The next port of this run, which nothing may listen on yet."""
+    port = next(PORTS)
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            raise RuntimeError("port %d is taken: another run with MFA_PG_PORT_BASE=%s?"
+                               % (port, os.environ.get("MFA_PG_PORT_BASE", "55432")))
+    return port
 
 
 def postgres_database(url: str, name: str) -> str:
@@ -69,8 +77,10 @@ class Server:
 
     def __init__(self, instance: pathlib.Path, store: str | None) -> None:
         self.instance = instance
-        self.port = free_port()
-        self.url = "http://127.0.0.1:%d" % self.port
+        self.store = store or str(instance / "mfa.sqlite3")  # libmfa's store (web.sh's default on SQLite)
+        self.port = next_port()
+        self.url = "http://127.0.0.1:%d" % self.port  # where web.sh listens
+        self.public_url = "http://localhost:%d" % self.port  # its MFA_WEB_URL: where security keys work
         env = dict(os.environ, MFA_WEB_PORT=str(self.port), MFA_WEB_INSTANCE=str(instance))
         if store:
             env["MFA_WEB_STORE"] = store

@@ -72,8 +72,12 @@ class Person:
 
     def click(self, selector: str) -> None:
         """Click something that loads another page, and wait for that page."""
+        self.follow(self.find(selector))
+
+    def follow(self, element) -> None:
+        """Click an element that loads another page, and wait for that page."""
         self.driver.execute_script("window.__before_click = true;")
-        self.find(selector).click()
+        element.click()
 
         def new_page(driver: WebDriver) -> bool:
             try:
@@ -83,6 +87,18 @@ class Person:
                 return False
 
         WebDriverWait(self.driver, WAIT).until(new_page)
+
+    def press(self, selector: str) -> None:
+        """Click something that runs a script on this page (no new page is awaited)."""
+        self.find(selector).click()
+
+    def wait_for(self, selector: str):
+        """The first element matching a CSS selector once one is displayed."""
+        def shown(driver: WebDriver):
+            return next((element for element in driver.find_elements(By.CSS_SELECTOR, selector)
+                         if element.is_displayed()), False)
+
+        return WebDriverWait(self.driver, WAIT).until(shown)
 
     def flashes(self, category: str = "") -> list[str]:
         """The messages shown at the top of the page (of one category: error, success, ...)."""
@@ -114,6 +130,13 @@ class Person:
         self.type("#email", email)
         self.type("#password", self.password)
         self.click("#submit")
+
+    def verify_email(self) -> None:
+        """Open the outbox and click the verification link of this person's email."""
+        self.open("/dev/outbox")
+        rows = [row for row in self.all("#mail tbody tr") if row.find_element(By.CSS_SELECTOR, ".to").text == self.email]
+        assert rows, self.text()
+        self.follow(rows[0].find_element(By.CSS_SELECTOR, ".verify-link"))
 
     def sign_in_password(self) -> None:
         """The first step of signing in (lands on the hint chooser, or the account page)."""

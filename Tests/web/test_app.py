@@ -8,115 +8,16 @@ traces, production settings.
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import sqlite3
-import time
 
-import pyotp
 import pytest
 
 import libmfa
 from mfa_web import Gateways, Settings, SettingsError, accounts, app_check, auth, create_app, sessions
 
-PASSWORD = "correct horse battery staple"
-
-
-class Clock:
-    """The application's clock (libmfa gets the same one); tests move it forward."""
-
-    def __init__(self) -> None:
-        self.now = float(int(time.time()))
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-def settings_for(tmp_path, development=True):
-    return Settings(development=development, instance=tmp_path, store=str(tmp_path / "mfa.sqlite3"),
-                    secret_key=os.urandom(32), master_key=os.urandom(32))
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def app(tmp_path, clock):
-    application = create_app(settings_for(tmp_path), clock=clock)
-    application.config["TESTING"] = False  # errors go through the error pages, as in production
-    yield application
-    application.extensions["mfa_web.libmfa"].close()
-
-
-def csrf_of(response) -> str:
-    found = re.search(r'name="csrf_token" value="([^"]+)"', response.get_data(as_text=True))
-    assert found, response.get_data(as_text=True)[:500]
-    return found.group(1)
-
-
-def flashes(person) -> str:
-    """The text of the account page's (or any page's) messages, after a redirect."""
-    return person.client.get("/account", follow_redirects=True).get_data(as_text=True)
-
-
-class Browser:
-    """A test client with the form-filling of a person (CSRF token from the last page)."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-        self.client = app.test_client()
-        self.email = ""
-
-    def get(self, path):
-        return self.client.get(path)
-
-    def post(self, page, path, data=None, **kwargs):
-        token = csrf_of(self.client.get(page))
-        return self.client.post(path, data=dict(data or {}, csrf_token=token), **kwargs)
-
-    def sign_up(self, email="alice@example.com", verify=True):
-        self.email = email
-        response = self.post("/signup", "/signup", {"email": email, "password": PASSWORD})
-        assert response.status_code == 302, response.get_data(as_text=True)
-        if verify:
-            mail = [json.loads(line) for line in (self.app_instance() / "mail-outbox.jsonl").read_text().splitlines()]
-            link = re.search(r"http://localhost(/verify-email/\S+)", mail[-1]["body"]).group(1)
-            assert self.client.get(link).status_code == 302
-        return response
-
-    def sign_in(self):
-        return self.post("/signin", "/signin", {"email": self.email, "password": PASSWORD})
-
-    def app_instance(self):
-        return self.app.extensions["mfa_web.mailer"].path.parent
-
-    def uid(self):
-        with self.app.app_context():
-            return accounts.authenticate(self.email, PASSWORD).uid
-
-
-@pytest.fixture
-def alice(app):
-    person = Browser(app)
-    person.sign_up()
-    return person
-
-
-def enroll_totp(person, clock) -> pyotp.TOTP:
-    assert person.post("/account", "/factors/totp/enroll/start").status_code == 302
-    page = person.get("/factors/totp/enroll").get_data(as_text=True)
-    key = re.search(r'id="totp-key">([A-Z2-7 ]+)<', page).group(1).replace(" ", "")
-    app = pyotp.TOTP(key)
-    response = person.post("/factors/totp/enroll", "/factors/totp/enroll",
-                           {"code": app.at(clock()), "display_name": "App"})
-    assert response.headers["Location"] == "/account"
-    return app
+from client import PASSWORD, Browser, csrf_of, enroll_totp, flashes, settings_for
+from client import alice, app, clock  # noqa: F401 (fixtures)
 
 
 # --- accounts and sessions ---------------------------------------------------------------

@@ -9,6 +9,7 @@
 your gateways (see ``mfa_web/gateways.py``).
 """
 
+import logging
 import os
 import pathlib
 import sys
@@ -27,13 +28,16 @@ def main() -> int:
     """Serve until interrupted."""
     host = os.environ.get("MFA_WEB_HOST", "127.0.0.1")
     port = int(os.environ.get("MFA_WEB_PORT", "5000"))
+    # Requests, and libmfa's audit events (the mfa_web.audit logger), to stderr.
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         app = create_app()
     except SettingsError as error:
         print("web: %s" % error, file=sys.stderr)
         return 2
     mode = "development: SMS and email go to /dev/outbox" if app.config["MFA_WEB_DEVELOPMENT"] else "production"
-    print("libmfa example auth server on http://%s:%d/ (%s)" % (host, port, mode), flush=True)
+    print("libmfa example auth server on %s (listening on %s:%d; %s)" % (app.config["MFA_WEB_URL"], host, port, mode),
+          flush=True)
     app.run(host=host, port=port, threaded=True, debug=False, use_reloader=False)
     return 0
 

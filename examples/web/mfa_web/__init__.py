@@ -2,9 +2,10 @@
 
 Accounts with email and password (Argon2id hashes), email verification,
 and second factors through libmfa's Python package, the way the guides use
-Firebase: TOTP authenticator apps (QR code), phones (SMS), recovery codes;
-sign-in with the hint chooser and the resolver; unenrolling behind step-up,
-with the revocation of earlier sessions.
+Firebase: TOTP authenticator apps (QR code), phones (SMS), recovery codes,
+security keys and passkeys (WebAuthn); sign-in with the hint chooser and
+the resolver; unenrolling behind step-up, with the revocation of earlier
+sessions; libmfa's audit events kept and shown to their user.
 
     app = create_app()            # settings from the environment (see settings.py)
     app.run()                     # or any WSGI server: mfa_web:create_app()
@@ -12,7 +13,8 @@ with the revocation of earlier sessions.
 One module per concern: ``auth`` (first factor, step-up), ``second_factor``
 (hint chooser, resolver), ``account`` (factor list, unenroll), one module
 per factor kind under ``factors/``, ``app_check`` (libmfa's app verifier),
-``csrf``, ``sessions`` (server-side), ``dev`` (``/dev/outbox``).
+``audit`` (libmfa's audit callback), ``csrf``, ``sessions`` (server-side),
+``dev`` (``/dev/outbox``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from flask.typing import ResponseReturnValue
 import libmfa
 import werkzeug.exceptions
 
-from . import account, app_check, auth, csrf, database, engine, factors, messages, second_factor, sessions
+from . import account, app_check, audit, auth, csrf, database, engine, factors, messages, second_factor, sessions
 from .gateways import Gateways, MailOutbox
 from .settings import Settings, SettingsError
 
@@ -60,6 +62,7 @@ def create_app(settings: Optional[Settings] = None, gateways: Optional[Gateways]
         MFA_WEB_SECRET=settings.secret_key,
         MFA_WEB_DEVELOPMENT=settings.development,
         MFA_WEB_ISSUER=settings.issuer,
+        MFA_WEB_URL=settings.url,
         MFA_WEB_SMS_OUTBOX=str(settings.sms_outbox),
         MAX_CONTENT_LENGTH=64 * 1024,
         PREFERRED_URL_SCHEME="http" if settings.development else "https",
@@ -67,7 +70,8 @@ def create_app(settings: Optional[Settings] = None, gateways: Optional[Gateways]
     app.extensions["mfa_web.clock"] = clock
     app.extensions["mfa_web.mailer"] = gateways.mailer
     app.extensions["mfa_web.database"] = database.Database(settings.database)
-    app.extensions["mfa_web.libmfa"] = engine.open_context(settings, clock, gateways.sms_sender, app_check.verify)
+    app.extensions["mfa_web.libmfa"] = engine.open_context(settings, clock, gateways.sms_sender, app_check.verify,
+                                                           audit.recorder(app.extensions["mfa_web.database"]))
     app.session_interface = sessions.ServerSessionInterface(secure=not settings.development, clock=clock)
     app.teardown_appcontext(database.close)
 
@@ -89,6 +93,7 @@ def create_app(settings: Optional[Settings] = None, gateways: Optional[Gateways]
     _error_handlers(app)
     with app.app_context():
         sessions.purge_expired(int(clock()))
+        audit.purge(int(clock()))
     return app
 
 

@@ -1,10 +1,13 @@
-"""The account page: the enrolled factors, adding one, removing one behind step-up.
+"""The account page: the enrolled factors, adding one, removing one behind step-up, recent activity.
 
 Removing a factor is the sensitive action of the guides: it asks for the
 password and a second factor again (:func:`mfa_web.auth.step_up_required`),
 then libmfa unenrolls it and revokes every credential issued before. This
 session gets a new credential; every other session of the user is signed
 out at its next request.
+
+The page also lists the user's newest libmfa audit events
+(:mod:`mfa_web.audit`): sign-ins, refused attempts, factors added and removed.
 
 (Renaming a factor needs a call the Python package does not have yet: the
 name given at enrollment stays.)
@@ -18,7 +21,7 @@ import flask
 from flask.typing import ResponseReturnValue
 import libmfa
 
-from . import engine, factors, messages
+from . import audit, engine, factors, messages
 from .auth import login_required, step_up_required
 
 blueprint = flask.Blueprint("account", __name__)
@@ -44,8 +47,16 @@ def index() -> ResponseReturnValue:
     config = engine.context().config()
     rows = [(info, factors.by_id(info.factor_id)) for info in enrolled]
     kinds = [kind for kind in factors.KINDS if kind.enabled(config)]
-    return flask.render_template("account/index.html", account=engine.require_account(), rows=rows,
-                                 factors=enrolled, kinds=kinds, format_time=format_time)
+    account = engine.require_account()
+    names = {info.uid: info.display_name or info.hint for info in enrolled}
+    labels = {info.uid: kind.label_of(info) for info, kind in rows if kind}  # "Passkey", "Security key", ...
+    kind_labels = {kind.factor_id: kind.label for kind in factors.KINDS}
+    activity = []
+    for event in audit.recent(account.uid):
+        sentence, label = audit.describe(event, names, labels, kind_labels)
+        activity.append((event, sentence, label, audit.is_warning(event)))
+    return flask.render_template("account/index.html", account=account, rows=rows, factors=enrolled, kinds=kinds,
+                                 activity=activity, format_time=format_time)
 
 
 @blueprint.route("/account/factors/<enrollment_id>/remove", methods=["GET", "POST"])

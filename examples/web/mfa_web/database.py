@@ -1,4 +1,4 @@
-"""The application's own tables (accounts, sessions, used app-check tokens).
+"""The application's own tables (accounts, sessions, used app-check tokens, audit events).
 
 libmfa keeps the second factors in its store; the application keeps what an
 auth server keeps anyway: who its users are, their password hashes, and its
@@ -33,7 +33,20 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS web_app_checks (
         nonce TEXT PRIMARY KEY,
         expires_at BIGINT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS web_audit (
+        id {serial},
+        time BIGINT NOT NULL,
+        uid TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        factor_id TEXT,
+        enrollment_id TEXT,
+        detail TEXT NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS web_audit_user ON web_audit (uid, time)",
+    "CREATE INDEX IF NOT EXISTS web_audit_time ON web_audit (time)",
 )
+
+#: An ever-growing row id, in each dialect.
+SERIAL = {False: "INTEGER PRIMARY KEY AUTOINCREMENT", True: "BIGSERIAL PRIMARY KEY"}
 
 Row = Tuple[Any, ...]
 
@@ -55,7 +68,7 @@ class Database:
             if not self.postgres:
                 connection.execute("PRAGMA journal_mode=WAL")
             for statement in SCHEMA:
-                connection.execute(statement)
+                connection.execute(statement.replace("{serial}", SERIAL[self.postgres]))
 
     def connect(self) -> Connection:
         """A new connection (close it, or use it in a ``with`` block)."""

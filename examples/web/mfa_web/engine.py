@@ -16,7 +16,7 @@ the user is refused and must sign in again.
 from __future__ import annotations
 
 import time
-from typing import Callable, Optional
+from typing import Any, Callable, Dict, Optional
 
 import flask
 import libmfa
@@ -35,8 +35,14 @@ class StepUpRequired(Exception):
 
 
 def open_context(settings: Settings, clock: Callable[[], float], sms_sender: Optional[SMSSender],
-                 app_verifier: Callable[[str, str], bool]) -> libmfa.Context:
-    """The libmfa context of the application, with its configuration applied."""
+                 app_verifier: Callable[[str, str], bool],
+                 audit: Optional[Callable[[libmfa.AuditEvent], None]] = None) -> libmfa.Context:
+    """The libmfa context of the application, with its configuration applied.
+
+    The configuration is the settings' ``mfa_config`` with the relying party
+    of WebAuthn taken from the application's own address
+    (:attr:`Settings.webauthn_config`), applied as one update.
+    """
     context = libmfa.Context(
         settings.store,
         master_key=settings.master_key,
@@ -45,10 +51,20 @@ def open_context(settings: Settings, clock: Callable[[], float], sms_sender: Opt
         sms_sender=sms_sender,
         sms_outbox=settings.sms_outbox if sms_sender is None and settings.development else None,
         app_verifier=app_verifier,
+        audit=audit,
     )
-    context.update_config(settings.mfa_config)
+    context.update_config(merged(settings.mfa_config, settings.webauthn_config))
     context.purge_expired()  # pending secrets past their deadline, used-token records past their expiry
     return context
+
+
+def merged(base: Dict[str, Any], extra: Dict[str, Any]) -> Dict[str, Any]:
+    """``base`` with ``extra`` merged in, object by object (neither is changed)."""
+    out = dict(base)
+    for key, value in extra.items():
+        current = out.get(key)
+        out[key] = merged(current, value) if isinstance(current, dict) and isinstance(value, dict) else value
+    return out
 
 
 def context() -> libmfa.Context:

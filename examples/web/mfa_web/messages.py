@@ -7,11 +7,14 @@ whoever reports the problem. Never a stack trace.
 
 from __future__ import annotations
 
-from typing import Dict, Type
+from typing import Dict, Optional, Type
 
 import libmfa
 
-MESSAGES: Dict[Type[libmfa.MFAError], str] = {
+#: Sentences for errors, by exception class.
+Sentences = Dict[Type[libmfa.MFAError], str]
+
+MESSAGES: Sentences = {
     libmfa.InvalidVerificationCodeError: "That code is not right, or it was already used. "
                                          "Check the code (or wait for the next one) and try again.",
     libmfa.CodeExpiredError: "That code has expired. Ask for a new one.",
@@ -37,22 +40,44 @@ MESSAGES: Dict[Type[libmfa.MFAError], str] = {
     libmfa.UnsupportedFirstFactorError: "This way of signing in cannot be combined with a second factor.",
     libmfa.InvalidArgumentError: "That input is not valid. Check it and try again.",
     libmfa.TenantMismatchError: "This step belongs to another site. Please start again.",
+    libmfa.CredentialClonedError: "This security key or passkey answered with a signature counter lower than "
+                                  "before, as a copy of it would: the sign-in was refused and recorded. Use "
+                                  "another second factor, and remove this one if you did not expect this.",
+    libmfa.UserVerificationRequiredError: "This site requires a security key or passkey that checks it's you "
+                                          "(a PIN, a fingerprint or a face), and this one did not. Use one that "
+                                          "can, or set up its PIN.",
+    libmfa.OriginMismatchError: "Your browser answered for another address than this site's. Open the site at "
+                                "its own address and try again.",
+    libmfa.RPIDMismatchError: "The security key answered for another site. Use a key registered on this site.",
+    libmfa.AttestationNotTrustedError: "This site does not accept this model of security key.",
+}
+
+#: What the errors shared with codes mean for a security key or passkey (WebAuthn views pass these).
+WEBAUTHN: Sentences = {
+    libmfa.InvalidVerificationCodeError: "The security key's answer did not check out (a wrong signature, or "
+                                         "nobody touched the key). Try again.",
+    libmfa.InvalidArgumentError: "Your browser's answer was not a security key's credential. Try again.",
+    libmfa.InvalidSessionError: "This request is no longer valid (it expired, was used, or was made for "
+                                "another page). Try again with the new one.",
+    libmfa.SecondFactorExistsError: "This security key or passkey is already registered.",
 }
 
 #: For every other failure (storage, configuration, bugs).
 FALLBACK = "The server could not complete this request. Try again later."
 
 
-def for_error(error: libmfa.MFAError) -> str:
-    """The sentence for a libmfa error."""
+def for_error(error: libmfa.MFAError, sentences: Optional[Sentences] = None) -> str:
+    """The sentence for a libmfa error (from ``sentences`` first, when given)."""
     for cls in type(error).__mro__:
+        if sentences and cls in sentences:
+            return sentences[cls]
         if cls in MESSAGES:
             return MESSAGES[cls]
     return FALLBACK
 
 
-def flash(error: libmfa.MFAError) -> None:
+def flash(error: libmfa.MFAError, sentences: Optional[Sentences] = None) -> None:
     """Show the error's sentence on the next page, with its stable name in brackets."""
     import flask
 
-    flask.flash("%s (%s)" % (for_error(error), error.name), "error")
+    flask.flash("%s (%s)" % (for_error(error, sentences), error.name), "error")

@@ -4,7 +4,7 @@ When the password is right and the user has second factors, libmfa answers
 ``SecondFactorRequired`` with a resolver: the hints and a pending credential
 (opaque, expiring, single use). The pending credential stays in the
 server-side session (:func:`begin`); the chooser shows the hints (display
-name, kind, masked number, codes left); each kind's view builds its
+name, kind, masked number, codes left, security key or passkey); each kind's view builds its
 assertion and calls :func:`finish`, which resolves the sign-in and then
 either starts the session (sign-in) or records the step-up.
 """
@@ -55,6 +55,15 @@ def resolver() -> libmfa.MultiFactorResolver:
     return engine.context().resolver(str(state["credential"]))
 
 
+def alive() -> bool:
+    """Whether the pending sign-in's credential still works (after a code or a challenge of it failed)."""
+    try:
+        resolver()
+    except libmfa.MFAError:
+        return False
+    return True
+
+
 def hint(enrollment_id: str, factor_id: str) -> libmfa.MultiFactorInfo:
     """The pending sign-in's hint with this id, of this kind; 404 if it has none."""
     for item in resolver().hints:
@@ -63,11 +72,11 @@ def hint(enrollment_id: str, factor_id: str) -> libmfa.MultiFactorInfo:
     flask.abort(404)
 
 
-def restart(error: libmfa.MFAError) -> Response:
+def restart(error: libmfa.MFAError, sentences: Optional[messages.Sentences] = None) -> Response:
     """The pending sign-in cannot go on: say why and go back to its start."""
     state = pending() or {}
     sessions.current().pop("pending", None)
-    messages.flash(error)
+    messages.flash(error, sentences)
     if state.get("purpose") == STEP_UP:
         return flask.redirect(flask.url_for("auth.reauth", next=state.get("next") or "/account"))
     return flask.redirect(flask.url_for("auth.sign_in"))
@@ -104,11 +113,14 @@ def finish(assertion: libmfa.MultiFactorAssertion) -> Response:
     return flask.redirect(next_url)
 
 
-def fail(error: libmfa.MFAError, retry: str) -> Response:
-    """Show a failed proof: retry on the same page, or start over when the sign-in is dead."""
+def fail(error: libmfa.MFAError, retry: str, sentences: Optional[messages.Sentences] = None) -> Response:
+    """Show a failed proof: retry on the same page, or start over when the sign-in is dead.
+
+    ``sentences``: a kind's own wording of some errors (see :data:`mfa_web.messages.WEBAUTHN`).
+    """
     if isinstance(error, (libmfa.InvalidSessionError, libmfa.UserTokenExpiredError, libmfa.TenantMismatchError)):
         return restart(error)
-    messages.flash(error)
+    messages.flash(error, sentences)
     return flask.redirect(retry)
 
 

@@ -12,7 +12,12 @@
 ``MFA_WEB_SECRET_KEY``     signs app-check tokens and email links (production: required)
 ``MFA_WEB_MASTER_KEY``     libmfa's 32-byte master key, base64 (production: required)
 ``MFA_WEB_MASTER_KEY_ID``  its id (default ``web-1``)
-``MFA_WEB_ISSUER``         the name authenticator apps show (default ``libmfa example``)
+``MFA_WEB_ISSUER``         the name authenticator apps and security keys show (default
+                           ``libmfa example``)
+``MFA_WEB_URL``            the address people open the application at: its host is
+                           WebAuthn's relying party id, its origin the one origin
+                           security keys and passkeys answer for (production:
+                           required, ``https://``; development: ``http://localhost:<port>``)
 ``MFA_WEB_HOST``,          where ``run.py`` listens (default ``127.0.0.1``, ``5000``)
 ``MFA_WEB_PORT``
 =========================  ==========================================================
@@ -25,6 +30,7 @@ import binascii
 import os
 import pathlib
 import secrets
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional
 
@@ -36,7 +42,9 @@ EXAMPLE_DIR = pathlib.Path(__file__).resolve().parents[1]
 #: settings stay).
 DEFAULT_MFA_CONFIG: Dict[str, Any] = {
     "state": "ENABLED",
-    "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED"},
+    "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED", "webauthn": "ENABLED"},
+    # A key that can keep the credential (a passkey) is asked to; others still register.
+    "webauthn": {"residentKey": "preferred"},
 }
 
 
@@ -55,7 +63,31 @@ class Settings:
     master_key: bytes
     master_key_id: str = "web-1"
     issuer: str = "libmfa example"
+    #: The application's own address (``MFA_WEB_URL``); None leaves WebAuthn off.
+    url: Optional[str] = None
     mfa_config: Dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_MFA_CONFIG))
+
+    def __post_init__(self) -> None:
+        if self.url is not None:
+            self.url = public_url(self.url, self.development)
+
+    @property
+    def origin(self) -> Optional[str]:
+        """The application's origin (``scheme://host[:port]``), or None without :attr:`url`."""
+        return self.url.rstrip("/") if self.url else None
+
+    @property
+    def webauthn_config(self) -> Dict[str, Any]:
+        """libmfa's ``webauthn`` section for this address: the relying party is the application itself.
+
+        Only the relying party's fields: an operator's ``userVerification``,
+        ``residentKey`` or ``attestation`` in the store stay as they are. Without
+        :attr:`url`, the ``webauthn`` provider is turned off instead.
+        """
+        if self.url is None:
+            return {"providers": {"webauthn": "DISABLED"}}
+        host = urllib.parse.urlsplit(self.url).hostname or ""
+        return {"webauthn": {"rpId": host, "rpName": self.issuer, "origins": [self.origin]}}
 
     @property
     def postgres(self) -> bool:
@@ -90,6 +122,12 @@ class Settings:
         store = env.get("MFA_WEB_STORE") or str(instance / "mfa.sqlite3")
         secret_key = _key(env, "MFA_WEB_SECRET_KEY", instance, development, 32)
         master_key = _key(env, "MFA_WEB_MASTER_KEY", instance, development, 32, exact=True)
+        url = env.get("MFA_WEB_URL")
+        if not url:
+            if not development:
+                raise SettingsError("MFA_WEB_URL is required in production: the https:// address people open "
+                                    "the application at (WebAuthn's relying party)")
+            url = "http://localhost:%s" % env.get("MFA_WEB_PORT", "5000")
         return cls(
             development=development,
             instance=instance,
@@ -98,7 +136,32 @@ class Settings:
             master_key=master_key,
             master_key_id=env.get("MFA_WEB_MASTER_KEY_ID", "web-1"),
             issuer=env.get("MFA_WEB_ISSUER", "libmfa example"),
+            url=url,
         )
+
+
+def public_url(url: str, development: bool) -> str:
+    """``url`` as an origin with a trailing slash (``https://auth.example.com/``), or SettingsError.
+
+    WebAuthn needs a secure context: ``https://``, or ``http://localhost`` in
+    development. The host must be a domain name (an IP address cannot be a
+    relying party id).
+    """
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise SettingsError("MFA_WEB_URL is not a URL: %r" % url) from None
+    host = parts.hostname or ""
+    secure = parts.scheme == "https" or (development and parts.scheme == "http" and host == "localhost")
+    if not secure:
+        raise SettingsError("MFA_WEB_URL must be https://%s" % ("... (or http://localhost:<port> in development)"
+                                                                 if development else "..."))
+    if (not host or host != host.lower() or host.replace(".", "").isdigit() or ":" in host
+            or parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password):
+        raise SettingsError("MFA_WEB_URL must be the application's origin with a lower-case domain name, "
+                            "such as https://auth.example.com/, not %r" % url)
+    return "%s://%s%s/" % (parts.scheme, host, "" if port is None else ":%d" % port)
 
 
 def _key(env: Mapping[str, str], name: str, instance: pathlib.Path, development: bool, size: int,

@@ -20,16 +20,17 @@ kind (WebAuthn, say) is a new module here with its ``KIND``, appended to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 import flask
+import libmfa
 
 
 @dataclass(frozen=True)
 class FactorKind:
     """One kind of second factor."""
 
-    #: libmfa's factor id ("totp", "phone", "recovery"), as in MultiFactorInfo.factor_id.
+    #: libmfa's factor id ("totp", "phone", "recovery", "webauthn"), as in MultiFactorInfo.factor_id.
     factor_id: str
     #: What people call it ("Authenticator app").
     label: str
@@ -39,6 +40,13 @@ class FactorKind:
     blueprint: flask.Blueprint
     #: The view that proves a factor of this kind during a sign-in or step-up (takes ``enrollment_id``).
     sign_in_endpoint: str
+    #: What one factor of this kind is called, when that depends on the factor
+    #: (a WebAuthn credential is a "Security key" or a "Passkey"); None: :attr:`label`.
+    label_for: Optional[Callable[[libmfa.MultiFactorInfo], str]] = None
+
+    def label_of(self, info: libmfa.MultiFactorInfo) -> str:
+        """The kind of ``info`` as the account page and the hint chooser show it."""
+        return self.label_for(info) if self.label_for is not None else self.label
 
     def enabled(self, config: Dict[str, object]) -> bool:
         """Whether libmfa's effective configuration lets users add this kind."""
@@ -58,9 +66,9 @@ def display_name(form_value: str, default: str) -> str:
 
 
 def _kinds() -> List[FactorKind]:
-    from . import phone, recovery_codes, totp
+    from . import phone, recovery_codes, totp, webauthn
 
-    return [totp.KIND, phone.KIND, recovery_codes.KIND]
+    return [totp.KIND, phone.KIND, webauthn.KIND, recovery_codes.KIND]
 
 
 #: Every kind, in the order the account page shows them.

@@ -118,17 +118,8 @@ def sign_in(enrollment_id: str) -> ResponseReturnValue:
     try:
         return second_factor.finish(libmfa.PhoneMultiFactorGenerator.assertion(credential))
     except libmfa.MFAError as error:
-        if isinstance(error, (libmfa.CodeExpiredError, libmfa.InvalidSessionError)) and _sign_in_alive():
+        if isinstance(error, (libmfa.CodeExpiredError, libmfa.InvalidSessionError)) and second_factor.alive():
             sessions.current().pop(SIGN_IN, None)  # the code is dead, the sign-in is not: send another
             messages.flash(error)
             return flask.redirect(here)
         return second_factor.fail(error, here)
-
-
-def _sign_in_alive() -> bool:
-    """Whether the pending sign-in's credential still works."""
-    try:
-        second_factor.resolver()
-    except libmfa.MFAError:
-        return False
-    return True

@@ -1,0 +1,152 @@
+// Security keys and passkeys (WebAuthn): the browser's half of the two ceremonies.
+//
+// A form marked data-webauthn="create" (register) or "get" (sign in) carries
+// libmfa's options in data-webauthn-options: JSON whose binary fields
+// (challenge, user id, credential ids) are base64url text. When the form is
+// sent, this script decodes them, calls navigator.credentials.create() or
+// .get(), and puts the credential in its JSON form (what credential.toJSON()
+// gives, built here when the browser lacks toJSON) into the form's hidden
+// "credential" field; then it sends the form. The server, through libmfa,
+// verifies everything: nothing here is trusted.
+"use strict";
+
+(() => {
+  // --- base64url (RFC 4648 §5, no padding) --------------------------------------------
+
+  const ALPHABET = /^[A-Za-z0-9_-]*$/;
+
+  function encode(buffer) {
+    const bytes = buffer instanceof ArrayBuffer ? new Uint8Array(buffer)
+      : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) {
+      binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    }
+    return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function decode(text) {
+    if (typeof text !== "string" || !ALPHABET.test(text) || text.length % 4 === 1) {
+      throw new TypeError("not base64url: " + String(text).slice(0, 40));
+    }
+    const base64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+    const binary = atob(base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes.buffer;
+  }
+
+  // --- options in, credential out -------------------------------------------------------
+
+  function descriptors(list) {
+    return (list || []).map((item) => Object.assign({}, item, {id: decode(item.id)}));
+  }
+
+  // PublicKeyCredentialCreationOptionsJSON -> PublicKeyCredentialCreationOptions
+  function creationOptions(json) {
+    return Object.assign({}, json, {
+      challenge: decode(json.challenge),
+      user: Object.assign({}, json.user, {id: decode(json.user.id)}),
+      excludeCredentials: descriptors(json.excludeCredentials),
+    });
+  }
+
+  // PublicKeyCredentialRequestOptionsJSON -> PublicKeyCredentialRequestOptions
+  function requestOptions(json) {
+    return Object.assign({}, json, {
+      challenge: decode(json.challenge),
+      allowCredentials: descriptors(json.allowCredentials),
+    });
+  }
+
+  // The credential as credential.toJSON() gives it (WebAuthn Level 3 §5.1.8).
+  function credentialJSON(credential) {
+    if (typeof credential.toJSON === "function") return credential.toJSON();
+    const response = credential.response;
+    const json = {
+      id: credential.id,
+      rawId: encode(credential.rawId),
+      type: credential.type,
+      authenticatorAttachment: credential.authenticatorAttachment || null,
+      clientExtensionResults: credential.getClientExtensionResults ? credential.getClientExtensionResults() : {},
+      response: {clientDataJSON: encode(response.clientDataJSON)},
+    };
+    if (response.attestationObject) {  // AuthenticatorAttestationResponse
+      json.response.attestationObject = encode(response.attestationObject);
+      json.response.transports = response.getTransports ? response.getTransports() : [];
+      if (response.getAuthenticatorData) json.response.authenticatorData = encode(response.getAuthenticatorData());
+      if (response.getPublicKeyAlgorithm) json.response.publicKeyAlgorithm = response.getPublicKeyAlgorithm();
+      const publicKey = response.getPublicKey ? response.getPublicKey() : null;
+      if (publicKey) json.response.publicKey = encode(publicKey);
+    } else {  // AuthenticatorAssertionResponse
+      json.response.authenticatorData = encode(response.authenticatorData);
+      json.response.signature = encode(response.signature);
+      json.response.userHandle = response.userHandle ? encode(response.userHandle) : null;
+    }
+    return json;
+  }
+
+  // --- what the user reads when the browser says no ----------------------------------
+
+  function explain(error, kind, options) {
+    const selection = options.authenticatorSelection || {};
+    const uvRequired = (kind === "create" ? selection.userVerification : options.userVerification) === "required";
+    const nothing = kind === "create" ? "Nothing was registered" : "You are not signed in yet";
+    let text;
+    switch (error.name) {
+      case "NotAllowedError":
+        text = nothing + ": the request was cancelled or timed out" +
+          (kind === "get" ? ", or this is not the key you registered" : "") +
+          (uvRequired ? ", or your key cannot confirm it's you: this site requires a key that checks a PIN, " +
+                        "a fingerprint or a face" : "") + ". Try again.";
+        break;
+      case "InvalidStateError":
+        text = "This key is already one of your second factors.";
+        break;
+      case "SecurityError":
+        text = "Your browser refused: this page's address is not the one the site's keys work at.";
+        break;
+      case "NotSupportedError":
+        text = "Your security key or browser does not support what this site asks for.";
+        break;
+      default:
+        text = nothing + ": " + (error.message || "the browser could not use a security key") + ".";
+    }
+    return text + " (" + (error.name || "Error") + ")";
+  }
+
+  // --- the forms ------------------------------------------------------------------------
+
+  function wire(form) {
+    const kind = form.dataset.webauthn;
+    const field = form.querySelector("input[name=credential]");
+    const message = form.querySelector(".webauthn-error");
+    const button = form.querySelector("button[type=submit]");
+    form.addEventListener("submit", async (event) => {
+      if (field.value) return;  // the credential is in: let the form go
+      event.preventDefault();
+      message.hidden = true;
+      let options = {};
+      try {
+        options = JSON.parse(form.dataset.webauthnOptions);
+        if (!window.PublicKeyCredential || !navigator.credentials) {
+          throw new DOMException("This browser does not support security keys or passkeys.", "NotSupportedError");
+        }
+        button.disabled = true;
+        const credential = kind === "create"
+          ? await navigator.credentials.create({publicKey: creationOptions(options)})
+          : await navigator.credentials.get({publicKey: requestOptions(options)});
+        field.value = JSON.stringify(credentialJSON(credential));
+        form.submit();
+      } catch (error) {
+        message.textContent = explain(error, kind, options);
+        message.hidden = false;
+        button.disabled = false;
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const form of document.querySelectorAll("form[data-webauthn]")) wire(form);
+  });
+})();
