@@ -4,8 +4,10 @@
 # on a shared machine, where rates are not. For libmfa on SQLite (and on
 # PostgreSQL with a URL), only the calls to libmfa's sign-in functions are
 # counted (the client side; the server's work is not in it); for the
-# bare-SQLite baseline (bench/sqlite_baseline.c), the difference between a
-# run of 2N and one of N sign-ins. A benchmark, not a test.
+# bare-SQLite baseline (bench/sqlite_baseline.c) and libmfa's own SQLite
+# statements run bare (bench/sqlite_floor.c, also without each of the
+# writes it measures), the difference between a run of 2N and one of N
+# sign-ins. A benchmark, not a test.
 #
 #   bench/callgrind.sh [sign-ins] [postgres-url]
 set -euo pipefail
@@ -16,6 +18,7 @@ mkdir -p "$out"
 cc -O2 -std=c99 -Wall -I"$ROOT/include" "$ROOT/bench/store_bench.c" -L"$CMAKE_BUILD" -lmfa \
     -Wl,-rpath,"$CMAKE_BUILD" -o "$out/store_bench"
 cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_baseline.c" -lsqlite3 -o "$out/sqlite_baseline"
+cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_floor.c" -lsqlite3 -o "$out/sqlite_floor"
 signins=${1:-1000}
 url=${2:-}
 users=$signins
@@ -41,11 +44,23 @@ baseline_instructions() {
         "$out/sqlite_baseline" "$work/b.sqlite" "$users" "$1" 1 > /dev/null 2> "$work/valgrind.log"
     total "$work"/bl.*
 }
+# floor_instructions N [WITHOUT]: instructions of a run of the floor with N sign-ins
+floor_instructions() {
+    rm -f "$work"/f.sqlite* "$work"/fl.*
+    "$out/store_bench" "$work/f.sqlite" "$users" 0 1 > /dev/null
+    FLOOR_WITHOUT=${2:-} valgrind --tool=callgrind --callgrind-out-file="$work/fl.%p" \
+        "$out/sqlite_floor" "$work/f.sqlite" "$users" "$1" 1 > /dev/null 2> "$work/valgrind.log"
+    total "$work"/fl.*
+}
 
 echo "instructions per complete sign-in (callgrind), $signins sign-ins on $users users, $(date -u +%Y-%m-%d)"
-printf '%-34s %12s\n' "libmfa, SQLite" "$(signin_instructions "$work/s.sqlite")"
-printf '%-34s %12s\n' "bare SQLite (sqlite_baseline.c)" \
+printf '%-44s %12s\n' "libmfa, SQLite" "$(signin_instructions "$work/s.sqlite")"
+printf '%-44s %12s\n' "bare SQLite (sqlite_baseline.c)" \
     "$(( ($(baseline_instructions $((signins * 2))) - $(baseline_instructions "$signins")) / signins ))"
+for without in "" index consumed user; do
+    printf '%-44s %12s\n' "floor (sqlite_floor.c)${without:+, without $without}" \
+        "$(( ($(floor_instructions $((signins * 2)) "$without") - $(floor_instructions "$signins" "$without")) / signins ))"
+done
 if [ -n "$url" ]; then
-    printf '%-34s %12s\n' "libmfa, PostgreSQL (client side)" "$(signin_instructions "$url")"
+    printf '%-44s %12s\n' "libmfa, PostgreSQL (client side)" "$(signin_instructions "$url")"
 fi
