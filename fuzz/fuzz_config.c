@@ -9,8 +9,9 @@
  * accepted back as it was written: set as another tenant's document, it
  * reads back unchanged.
  *
- * The ranges below are those of include/mfa.h and Sources/MFA/Config: a new
- * field fails every run until it is added here with its range.
+ * The ranges below are those of include/mfa.h, Sources/MFA/Config and each
+ * factor kind's section (the kinds under Sources/MFA/Factors): a new field fails
+ * every run until it is added here with its range.
  */
 #include "fuzz_support.h"
 
@@ -67,6 +68,8 @@ static void check_field(const char *path, int kind, const char *value, size_t le
     static const char *const states[] = {"DISABLED", "ENABLED", "MANDATORY", NULL};
     static const char *const switches[] = {"ENABLED", "DISABLED", NULL};
     static const char *const policies[] = {"REQUIRED", "DISABLED", NULL};
+    static const char *const preferences[] = {"required", "preferred", "discouraged", NULL};
+    static const char *const conveyances[] = {"none", "indirect", "direct", "enterprise", NULL};
     if (strcmp(path, "state") == 0) {
         FUZZ_CHECK(kind == 's' && is_one_of(value, len, states), "state out of range in %s", s->json);
     } else if (strcmp(path, "providers.totp") == 0 || strcmp(path, "providers.phone") == 0 ||
@@ -74,6 +77,42 @@ static void check_field(const char *path, int kind, const char *value, size_t le
         FUZZ_CHECK(kind == 's' && is_one_of(value, len, switches), "%s out of range in %s", path, s->json);
     } else if (strcmp(path, "phone.appVerification") == 0) {
         FUZZ_CHECK(kind == 's' && is_one_of(value, len, policies), "%s out of range in %s", path, s->json);
+    } else if (strcmp(path, "providers.webauthn") == 0) {
+        FUZZ_CHECK(kind == 's' && is_one_of(value, len, switches), "%s out of range in %s", path, s->json);
+    } else if (strcmp(path, "webauthn.rpId") == 0) {
+        size_t i;
+        if (kind != 's') {
+            FUZZ_CHECK(len == 4 && memcmp(value, "null", 4) == 0, "webauthn.rpId is %.*s in %s", (int)len, value,
+                       s->json);
+        } else {
+            FUZZ_CHECK(len >= 1 && len <= 253, "webauthn.rpId of %zu bytes in %s", len, s->json);
+            for (i = 0; i < len; i++) {
+                FUZZ_CHECK((value[i] >= 'a' && value[i] <= 'z') || (value[i] >= '0' && value[i] <= '9') ||
+                               value[i] == '-' || value[i] == '.',
+                           "webauthn.rpId is not a lower-case domain in %s", s->json);
+            }
+        }
+    } else if (strcmp(path, "webauthn.rpName") == 0) {
+        FUZZ_CHECK(kind == 's', "webauthn.rpName is not a string in %s", s->json);
+    } else if (strcmp(path, "webauthn.userVerification") == 0 || strcmp(path, "webauthn.residentKey") == 0) {
+        FUZZ_CHECK(kind == 's' && is_one_of(value, len, preferences), "%s out of range in %s", path, s->json);
+    } else if (strcmp(path, "webauthn.attestation") == 0) {
+        FUZZ_CHECK(kind == 's' && is_one_of(value, len, conveyances), "%s out of range in %s", path, s->json);
+    } else if (strcmp(path, "webauthn.timeout") == 0) {
+        long long n = integer(value, len, kind, path, s);
+        FUZZ_CHECK(n >= 10000 && n <= 600000, "webauthn.timeout %lld in %s", n, s->json);
+    } else if (strcmp(path, "webauthn.origins[]") == 0) {
+        static const char *const prefixes[] = {"https://", "http://localhost", "android:apk-key-hash:", NULL};
+        const char *const *prefix;
+        FUZZ_CHECK(kind == 's', "an origin that is not a string in %s", s->json);
+        for (prefix = prefixes; *prefix; prefix++) {
+            if (len > strlen(*prefix) && strncmp(value, *prefix, strlen(*prefix)) == 0) break;
+        }
+        FUZZ_CHECK(*prefix != NULL, "the origin %.*s in %s", (int)len, value, s->json);
+    } else if (strcmp(path, "webauthn.attestationRoots[]") == 0) {
+        static const char pem[] = "-----BEGIN CERTIFICATE-----";
+        FUZZ_CHECK(kind == 's' && len > sizeof pem - 1 && strncmp(value, pem, sizeof pem - 1) == 0,
+                   "an attestation root that is not PEM in %s", s->json);
     } else if (strcmp(path, "recoveryCodes.count") == 0) {
         long long n = integer(value, len, kind, path, s);
         FUZZ_CHECK(n >= 8 && n <= 16, "recoveryCodes.count %lld in %s", n, s->json);
@@ -136,7 +175,27 @@ static const char *walk(const char *at, char *path, size_t path_len, seen *s) {
         }
         return space(at + 1);
     }
-    FUZZ_CHECK(*at != '[', "an array at %s in %s", path, s->json);
+    if (*at == '[') {
+        /* The arrays of the configuration (webauthn.origins, webauthn.attestationRoots): their items
+         * are checked at "PATH[]", their counts against the documented maxima. */
+        int count = 0;
+        long long max = strcmp(path, "webauthn.origins") == 0           ? 16
+                        : strcmp(path, "webauthn.attestationRoots") == 0 ? 32
+                                                                         : -1;
+        FUZZ_CHECK(max > 0, "an unknown array %s in %s: add its range here", path, s->json);
+        FUZZ_CHECK(path_len + 3 < 512, "a path too long in %s", s->json);
+        strcat(path, "[]");
+        at = space(at + 1);
+        while (*at != ']') {
+            at = walk(at, path, path_len + 2, s);
+            count++;
+            if (*at == ',') at = space(at + 1);
+            else FUZZ_CHECK(*at == ']', "',' or ']' expected in %s", s->json);
+        }
+        path[path_len] = '\0';
+        FUZZ_CHECK(count <= max, "%d items in %s in %s", count, path, s->json);
+        return space(at + 1);
+    }
     if (*at == '"') {
         at = walk_string(at, &start, &len);
         check_field(path, 's', start, len, s);
@@ -170,29 +229,41 @@ static void check_effective(mfa_ctx *ctx, const char *tenant, int round_trip) {
     mfa_free(json);
 }
 
-/* Sets a document; a refused one must say why and leaves "{}". */
-static void set_document(mfa_ctx *ctx, const char *tenant, const char *json) {
+/* Sets a document; a refused one must say why and leaves "{}". `*stored` says whether a document
+ * other than "{}" is stored for `tenant` (kept between runs, so that "{}" is not written again). */
+static void set_document(mfa_ctx *ctx, const char *tenant, const char *json, int *stored) {
     char *err = NULL;
     int status = mfa_config_set_json(ctx, tenant, json, &err);
     FUZZ_CHECK(status == MFA_OK || status == MFA_ERR_INVALID_ARGUMENT, "mfa_config_set_json gave %s",
                mfa_status_name(status));
     FUZZ_CHECK((status == MFA_OK) == (err == NULL), "%s with message %s", mfa_status_name(status), err ? err : "");
     mfa_free(err);
-    if (status != MFA_OK) fuzz_setup_check(mfa_config_set_json(ctx, tenant, "{}", NULL), "reset", NULL);
+    if (status == MFA_OK) {
+        *stored = strcmp(json, "{}") != 0;
+    } else if (*stored) {
+        fuzz_setup_check(mfa_config_set_json(ctx, tenant, "{}", NULL), "reset", NULL);
+        *stored = 0;
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static mfa_ctx *ctx;
+    /* Whether a document is stored for the project and the tenant; whether the defaults were checked. */
+    static int project_stored, tenant_stored, defaults_checked;
     fuzz_reader in = {data, size};
     char *project = fuzz_take_line(&in, 0), *tenant = in.size ? fuzz_take_line(&in, 0) : NULL;
     if (!ctx) {
         mfa_options options = fuzz_options();
         ctx = fuzz_open(&options, NULL);
     }
-    set_document(ctx, NULL, project);
-    set_document(ctx, "t1", tenant ? tenant : "{}");
-    check_effective(ctx, NULL, 0);
-    check_effective(ctx, "t1", 1); /* the tenant's is the project's with the tenant's laid over it */
+    set_document(ctx, NULL, project, &project_stored);
+    set_document(ctx, "t1", tenant ? tenant : "{}", &tenant_stored);
+    /* Both refused (most mutations are not JSON): the defaults, already checked once, are in effect. */
+    if (project_stored || tenant_stored || !defaults_checked) {
+        check_effective(ctx, NULL, 0);
+        check_effective(ctx, "t1", 1); /* the tenant's is the project's with the tenant's laid over it */
+        defaults_checked |= !project_stored && !tenant_stored;
+    }
     free(project);
     free(tenant);
     return 0;

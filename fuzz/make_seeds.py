@@ -117,6 +117,14 @@ def config_seeds():
     seeds += [full.encode() + b"\0" + b'{"totp":{"adjacentIntervals":1},"testPhoneNumbers":{}}',
               b'{"state":"ENABLED"}\0{"state":"MANDATORY","providers":{"phone":"ENABLED"}}',
               b"{}\0" + full.encode()]
+    # The WebAuthn section: every field, arrays, null, and a tenant laid over a project.
+    seeds += [b'{"state":"ENABLED","providers":{"webauthn":"ENABLED","totp":"ENABLED"},"webauthn":{"rpId":"example.com",'
+              b'"rpName":"Example","origins":["https://example.com","https://login.example.com:8443"],'
+              b'"userVerification":"required","residentKey":"preferred","attestation":"direct","timeout":60000}}',
+              b'{"webauthn":{"rpId":"localhost","origins":["http://localhost:5000"]}}\0{"webauthn":{"rpId":null,'
+              b'"origins":[],"attestation":"none","residentKey":"required"},"providers":{"webauthn":"DISABLED"}}',
+              b'{"webauthn":{"attestation":"indirect","attestationRoots":["-----BEGIN CERTIFICATE-----\\nMIIB\\n'
+              b'-----END CERTIFICATE-----\\n"],"origins":["android:apk-key-hash:abc"]}}']
     return seeds
 
 

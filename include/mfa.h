@@ -252,7 +252,9 @@ int32_t mfa_config_get_json(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MF
 /// Afterwards stored factors no longer need the previous keys; keep them in
 /// previous_keys until the tokens they sealed have expired (10 minutes by
 /// default), or those sessions and credentials become invalid. `*out_count` (if not
-/// NULL) receives the number of records re-encrypted. Returns MFA_OK,
+/// NULL) receives the number of records re-encrypted. It runs to the end in
+/// batches of 500 records, each its own transaction; mfa_rotate_keys_batched()
+/// takes the batch size, reports progress and can stop. Returns MFA_OK,
 /// MFA_ERR_CRYPTO (a record's key was not given) or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_rotate_keys(mfa_ctx * MFA_NULLABLE ctx, size_t * MFA_NULLABLE out_count, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
@@ -606,6 +608,171 @@ int32_t mfa_webauthn_verify_registration(mfa_webauthn_credential * MFA_NULLABLE 
 /// MFA_ERR_USER_VERIFICATION_REQUIRED or MFA_ERR_INVALID_VERIFICATION_CODE
 /// (the signature is wrong, or the user was not present).
 int32_t mfa_webauthn_verify_assertion(uint32_t * MFA_NULLABLE out_sign_count, uint32_t * MFA_NULLABLE out_flags, char const * MFA_NULLABLE credential_json, char const * MFA_NULLABLE challenge, char const * MFA_NULLABLE rp_id, char const * MFA_NULLABLE origin, int32_t require_user_verification, uint8_t const * MFA_NULLABLE public_key, size_t public_key_len, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* Administration: users, factors, imports, keys                      */
+/* ------------------------------------------------------------------ */
+
+/// Lists the users that have second factors, one page at a time, ordered by
+/// tenant (the project first) then uid. An administrative call: no sign-in
+/// is checked (see "Administration" in mfa_types.h).
+/// `tenant` is NULL for every tenant and the project, "" for the project
+/// only, or a tenant; `factor_id` is NULL, or "totp", "phone" or "recovery"
+/// for the users with a factor of that kind; `limit` is 1 to
+/// MFA_ADMIN_PAGE_MAX users; `cursor` is NULL for the first page, else the
+/// `next_cursor` of the page before (opaque; it carries nothing secret and
+/// grants nothing). On MFA_OK, `*out` is the page (free with
+/// mfa_admin_user_page_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (a
+/// limit out of range, an unknown factor id, a cursor libmfa did not make,
+/// a bad tenant) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_list_users(mfa_ctx * MFA_NULLABLE ctx, mfa_admin_user_page * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE factor_id, int32_t limit, char const * MFA_NULLABLE cursor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a page from mfa_admin_list_users(). NULL is a no-op.
+void mfa_admin_user_page_free(mfa_admin_user_page * MFA_NULLABLE page) MFA_NOEXCEPT;
+
+/// One user's factors, oldest first, without the user's sign-in (an
+/// administrative call). `tenant` is NULL for the project; `flags` is 0
+/// (phone numbers masked, as in hints) or MFA_ADMIN_SHOW_PHONE_NUMBERS.
+/// On MFA_OK, `*out` is the list (free with mfa_factor_list_free()), empty
+/// for a user with no factor. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (bad
+/// uid, tenant or flags), MFA_ERR_CRYPTO (a phone number that does not
+/// decrypt with the keys given) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_user_factors(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_list * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, int32_t flags, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// One factor, found by its enrollment id alone, with the user who has it
+/// (an administrative call). `flags` as for mfa_admin_user_factors().
+/// On MFA_OK, `*out` is the factor (free with mfa_admin_factor_free()).
+/// Returns MFA_OK, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT,
+/// MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_factor_get(mfa_ctx * MFA_NULLABLE ctx, mfa_admin_factor * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE enrollment_id, int32_t flags, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a factor from mfa_admin_factor_get(), mfa_admin_unenroll() or
+/// mfa_admin_rename(). NULL is a no-op.
+void mfa_admin_factor_free(mfa_admin_factor * MFA_NULLABLE factor) MFA_NOEXCEPT;
+
+/// Removes one factor, whoever has it, and revokes that user's credentials
+/// and tokens, as the user's own mfa_unenroll() does, but with no sign-in
+/// (an administrative call). Audited: MFA_AUDIT_UNENROLL, detail "ADMIN",
+/// with `actor` (1 to MFA_ACTOR_MAX_BYTES bytes).
+/// `out` may be NULL; if not, on MFA_OK `*out` is the removed factor (free
+/// with mfa_admin_factor_free()). Returns MFA_OK,
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_unenroll(mfa_ctx * MFA_NULLABLE ctx, mfa_admin_factor * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE enrollment_id, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Renames a factor (`display_name` NULL or "" removes its name; at most 256
+/// bytes), with no sign-in (an administrative call). Audited:
+/// MFA_AUDIT_FACTOR_RENAMED, with `actor`.
+/// `out` may be NULL; if not, on MFA_OK `*out` is the factor as it is now
+/// (free with mfa_admin_factor_free()). Returns MFA_OK,
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_rename(mfa_ctx * MFA_NULLABLE ctx, mfa_admin_factor * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE enrollment_id, char const * MFA_NULLABLE display_name, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Resets a user who lost their second factors: removes every factor (and
+/// any enrollment or SMS code in flight), clears their backoff and revokes
+/// their credentials and tokens, in one transaction. A sign-in in progress,
+/// enrollment sessions and credentials issued before are refused
+/// (MFA_ERR_USER_TOKEN_EXPIRED); the user signs in with the first factor
+/// alone and enrolls again. Audited: MFA_AUDIT_UNENROLL (detail "ADMIN") for
+/// each factor and MFA_AUDIT_USER_RESET, with `actor`. `tenant` is NULL for
+/// the project.
+/// `out` may be NULL; if not, on MFA_OK `*out` lists the removed factors
+/// (free with mfa_factor_list_free()). Returns MFA_OK,
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user;
+/// nothing was written), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_reset_user(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_list * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Deletes everything stored about a user, for an erasure request: factors,
+/// enrollments and SMS codes in flight, SMS send records, backoff and
+/// sign-in times. Only a revocation marker (tenant, uid, a counter and the
+/// time) stays, so that sessions and credentials issued before stay
+/// refused. Audited: MFA_AUDIT_USER_DELETED, with `actor`. `tenant` is NULL
+/// for the project.
+/// `out` may be NULL; if not, on MFA_OK `*out` lists the removed factors
+/// (free with mfa_factor_list_free()). Returns MFA_OK,
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_delete_user(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_list * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Users and factors, counted per tenant and kind.
+/// On MFA_OK, `*out` holds the counts (free with mfa_admin_stats_free()).
+/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_stats_get(mfa_ctx * MFA_NULLABLE ctx, mfa_admin_stats * MFA_NULLABLE * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees the counts from mfa_admin_stats_get(). NULL is a no-op.
+void mfa_admin_stats_free(mfa_admin_stats * MFA_NULLABLE stats) MFA_NOEXCEPT;
+
+/// Fills `options` with the defaults of struct version `version` (pass
+/// MFA_IMPORT_OPTIONS_VERSION): no actor, the project, MFA_IMPORT_BATCH_DEFAULT
+/// lines per transaction, no callbacks, and `version` itself. Only the
+/// fields that version has are written; MFA_IMPORT_OPTIONS_INIT is the same
+/// as a static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`, a version 0 or
+/// newer than the library's).
+int32_t mfa_import_options_init(mfa_import_options * MFA_NULLABLE options, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Imports TOTP factors users already have in another system, one per line
+/// of `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
+/// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE
+/// or MFA_IMPORT_CSV. An administrative call: no session, no code.
+/// Every line with something to say goes to `options->report`, in line order;
+/// a bad line does not stop the import, and no report holds a secret, a code
+/// or the line's text. Lines are stored `options->batch_size` at a time, each
+/// batch one transaction; `options->progress` runs after each batch and may
+/// stop the import there (`out->stopped`). Re-running an import stores
+/// nothing twice: a line whose secret the user already has is
+/// MFA_IMPORT_ALREADY_IMPORTED. The configuration's factor limit applies per
+/// line; imports do not revoke the users' tokens. Each factor stored is
+/// audited (MFA_AUDIT_ENROLL, detail "IMPORTED", with `options->actor`).
+/// On MFA_OK, `*out` holds the totals (zeroed on failure). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (an unknown format, NULL or invalid options, text
+/// that is not UTF-8 or too long) or MFA_ERR_STORAGE_ERROR (the batches before
+/// are stored: run it again to go on).
+int32_t mfa_import(mfa_ctx * MFA_NULLABLE ctx, mfa_import_summary * MFA_NULLABLE out, int32_t format, uint8_t const * MFA_NULLABLE text, size_t text_len, mfa_import_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Imports one user's google-authenticator-libpam file (`~/.google_authenticator`,
+/// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its TOTP
+/// secret as a factor, its 8-digit scratch codes as the user's recovery codes
+/// (replacing an earlier set), and each option line reported as it maps onto
+/// libmfa (MFA_IMPORT_NOTE). A file without TOTP_AUTH is counter-based:
+/// MFA_IMPORT_UNSUPPORTED, and nothing is stored. Re-running it stores
+/// nothing twice. `options->progress` is not called (one file is one
+/// transaction).
+/// On MFA_OK, `*out` holds the totals (zeroed on failure). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (uid, options, text) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_import_google_authenticator(mfa_ctx * MFA_NULLABLE ctx, mfa_import_summary * MFA_NULLABLE out, char const * MFA_NULLABLE uid, uint8_t const * MFA_NULLABLE text, size_t text_len, mfa_import_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Re-encrypts every stored secret that is not under the current master key,
+/// `batch_size` records (1 to MFA_ROTATION_BATCH_MAX) at a time, each batch
+/// its own short transaction, so that a large store is never locked for long
+/// and other calls go on meanwhile. Interrupting it loses nothing: a batch
+/// commits whole or not at all, and running it again resumes with exactly
+/// the records not under the current key.
+/// `progress` (or NULL) runs after each batch with the records done and the
+/// total found at the start, and may stop the run there. `actor` (NULL or 1
+/// to MFA_ACTOR_MAX_BYTES bytes) goes into the MFA_AUDIT_KEYS_ROTATED event.
+/// Keep the previous keys in the options until the tokens they sealed have
+/// expired (10 minutes by default). On MFA_OK, `*out` says what was done and
+/// what is left (zeroed on failure). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+/// (batch size, actor), MFA_ERR_CRYPTO (a record's key was not given, or it
+/// does not decrypt for its row; the batches before stay done) or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_rotate_keys_batched(mfa_ctx * MFA_NULLABLE ctx, mfa_rotation_result * MFA_NULLABLE out, int32_t batch_size, char const * MFA_NULLABLE actor, mfa_progress_fn MFA_NULLABLE progress, void * MFA_NULLABLE progress_context, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Opens every sealed record (factor secrets, pending secrets, SMS codes)
+/// with the context's keys, reading `batch_size` records (1 to
+/// MFA_ROTATION_BATCH_MAX) at a time, and reports those that do not open:
+/// after a key rotation, a check on a context opened with the new key alone
+/// proves that nothing still needs an old one. Nothing is written.
+/// `progress` (or NULL) runs after each batch with the records checked and
+/// the total, and may stop the check there. On MFA_OK, `*out` holds what was
+/// found (free with mfa_seal_check_free()). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_check_seals(mfa_ctx * MFA_NULLABLE ctx, mfa_seal_check * MFA_NULLABLE * MFA_NULLABLE out, int32_t batch_size, mfa_progress_fn MFA_NULLABLE progress, void * MFA_NULLABLE progress_context, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees what mfa_check_seals() found. NULL is a no-op.
+void mfa_seal_check_free(mfa_seal_check * MFA_NULLABLE check) MFA_NOEXCEPT;
 
 #if defined(__cplusplus)
 } /* extern "C" */

@@ -266,16 +266,26 @@ typedef struct mfa_ctx {
 #define MFA_AUDIT_INTEGRITY_FAILURE 8
 /** Audit event: the host revoked a user's credentials and tokens (mfa_revoke_tokens()). */
 #define MFA_AUDIT_TOKENS_REVOKED 9
+/** Audit event: an operator renamed a factor (mfa_admin_rename()). */
+#define MFA_AUDIT_FACTOR_RENAMED 10
+/** Audit event: an operator reset a user: every factor removed, tokens revoked (mfa_admin_reset_user()). */
+#define MFA_AUDIT_USER_RESET 11
+/** Audit event: an operator deleted everything stored about a user (mfa_admin_delete_user()). */
+#define MFA_AUDIT_USER_DELETED 12
+/** Audit event: stored secrets were re-encrypted under the current master key (mfa_rotate_keys_batched()). */
+#define MFA_AUDIT_KEYS_ROTATED 13
 
 /**
  * One audit event, passed to the host's mfa_audit_fn. Every string is
  * borrowed for the duration of the call only; none is NULL; none holds a
- * secret, a code or a token.
+ * secret, a code or a token. libmfa fills it: fields are only ever added at
+ * its end, so a program built against an older header reads the fields it
+ * knows.
  */
 typedef struct mfa_audit_event {
     /** MFA_AUDIT_*. */
     int32_t kind;
-    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED". */
+    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED". */
     const char *kind_name;
     /** The tenant, "" for the project. */
     const char *tenant;
@@ -287,8 +297,10 @@ typedef struct mfa_audit_event {
     const char *enrollment_id;
     /** Unix time of the event. */
     int64_t time;
-    /** The outcome's status name ("OK", "INVALID_VERIFICATION_CODE", ...) or other detail. */
+    /** The outcome's status name ("OK", "INVALID_VERIFICATION_CODE", ...) or other detail ("ADMIN", "IMPORTED"). */
     const char *detail;
+    /** Who did it, for the administrative calls (the `actor` they were given, such as an operator's name); "" for the user's own actions. */
+    const char *actor;
 } mfa_audit_event;
 
 /** Returns the current Unix time in seconds. */
@@ -660,5 +672,230 @@ typedef struct mfa_webauthn_credential {
 #define MFA_QR_SVG 2
 /** mfa_qr_encode() format: UTF-8 half-block text for a terminal. */
 #define MFA_QR_TEXT 3
+
+/* ------------------------------------------------------------------ */
+/* Administration: users, factors, imports, keys                       */
+/* ------------------------------------------------------------------ */
+
+/**
+ * Longest `actor` of an administrative call, in bytes. The operator's calls
+ * (mfa_admin_*, mfa_import*, mfa_rotate_keys_batched, mfa_check_seals) need
+ * no user sign-in: the host decides who may make them. Each one that changes
+ * something takes an `actor`, 1 to MFA_ACTOR_MAX_BYTES bytes (such as an
+ * operator's name), that its audit events carry (mfa_audit_event.actor).
+ */
+#define MFA_ACTOR_MAX_BYTES 256
+/** Most users on one page of mfa_admin_list_users(). */
+#define MFA_ADMIN_PAGE_MAX 1000
+/** mfa_admin_user_factors() and mfa_admin_factor_get() flag: show phone numbers in full (masked by default, as in hints). */
+#define MFA_ADMIN_SHOW_PHONE_NUMBERS 1
+
+/** How many factors of one kind a user, or a tenant, has. */
+typedef struct mfa_factor_count {
+    /** The factor id: "totp", "phone" or "recovery". */
+    const char *factor_id;
+    /** The kind: MFA_FACTOR_*. */
+    int32_t kind;
+    /** How many. */
+    int64_t count;
+} mfa_factor_count;
+
+/** A user who has second factors, as mfa_admin_list_users() lists them. */
+typedef struct mfa_admin_user {
+    /** The tenant, or NULL for the project. */
+    const char *tenant;
+    /** The user's id. */
+    const char *uid;
+    /** Every factor of the user, of any kind. */
+    int64_t factor_total;
+    /** Number of kinds. */
+    size_t kind_count;
+    /** The user's factors counted per kind, in factor-id order. */
+    const mfa_factor_count *kinds;
+} mfa_admin_user;
+
+/** One page of users, in one allocation: free with mfa_admin_user_page_free(). */
+typedef struct mfa_admin_user_page {
+    /** Number of users. */
+    size_t count;
+    /** The users, ordered by tenant (the project first) then uid. */
+    const mfa_admin_user *users;
+    /** Pass it to mfa_admin_list_users() for the next page; NULL when this page is the last. */
+    const char *next_cursor;
+} mfa_admin_user_page;
+
+/** A factor and who has it, in one allocation: free with mfa_admin_factor_free(). */
+typedef struct mfa_admin_factor {
+    /** The tenant, or NULL for the project. */
+    const char *tenant;
+    /** The user who has the factor. */
+    const char *uid;
+    /** The factor (its phone number masked unless MFA_ADMIN_SHOW_PHONE_NUMBERS was given). */
+    mfa_factor_info info;
+} mfa_admin_factor;
+
+/** One tenant's count of one factor kind (mfa_admin_stats). */
+typedef struct mfa_admin_stats_row {
+    /** The tenant, or NULL for the project. */
+    const char *tenant;
+    /** The factor id. */
+    const char *factor_id;
+    /** The kind: MFA_FACTOR_*. */
+    int32_t kind;
+    /** Factors of this kind in this tenant. */
+    int64_t factors;
+    /** Users with at least one factor of this kind in this tenant. */
+    int64_t users;
+} mfa_admin_stats_row;
+
+/** One tenant's users with factors (mfa_admin_stats). */
+typedef struct mfa_admin_tenant_users {
+    /** The tenant, or NULL for the project. */
+    const char *tenant;
+    /** Users with at least one factor. */
+    int64_t users;
+} mfa_admin_tenant_users;
+
+/** What the store holds, counted per tenant and kind, in one allocation: free with mfa_admin_stats_free(). */
+typedef struct mfa_admin_stats {
+    /** Number of rows. */
+    size_t row_count;
+    /** Per tenant (the project first) and factor id. */
+    const mfa_admin_stats_row *rows;
+    /** Number of tenants. */
+    size_t tenant_count;
+    /** Users with factors per tenant (the project first). */
+    const mfa_admin_tenant_users *tenants;
+    /** Users with at least one factor, over every tenant. */
+    int64_t total_users;
+    /** Factors, over every tenant and kind. */
+    int64_t total_factors;
+} mfa_admin_stats;
+
+/** mfa_import() format: `otpauth://totp/...` key URIs, one per line; the account name is the uid, the issuer the factor's name. */
+#define MFA_IMPORT_OTPAUTH 1
+/** mfa_import() format: a pam_oath / liboath users file (`HOTP/T30/6 alice - <hex secret>`). */
+#define MFA_IMPORT_USERS_FILE 2
+/** mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm` (base32 secret; a header line, blank fields and quoted fields allowed). */
+#define MFA_IMPORT_CSV 3
+
+/** Import outcome: a factor (or a recovery code) was stored. */
+#define MFA_IMPORT_IMPORTED 1
+/** Import outcome: the user already has a factor with this secret (a re-run); nothing was stored. */
+#define MFA_IMPORT_ALREADY_IMPORTED 2
+/** Import outcome: the line is valid but names something libmfa does not do (HOTP); nothing was stored. */
+#define MFA_IMPORT_UNSUPPORTED 3
+/** Import outcome: the line is malformed or was refused (the reason says why); nothing was stored. */
+#define MFA_IMPORT_FAILED 4
+/** Import outcome: how a setting maps onto libmfa (a google-authenticator option line). */
+#define MFA_IMPORT_NOTE 5
+
+/** Longest text an import reads, in bytes (1 GiB). */
+#define MFA_IMPORT_MAX_BYTES 1073741824
+/** Lines per transaction of an import, by default. */
+#define MFA_IMPORT_BATCH_DEFAULT 500
+/** Most lines per transaction of an import. */
+#define MFA_IMPORT_BATCH_MAX 1000
+
+/**
+ * What an import did with one line, passed to the host's mfa_import_report_fn.
+ * Every string is borrowed for the duration of the call only. Nothing secret
+ * is in it: no secret, no code, not the line's text.
+ */
+typedef struct mfa_import_line {
+    /** The line number, from 1. */
+    int64_t line;
+    /** The user the line is about, or NULL when it could not be read. */
+    const char *uid;
+    /** MFA_IMPORT_IMPORTED, _ALREADY_IMPORTED, _UNSUPPORTED, _FAILED or _NOTE. */
+    int32_t outcome;
+    /** The outcome's name: "IMPORTED", "ALREADY_IMPORTED", "UNSUPPORTED", "FAILED", "NOTE". */
+    const char *outcome_name;
+    /** Why, in words, for people (never NULL). */
+    const char *reason;
+    /** The factor stored or found, or NULL. */
+    const char *enrollment_id;
+} mfa_import_line;
+
+/** Receives the report of one line of an import, in line order; it runs on the calling thread and must not call back into libmfa. */
+typedef void (*mfa_import_report_fn)(void *context, const mfa_import_line *line);
+/** Receives the progress of a long call after each batch: `done` of `total` (lines, or records); returns 0 to go on, non-zero to stop before the next batch. It runs on the calling thread and must not call back into libmfa. */
+typedef int (*mfa_progress_fn)(void *context, int64_t done, int64_t total);
+
+/** Version of mfa_import_options understood by this header. */
+#define MFA_IMPORT_OPTIONS_VERSION 1
+
+/**
+ * How to import (mfa_import(), mfa_import_google_authenticator()). Fill with
+ * mfa_import_options_init() or MFA_IMPORT_OPTIONS_INIT, then set `actor`.
+ * Strings are borrowed for the call.
+ */
+typedef struct mfa_import_options {
+    /** The struct version, set by mfa_import_options_init() or MFA_IMPORT_OPTIONS_INIT (1 to MFA_IMPORT_OPTIONS_VERSION). */
+    uint32_t version;
+    /** Who runs the import, for the audit events: 1 to MFA_ACTOR_MAX_BYTES bytes (required). */
+    const char *actor;
+    /** The tenant of every user in the text, or NULL for the project. */
+    const char *tenant;
+    /** Lines per transaction, 1 to MFA_IMPORT_BATCH_MAX (MFA_IMPORT_BATCH_DEFAULT). */
+    int32_t batch_size;
+    /** Called for each line that has something to report (every line but blank lines, comments and a CSV header), or NULL. */
+    mfa_import_report_fn report;
+    /** Passed to report. */
+    void *report_context;
+    /** Called after each batch with the lines done and the lines in all (not for google-authenticator files), or NULL. */
+    mfa_progress_fn progress;
+    /** Passed to progress. */
+    void *progress_context;
+} mfa_import_options;
+
+/** A static initializer for mfa_import_options: the same as mfa_import_options_init(&o, MFA_IMPORT_OPTIONS_VERSION). */
+#define MFA_IMPORT_OPTIONS_INIT \
+    { MFA_IMPORT_OPTIONS_VERSION, NULL, NULL, MFA_IMPORT_BATCH_DEFAULT, NULL, NULL, NULL, NULL }
+
+/** The totals of an import, filled by mfa_import() and mfa_import_google_authenticator(). */
+typedef struct mfa_import_summary {
+    /** Lines read (blank lines and comments included). */
+    int64_t lines;
+    /** Factors stored. */
+    int64_t imported;
+    /** Lines whose factor the user already had. */
+    int64_t already_imported;
+    /** Lines naming something libmfa does not do. */
+    int64_t unsupported;
+    /** Malformed or refused lines. */
+    int64_t failed;
+    /** Recovery codes stored (google-authenticator scratch codes). */
+    int64_t recovery_codes;
+    /** Whether the progress callback stopped the import (the batches before are stored; run it again to go on). */
+    bool stopped;
+} mfa_import_summary;
+
+/** Most records per batch of mfa_rotate_keys_batched() and mfa_check_seals(). */
+#define MFA_ROTATION_BATCH_MAX 10000
+
+/** How a batched key rotation ended (mfa_rotate_keys_batched()). */
+typedef struct mfa_rotation_result {
+    /** Records re-encrypted by this run. */
+    int64_t rotated;
+    /** Records still not under the current key (0 when it finished; after a stop, what the next run will do). */
+    int64_t remaining;
+    /** Whether the progress callback stopped the run before the end. */
+    bool stopped;
+} mfa_rotation_result;
+
+/** What mfa_check_seals() found, in one allocation: free with mfa_seal_check_free(). */
+typedef struct mfa_seal_check {
+    /** Sealed records read. */
+    int64_t checked;
+    /** Records that did not open with the keys given (their key is missing, or they were altered or moved). */
+    int64_t failed;
+    /** Number of failed_ids (at most 100). */
+    size_t failed_id_count;
+    /** The ids of the first records that did not open. */
+    const char *const *failed_ids;
+    /** Whether the progress callback stopped the check before the end. */
+    bool stopped;
+} mfa_seal_check;
 
 #endif /* MFA_TYPES_H */

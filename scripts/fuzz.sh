@@ -49,6 +49,7 @@ summary() {
 
 mkdir -p "$OUT"
 status=0
+failures=""
 running=()
 for target in "${targets[@]}"; do
     [ -x "$SAN_BUILD/fuzz_$target" ] || { echo "fuzz: no $SAN_BUILD/fuzz_$target (scripts/sanitize.sh build)" >&2; exit 2; }
@@ -57,17 +58,28 @@ for target in "${targets[@]}"; do
     if [ ${#running[@]} -ge 2 ]; then
         job=${running[0]}
         running=("${running[@]:1}")
-        wait "${job%%:*}" || { status=1; echo "FAILED: fuzz_${job#*:} (log: $OUT/${job#*:}/log)"; }
+        wait "${job%%:*}" || { status=1; failures+="FAILED: fuzz_${job#*:} (log: $OUT/${job#*:}/log)"$'\n'; }
     fi
 done
 for job in "${running[@]}"; do
-    wait "${job%%:*}" || { status=1; echo "FAILED: fuzz_${job#*:} (log: $OUT/${job#*:}/log)"; }
+    wait "${job%%:*}" || { status=1; failures+="FAILED: fuzz_${job#*:} (log: $OUT/${job#*:}/log)"$'\n'; }
 done
+printf "%s" "$failures"
 for target in "${targets[@]}"; do
     summary "$target"
-    if ls "$OUT/$target"/crash-* "$OUT/$target"/leak-* "$OUT/$target"/timeout-* "$OUT/$target"/oom-* > /dev/null 2>&1; then
+    # Any one kind of finding is enough (ls of all four patterns fails when one matches nothing).
+    findings=$(find "$OUT/$target" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
+        -o -name 'oom-*' \) | sort)
+    if [ -n "$findings" ]; then
         status=1
         grep -E "invariant broken|ERROR: |SUMMARY: " "$OUT/$target/log" | head -5
+        while read -r input; do
+            echo "  $(basename "$input") (base64): $(head -c 600 "$input" | base64 -w0)"
+        done <<< "$findings"
+    elif grep -q "^FAILED:.*fuzz_$target " <<< "$failures"; then
+        # Ended badly with no input saved (killed, or a finding outside any input): the log says how.
+        echo "  fuzz_$target ended without an input saved; the end of its log:"
+        tail -n 25 "$OUT/$target/log" | sed 's/^/  | /'
     fi
 done
 exit $status

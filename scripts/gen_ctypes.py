@@ -386,7 +386,8 @@ class Writer:
         """The ctypes argtype of a function parameter, by the binding's conventions:
         ``char``/``uint8_t`` pointers are ``c_char_p`` (bytes pass without a copy,
         buffers from create_string_buffer too), the ``**`` outputs libmfa
-        allocates are ``POINTER(c_void_p)`` (the address survives for mfa_free)."""
+        allocates are ``POINTER(c_void_p)`` (the address survives for mfa_free);
+        a callback is its ``CFUNCTYPE``."""
         base, stars = ctype.base, ctype.stars
         if base in ("char", "uint8_t") and stars == 1:
             return "ctypes.c_char_p"
@@ -396,6 +397,8 @@ class Writer:
             return "ctypes.c_void_p"
         if stars == 0 and base in SCALARS:
             return SCALARS[base]
+        if stars == 0 and base in self.callbacks:
+            return base  # a CFUNCTYPE object, or None for NULL
         if base in SCALARS or base in self.structs:
             inner = SCALARS.get(base, base)
             for _ in range(stars):

@@ -153,6 +153,8 @@ GROUPS = [
     ("Phone numbers (SMS codes)", ["PhoneExports.swift"]),
     ("Recovery codes", ["RecoveryCodeExports.swift"]),
     ("WebAuthn: security keys and passkeys", ["WebAuthnExports.swift"]),
+    ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
+                                                        "KeyRotationExports.swift"]),
 ]
 
 

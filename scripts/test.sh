@@ -44,7 +44,7 @@ TAIL_LINES=4 step pgbouncer "$ROOT/Tests/ha/pgbouncer.sh"
 step sanitize-build "$ROOT/scripts/sanitize.sh" build
 TAIL_LINES=4 step sanitize-test "$ROOT/scripts/sanitize.sh" test
 TAIL_LINES=1 step valgrind "$ROOT/scripts/sanitize.sh" valgrind
-TAIL_LINES=10 step fuzz "$ROOT/scripts/fuzz.sh" 20
+TAIL_LINES=40 step fuzz "$ROOT/scripts/fuzz.sh" 20
 
 # The mfactl tests (Tests/python/test_mfactl_*.py) run build/mfactl and must not skip.
 export MFA_REQUIRE_MFACTL=1

@@ -53,6 +53,8 @@ struct CAudit: @unchecked Sendable {
         .signInFailure: MFA_AUDIT_SIGN_IN_FAILURE, .backoff: MFA_AUDIT_BACKOFF,
         .configChange: MFA_AUDIT_CONFIG_CHANGE, .smsSent: MFA_AUDIT_SMS_SENT,
         .integrityFailure: MFA_AUDIT_INTEGRITY_FAILURE, .tokensRevoked: MFA_AUDIT_TOKENS_REVOKED,
+        .factorRenamed: MFA_AUDIT_FACTOR_RENAMED, .userReset: MFA_AUDIT_USER_RESET,
+        .userDeleted: MFA_AUDIT_USER_DELETED, .keysRotated: MFA_AUDIT_KEYS_ROTATED,
     ]
 
     func deliver(_ event: AuditEvent) {
@@ -62,10 +64,13 @@ struct CAudit: @unchecked Sendable {
                     event.factorID.withCString { factor in
                         event.enrollmentID.withCString { enrollment in
                             event.detail.withCString { detail in
-                                var record = mfa_audit_event(
-                                    kind: Self.kinds[event.kind] ?? 0, kind_name: kind, tenant: tenant, uid: uid,
-                                    factor_id: factor, enrollment_id: enrollment, time: event.time, detail: detail)
-                                function(context, &record)
+                                event.actor.withCString { actor in
+                                    var record = mfa_audit_event(
+                                        kind: Self.kinds[event.kind] ?? 0, kind_name: kind, tenant: tenant, uid: uid,
+                                        factor_id: factor, enrollment_id: enrollment, time: event.time,
+                                        detail: detail, actor: actor)
+                                    function(context, &record)
+                                }
                             }
                         }
                     }

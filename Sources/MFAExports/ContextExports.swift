@@ -151,7 +151,9 @@ public func mfa_config_get_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
 /// Afterwards stored factors no longer need the previous keys; keep them in
 /// previous_keys until the tokens they sealed have expired (10 minutes by
 /// default), or those sessions and credentials become invalid. `*out_count` (if not
-/// NULL) receives the number of records re-encrypted. Returns MFA_OK,
+/// NULL) receives the number of records re-encrypted. It runs to the end in
+/// batches of 500 records, each its own transaction; mfa_rotate_keys_batched()
+/// takes the batch size, reports progress and can stop. Returns MFA_OK,
 /// MFA_ERR_CRYPTO (a record's key was not given) or MFA_ERR_STORAGE_ERROR.
 @c(mfa_rotate_keys)
 public func mfa_rotate_keys(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ out_count: UnsafeMutablePointer<UInt>?,

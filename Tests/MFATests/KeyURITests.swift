@@ -54,6 +54,11 @@ struct KeyURITests {
             "otpauth://totp/x?secret=MZXW6YTB&secret=MZXW6YTB", "otpauth://hotp/x?secret=MZXW6YTB",
             "otpauth://totp/A:x?secret=MZXW6YTB&issuer=B", "otpauth://totp/%ZZ?secret=MZXW6YTB",
             "otpauth://totp/%FF?secret=MZXW6YTB", "otpauth://hotp/x?secret=MZXW6YTB&counter=-1",
+            // Found by fuzz_key_uri (fuzz/corpus/key_uri/regress-crash-0e75dd17e77b): a NUL decoded from
+            // the label made an account that is empty once it crosses the C ABI.
+            "otpauth://totp/%0000gla9?secret=JBSW", "otpauth://totp/a%00b?secret=MZXW6YTB",
+            "otpauth://totp/I%00:a?secret=MZXW6YTB", "otpauth://totp/a?secret=MZXW6YTB&issuer=%00",
+            "otpauth://totp/a?secret=MZXW6YTB&issuer=I%00J", "otpauth://totp/a\u{0}b?secret=MZXW6YTB",
         ]
         for text in bad {
             #expect(performing: { try KeyURI(parsing: text) },
@@ -72,6 +77,8 @@ struct KeyURITests {
             KeyURI(issuer: nil, account: "a", secret: secret, digits: 5),
             KeyURI(issuer: nil, account: "a", secret: secret, period: 0),
             KeyURI(issuer: nil, account: String(repeating: "a", count: 1025), secret: secret),
+            KeyURI(issuer: nil, account: "a\u{0}b", secret: secret),
+            KeyURI(issuer: "I\u{0}", account: "a", secret: secret),
         ]
         for key in cases {
             #expect(performing: { try key.uri() }, throws: { ($0 as? MFAError)?.code == .invalidArgument })

@@ -193,6 +193,10 @@ typedef struct fuzz_env {
     char eid_phone[64];
     char uri[512];
     char sms_code[16];   /* the last code the capturing sender saw */
+    uint8_t *import_text; /* FUZZ_BUFFER_BYTES: otpauth lines, then zeros */
+    size_t import_text_len;
+    uint8_t *ga_text;     /* FUZZ_BUFFER_BYTES: a google-authenticator file, then zeros */
+    size_t ga_text_len;
 } fuzz_env;
 
 static fuzz_env g_env;
@@ -263,10 +267,36 @@ static int fuzz_random_fail(void *context, uint8_t *out, size_t len) {
 static void fuzz_audit(void *context, const mfa_audit_event *event) {
     (void)context;
     if (!event || !event->kind_name || !event->tenant || !event->uid || !event->factor_id ||
-        !event->enrollment_id || !event->detail) {
+        !event->enrollment_id || !event->detail || !event->actor) {
         fprintf(stderr, "abi_all_exports: an audit event with a NULL string\n");
         abort();
     }
+}
+
+/* An import's line report: the strings it must have, an outcome libmfa defines. */
+static void fuzz_import_report(void *context, const mfa_import_line *line) {
+    (void)context;
+    if (!line || line->line < 1 || !line->outcome_name || !line->reason || line->outcome < MFA_IMPORT_IMPORTED ||
+        line->outcome > MFA_IMPORT_NOTE) {
+        fprintf(stderr, "abi_all_exports: a malformed import line report\n");
+        abort();
+    }
+}
+
+/* Progress callbacks: one that lets the call go on, one that stops it at once. */
+static int fuzz_progress_go_on(void *context, int64_t done, int64_t total) {
+    (void)context;
+    if (done < 0 || total < done) {
+        fprintf(stderr, "abi_all_exports: progress %lld of %lld\n", (long long)done, (long long)total);
+        abort();
+    }
+    return 0;
+}
+static int fuzz_progress_stop(void *context, int64_t done, int64_t total) {
+    (void)context;
+    (void)done;
+    (void)total;
+    return 1;
 }
 
 /* Keeps the code of each message (the fixtures read it back). */
@@ -316,6 +346,11 @@ FUZZ_FNS(mfa_sms_sender_fn, (fuzz_fn)fuzz_sms_fail, (fuzz_fn)fuzz_sms_capture);
 static const char *const fuzz_fn_names_mfa_app_verifier_fn[] = {"a verifier that rejects everything",
                                                                 "a verifier that accepts everything"};
 FUZZ_FNS(mfa_app_verifier_fn, (fuzz_fn)fuzz_verifier_reject, (fuzz_fn)fuzz_verifier_accept);
+static const char *const fuzz_fn_names_mfa_progress_fn[] = {"a progress callback that goes on",
+                                                            "a progress callback that stops at once"};
+FUZZ_FNS(mfa_progress_fn, (fuzz_fn)fuzz_progress_go_on, (fuzz_fn)fuzz_progress_stop);
+static const char *const fuzz_fn_names_mfa_import_report_fn[] = {"an import report callback"};
+FUZZ_FNS(mfa_import_report_fn, (fuzz_fn)fuzz_import_report);
 /* A callback typedef with no hostile values of its own is tried with NULL only. */
 static const fuzz_fns fuzz_fns_none = {0, NULL, NULL};
 
@@ -694,6 +729,17 @@ static void fuzz_prepare(void) {
     g_env.zeros = fuzz_guarded(FUZZ_OUT_BYTES);
     snprintf(g_env.uri, sizeof g_env.uri,
              "otpauth://totp/ACME:alice%%40example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=ACME");
+    /* What the importers read: texts of a few lines in buffers that a longer length stays inside. */
+    g_env.import_text = fuzz_guarded(FUZZ_BUFFER_BYTES);
+    g_env.import_text_len = (size_t)snprintf(
+        (char *)g_env.import_text, FUZZ_BUFFER_BYTES, "%s",
+        "otpauth://totp/ACME:bob?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=ACME\n"
+        "otpauth://hotp/ACME:carol?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&counter=1\n"
+        "otpauth://totp/ACME:alice%40example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ\nnot a uri\n");
+    g_env.ga_text = fuzz_guarded(FUZZ_BUFFER_BYTES);
+    g_env.ga_text_len = (size_t)snprintf((char *)g_env.ga_text, FUZZ_BUFFER_BYTES, "%s",
+                                         "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ\n\" WINDOW_SIZE 3\n\" TOTP_AUTH\n"
+                                         "12345678\n87654321\n");
 
     options->fill(fields, &g_env);
     if (mfa_open(&ctx, fields, &err) != MFA_OK) {

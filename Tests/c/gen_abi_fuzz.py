@@ -40,6 +40,9 @@ STRING_DEFAULTS = {
     "uri": "env->uri",
     "account": '"alice@example.com"',
     "issuer": '"ACME"',
+    "actor": '"ops:fuzz"',
+    "factor_id": '"totp"',
+    "cursor": "NULL",
 }
 FUNCTION_STRING_DEFAULTS = {
     ("mfa_base32_decode", "text"): '"GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"',
@@ -48,6 +51,13 @@ FUNCTION_STRING_DEFAULTS = {
     ("mfa_resolve_phone", "code"): "env->code_sign_in",
     ("mfa_phone_enroll", "code"): "env->code_enroll",
     ("mfa_totp_enroll", "otp"): "env->otp_enroll",
+    ("mfa_admin_rename", "display_name"): '"Renamed"',
+}
+# Baseline byte buffers by (function, parameter) (else env->bytes, whose first 32 bytes
+# are the master key), each with the length of the parameter that follows it.
+FUNCTION_BYTES_DEFAULTS = {
+    ("mfa_import", "text"): ("env->import_text", "env->import_text_len"),
+    ("mfa_import_google_authenticator", "text"): ("env->ga_text", "env->ga_text_len"),
 }
 # Baseline numbers by parameter name.
 NUMBER_DEFAULTS = {
@@ -62,6 +72,12 @@ NUMBER_DEFAULTS = {
     "unix_time": "env->now",
     "issued_at": "env->now",
     "within_seconds": "600",
+    "limit": "100",
+    "batch_size": "100",
+}
+# Baseline numbers by (function, parameter), before NUMBER_DEFAULTS.
+FUNCTION_NUMBER_DEFAULTS = {
+    ("mfa_import", "format"): "MFA_IMPORT_OTPAUTH",
 }
 # Baseline fields by "struct.path" ("[]" for the elements of an array field).
 FIELD_DEFAULTS = {
@@ -89,6 +105,9 @@ FIELD_DEFAULTS = {
     "mfa_totp_secret.period": "30",
     "mfa_totp_secret.deadline": "env->now + 600",
     "mfa_totp_secret.session_info": "env->session_info",
+    "mfa_import_options.actor": '"ops:fuzz"',
+    "mfa_import_options.report": "fuzz_import_report",
+    "mfa_import_options.progress": "fuzz_progress_go_on",
 }
 # Strings a function documents it does not read, as (function, parameter, field or
 # None): no INVALID_ARGUMENT rule for them.
@@ -367,11 +386,12 @@ class Generator:
                      % (function["name"], name, ctype.spelling()))
             kind = SCALARS.get(ctype.base, "K_I64")
             member = MEMBER[kind]
-            value = NUMBER_DEFAULTS.get(name)
+            value = FUNCTION_NUMBER_DEFAULTS.get((function["name"], name), NUMBER_DEFAULTS.get(name))
             if value is None and kind == "K_SIZE" and index > 0:
                 before = self.kinds[index - 1]
+                bytes_default = FUNCTION_BYTES_DEFAULTS.get((function["name"], function["params"][index - 1][1]))
                 if before == "K_BYTES":
-                    value = "20"
+                    value = bytes_default[1] if bytes_default else "20"
                 elif before == "K_OUTBUF":
                     value = "MFA_CODE_BUFFER_SIZE" if name.endswith("size") else "20"
             if value is None:
@@ -389,7 +409,8 @@ class Generator:
                 value = FUNCTION_STRING_DEFAULTS.get((function["name"], name), STRING_DEFAULTS.get(name, '"x"'))
                 return "K_STR", slot + ".str", "%s.str = %s;" % (slot, value), None
             if ctype.base in BYTE_TYPES + ("char",) and ctype.const:
-                return "K_BYTES", slot + ".bytes", "%s.bytes = env->bytes;" % slot, None
+                buffer = FUNCTION_BYTES_DEFAULTS.get((function["name"], name), ("env->bytes", None))[0]
+                return "K_BYTES", slot + ".bytes", "%s.bytes = %s;" % (slot, buffer), None
             if ctype.base in BYTE_TYPES + ("char",):
                 return "K_OUTBUF", cast + slot + ".ptr", "%s.ptr = env->outbuf;" % slot, None
             if ctype.base in self.structs and ctype.const:

@@ -149,15 +149,17 @@ static void test_totp_audit(void) {
     CHECK(g_audit.count >= 12);
     for (size_t i = 0; i < g_audit.count; i++) {
         const audit_record *r = &g_audit.events[i];
-        const char *fields[6];
+        const char *fields[7];
         fields[0] = r->kind_name;
         fields[1] = r->tenant;
         fields[2] = r->uid;
         fields[3] = r->factor_id;
         fields[4] = r->enrollment_id;
         fields[5] = r->detail;
+        fields[6] = r->actor;
         CHECK(strcmp(r->kind_name, audit_kind_name(r->kind)) == 0);
-        for (size_t k = 0; k < 6; k++) {
+        CHECK(strcmp(r->actor, "") == 0); /* the users' own actions have no actor */
+        for (size_t k = 0; k < 7; k++) {
             CHECK(strcmp(fields[k], "<NULL>") != 0);
             for (size_t s = 0; s < secret_count; s++) {
                 char lower[128];

@@ -253,15 +253,15 @@ static inline void audit_callback(void *context, const mfa_audit_event *event) {
     char all[1024];
     const char *leak;
     log->total++;
-    snprintf(all, sizeof all, "%s|%s|%s|%s|%s|%s", event->kind_name ? event->kind_name : "",
+    snprintf(all, sizeof all, "%s|%s|%s|%s|%s|%s|%s", event->kind_name ? event->kind_name : "",
              event->tenant ? event->tenant : "", event->uid ? event->uid : "",
              event->factor_id ? event->factor_id : "", event->enrollment_id ? event->enrollment_id : "",
-             event->detail ? event->detail : "");
+             event->detail ? event->detail : "", event->actor ? event->actor : "");
     if ((leak = leak_in(all)) != NULL) {
         if (log->leaks++ < 5) fprintf(stderr, "audit event reveals %s: %s\n", leak, all);
     }
     if (!event->kind_name || !event->tenant || !event->uid || !event->factor_id || !event->enrollment_id ||
-        !event->detail) {
+        !event->detail || !event->actor) {
         log->leaks++;
         fprintf(stderr, "audit event with a NULL string: %s\n", all);
     }
@@ -282,6 +282,10 @@ static inline const char *audit_kind_name(int32_t kind) {
     case MFA_AUDIT_SMS_SENT: return "SMS_SENT";
     case MFA_AUDIT_INTEGRITY_FAILURE: return "INTEGRITY_FAILURE";
     case MFA_AUDIT_TOKENS_REVOKED: return "TOKENS_REVOKED";
+    case MFA_AUDIT_FACTOR_RENAMED: return "FACTOR_RENAMED";
+    case MFA_AUDIT_USER_RESET: return "USER_RESET";
+    case MFA_AUDIT_USER_DELETED: return "USER_DELETED";
+    case MFA_AUDIT_KEYS_ROTATED: return "KEYS_ROTATED";
     default: return "?";
     }
 }

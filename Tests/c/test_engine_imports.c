@@ -123,7 +123,9 @@ static void test_import_refusals(void) {
     uint8_t big[129];
     char long_name[300];
     const char *bad_uris[] = {"", "otpauth://totp/", ("https://example.com/?secret=" SECRET_BASE32),
-                              "otpauth://totp/a?secret=not*base32", "otpauth://totp/a", "not a uri"};
+                              "otpauth://totp/a?secret=not*base32", "otpauth://totp/a", "not a uri",
+                              /* a NUL in the label (fuzz_key_uri regress-crash-0e75dd17e77b) */
+                              ("otpauth://totp/%00a?secret=" SECRET_BASE32)};
 
     memset(big, 7, sizeof big);
     memset(long_name, 'n', sizeof long_name - 1);

@@ -274,6 +274,13 @@ static void test_uri(void) {
         CHECK(err != NULL && strstr(err, "MZXW") == NULL);
         mfa_free(err);
         CHECK_STATUS(mfa_key_uri_parse(&parsed, "https://example.com", NULL), MFA_ERR_INVALID_URI);
+        /* Regression (fuzz_key_uri, fuzz/corpus/key_uri/regress-crash-0e75dd17e77b): a NUL decoded
+         * from the label or the issuer parsed, and the account crossed the ABI as an empty string. */
+        CHECK_STATUS(mfa_key_uri_parse(&parsed, "otpauth://totp/%0000gla9?secret=JBSW", NULL), MFA_ERR_INVALID_URI);
+        CHECK(parsed == NULL);
+        CHECK_STATUS(mfa_key_uri_parse(&parsed, "otpauth://totp/a?secret=MZXW6YTB&issuer=I%00", NULL),
+                     MFA_ERR_INVALID_URI);
+        CHECK(parsed == NULL);
         CHECK_STATUS(mfa_key_uri_parse(&parsed, "otpauth://totp/\xff?secret=MY", NULL), MFA_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(mfa_key_uri_parse(&parsed, NULL, NULL), MFA_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(mfa_key_uri_parse(NULL, "otpauth://totp/x?secret=MZXW6YTB", NULL), MFA_ERR_INVALID_ARGUMENT);

@@ -365,6 +365,7 @@ typedef struct audit_record {
     char enrollment_id[64];
     int64_t time;
     char detail[256];
+    char actor[260]; /* up to MFA_ACTOR_MAX_BYTES */
 } audit_record;
 
 static inline void copy_field(char *out, size_t size, const char *text) {
@@ -380,6 +381,7 @@ static inline void audit_record_copy(audit_record *record, const mfa_audit_event
     copy_field(record->enrollment_id, sizeof record->enrollment_id, event->enrollment_id);
     record->time = event->time;
     copy_field(record->detail, sizeof record->detail, event->detail);
+    copy_field(record->actor, sizeof record->actor, event->actor);
 }
 
 #endif

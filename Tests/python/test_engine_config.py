@@ -14,7 +14,8 @@ def test_defaults_are_disabled_with_five_adjacent_intervals(make_kit):
     kit = make_kit(config=None)
     config = kit.ctx.config()
     assert config["state"] == "DISABLED"
-    assert config["providers"] == {"totp": "DISABLED", "phone": "DISABLED", "recovery": "DISABLED"}
+    assert config["providers"] == {"totp": "DISABLED", "phone": "DISABLED", "recovery": "DISABLED",
+                                   "webauthn": "DISABLED"}
     assert config["totp"] == {"adjacentIntervals": 5}
     assert config["testPhoneNumbers"] == {}
     assert config["limits"]["maxFactors"] == 5

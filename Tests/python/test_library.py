@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import libmfa
-from libmfa import _lib
+from libmfa import _ffi, _lib
 from libmfa._ffi import STRUCTS
 
 from shared import REPO, TYPES_HEADER, header_defines
@@ -121,6 +121,8 @@ def ctypes_for(spelling):
         return {1: ctypes.c_char_p, 2: ctypes.POINTER(ctypes.c_void_p)}[stars]
     if base == "void":
         return {0: None, 1: ctypes.c_void_p}[stars]
+    if base.endswith("_fn") and stars == 0:  # a callback typedef: its CFUNCTYPE in _ffi
+        return getattr(_ffi, base)
     target = SCALARS[base] if base in SCALARS else STRUCTS[base]
     for _ in range(stars):
         target = ctypes.POINTER(target)

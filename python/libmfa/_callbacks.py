@@ -22,6 +22,10 @@ everything and turns it into something libmfa understands:
 * app verifier: the credential is rejected (``INVALID_APP_CREDENTIAL``) and the
   exception is logged. Only a return value of exactly ``True`` accepts a
   credential: ``None`` (a forgotten ``return``), ``1`` or a string reject it.
+* import report and progress (the administrative calls): the exception is kept
+  in a :class:`Failure`, the call stops after the batch in progress (what was
+  stored stays stored), and the exception is raised again once the C call has
+  returned.
 
 While a callback runs, the thread is marked (see :func:`inside`) so that the
 engine refuses to be re-entered from it: libmfa forbids calling back into a
@@ -174,6 +178,7 @@ def audit(function: Callable[[Any], object], make_event: Callable[[AuditFields],
                     "enrollment_id": _text(fields.enrollment_id),
                     "time": int(fields.time),
                     "detail": _text(fields.detail),
+                    "actor": _text(fields.actor),
                 }
                 function(make_event(copied))
             except BaseException:  # noqa: BLE001 - nothing may cross into C
@@ -260,3 +265,71 @@ def webauthn_trust(function: Callable[[Any], object], make_attestation: Callable
                 return 1
 
     return _ffi.mfa_webauthn_trust_fn(call)
+
+
+class Failure:
+    """The first exception the Python callbacks of one long call raised.
+
+    The callbacks cannot raise through C: they store the exception here and
+    make the call stop; the caller raises it with :meth:`raise_if_any` once the
+    C function has returned.
+    """
+
+    __slots__ = ("error",)
+
+    def __init__(self) -> None:
+        self.error: Optional[BaseException] = None
+
+    def catch(self, error: BaseException) -> None:
+        """Keep ``error`` unless an earlier one is kept."""
+        if self.error is None:
+            self.error = error
+
+    def raise_if_any(self) -> None:
+        """Raise the kept exception, if any."""
+        error, self.error = self.error, None
+        if error is not None:
+            raise error
+
+
+def import_report(function: Callable[[Any], object], make_line: Callable[[Any], Any], failure: Failure) -> Any:
+    """An ``mfa_import_report_fn`` calling ``function(make_line(line))``.
+
+    ``make_line`` copies the C line (its strings are only valid during the
+    call). After an exception (kept in ``failure``) the later lines are not
+    passed on.
+    """
+
+    def call(_context: object, line: Any) -> None:
+        with _MARK:
+            if failure.error is not None:
+                return
+            try:
+                function(make_line(line.contents))
+            except BaseException as error:  # noqa: BLE001 - nothing may cross into C
+                failure.catch(error)
+
+    return _ffi.mfa_import_report_fn(call)
+
+
+def progress(function: Optional[Callable[[int, int], object]], failure: Failure) -> Any:
+    """An ``mfa_progress_fn`` calling ``function(done, total)`` after each batch.
+
+    It stops the call (returns non-zero) when ``function`` returns exactly
+    ``False`` or raises (the exception is kept in ``failure``), and when
+    another callback of the same call raised before; anything else goes on.
+    """
+
+    def call(_context: object, done: int, total: int) -> int:
+        with _MARK:
+            if failure.error is not None:
+                return 1
+            if function is None:
+                return 0
+            try:
+                return 1 if function(int(done), int(total)) is False else 0
+            except BaseException as error:  # noqa: BLE001 - nothing may cross into C
+                failure.catch(error)
+                return 1
+
+    return _ffi.mfa_progress_fn(call)

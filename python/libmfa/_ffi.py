@@ -322,10 +322,26 @@ MFA_AUDIT_INTEGRITY_FAILURE = 8
 #: Audit event: the host revoked a user's credentials and tokens (mfa_revoke_tokens()).
 MFA_AUDIT_TOKENS_REVOKED = 9
 
+#: Audit event: an operator renamed a factor (mfa_admin_rename()).
+MFA_AUDIT_FACTOR_RENAMED = 10
+
+#: Audit event: an operator reset a user: every factor removed, tokens revoked
+#: (mfa_admin_reset_user()).
+MFA_AUDIT_USER_RESET = 11
+
+#: Audit event: an operator deleted everything stored about a user (mfa_admin_delete_user()).
+MFA_AUDIT_USER_DELETED = 12
+
+#: Audit event: stored secrets were re-encrypted under the current master key
+#: (mfa_rotate_keys_batched()).
+MFA_AUDIT_KEYS_ROTATED = 13
+
 
 class mfa_audit_event(ctypes.Structure):
     """One audit event, passed to the host's mfa_audit_fn. Every string is borrowed for the
-    duration of the call only; none is NULL; none holds a secret, a code or a token.
+    duration of the call only; none is NULL; none holds a secret, a code or a token. libmfa
+    fills it: fields are only ever added at its end, so a program built against an older header
+    reads the fields it knows.
     """
 
     kind: int
@@ -336,12 +352,14 @@ class mfa_audit_event(ctypes.Structure):
     enrollment_id: Optional[bytes]
     time: int
     detail: Optional[bytes]
+    actor: Optional[bytes]
 
     _fields_ = [
         # MFA_AUDIT_*.
         ("kind", ctypes.c_int32),
         # The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE",
-        # "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED".
+        # "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED",
+        # "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED".
         ("kind_name", ctypes.c_char_p),
         # The tenant, "" for the project.
         ("tenant", ctypes.c_char_p),
@@ -354,8 +372,11 @@ class mfa_audit_event(ctypes.Structure):
         # Unix time of the event.
         ("time", ctypes.c_int64),
         # The outcome's status name ("OK", "INVALID_VERIFICATION_CODE", ...) or other
-        # detail.
+        # detail ("ADMIN", "IMPORTED").
         ("detail", ctypes.c_char_p),
+        # Who did it, for the administrative calls (the `actor` they were given, such as
+        # an operator's name); "" for the user's own actions.
+        ("actor", ctypes.c_char_p),
     ]
 
 
@@ -851,6 +872,353 @@ MFA_QR_SVG = 2
 MFA_QR_TEXT = 3
 
 
+# --- Administration: users, factors, imports, keys ------------------------------------------------
+
+#: Longest `actor` of an administrative call, in bytes. The operator's calls (mfa_admin_*,
+#: mfa_import*, mfa_rotate_keys_batched, mfa_check_seals) need no user sign-in: the host decides
+#: who may make them. Each one that changes something takes an `actor`, 1 to MFA_ACTOR_MAX_BYTES
+#: bytes (such as an operator's name), that its audit events carry (mfa_audit_event.actor).
+MFA_ACTOR_MAX_BYTES = 256
+
+#: Most users on one page of mfa_admin_list_users().
+MFA_ADMIN_PAGE_MAX = 1000
+
+#: mfa_admin_user_factors() and mfa_admin_factor_get() flag: show phone numbers in full (masked
+#: by default, as in hints).
+MFA_ADMIN_SHOW_PHONE_NUMBERS = 1
+
+
+class mfa_factor_count(ctypes.Structure):
+    """How many factors of one kind a user, or a tenant, has."""
+
+    factor_id: Optional[bytes]
+    kind: int
+    count: int
+
+    _fields_ = [
+        # The factor id: "totp", "phone" or "recovery".
+        ("factor_id", ctypes.c_char_p),
+        # The kind: MFA_FACTOR_*.
+        ("kind", ctypes.c_int32),
+        # How many.
+        ("count", ctypes.c_int64),
+    ]
+
+
+class mfa_admin_user(ctypes.Structure):
+    """A user who has second factors, as mfa_admin_list_users() lists them."""
+
+    tenant: Optional[bytes]
+    uid: Optional[bytes]
+    factor_total: int
+    kind_count: int
+
+    _fields_ = [
+        # The tenant, or NULL for the project.
+        ("tenant", ctypes.c_char_p),
+        # The user's id.
+        ("uid", ctypes.c_char_p),
+        # Every factor of the user, of any kind.
+        ("factor_total", ctypes.c_int64),
+        # Number of kinds.
+        ("kind_count", ctypes.c_size_t),
+        # The user's factors counted per kind, in factor-id order.
+        ("kinds", ctypes.POINTER(mfa_factor_count)),
+    ]
+
+
+class mfa_admin_user_page(ctypes.Structure):
+    """One page of users, in one allocation: free with mfa_admin_user_page_free()."""
+
+    count: int
+    next_cursor: Optional[bytes]
+
+    _fields_ = [
+        # Number of users.
+        ("count", ctypes.c_size_t),
+        # The users, ordered by tenant (the project first) then uid.
+        ("users", ctypes.POINTER(mfa_admin_user)),
+        # Pass it to mfa_admin_list_users() for the next page; NULL when this page is the
+        # last.
+        ("next_cursor", ctypes.c_char_p),
+    ]
+
+
+class mfa_admin_factor(ctypes.Structure):
+    """A factor and who has it, in one allocation: free with mfa_admin_factor_free()."""
+
+    tenant: Optional[bytes]
+    uid: Optional[bytes]
+
+    _fields_ = [
+        # The tenant, or NULL for the project.
+        ("tenant", ctypes.c_char_p),
+        # The user who has the factor.
+        ("uid", ctypes.c_char_p),
+        # The factor (its phone number masked unless MFA_ADMIN_SHOW_PHONE_NUMBERS was
+        # given).
+        ("info", mfa_factor_info),
+    ]
+
+
+class mfa_admin_stats_row(ctypes.Structure):
+    """One tenant's count of one factor kind (mfa_admin_stats)."""
+
+    tenant: Optional[bytes]
+    factor_id: Optional[bytes]
+    kind: int
+    factors: int
+    users: int
+
+    _fields_ = [
+        # The tenant, or NULL for the project.
+        ("tenant", ctypes.c_char_p),
+        # The factor id.
+        ("factor_id", ctypes.c_char_p),
+        # The kind: MFA_FACTOR_*.
+        ("kind", ctypes.c_int32),
+        # Factors of this kind in this tenant.
+        ("factors", ctypes.c_int64),
+        # Users with at least one factor of this kind in this tenant.
+        ("users", ctypes.c_int64),
+    ]
+
+
+class mfa_admin_tenant_users(ctypes.Structure):
+    """One tenant's users with factors (mfa_admin_stats)."""
+
+    tenant: Optional[bytes]
+    users: int
+
+    _fields_ = [
+        # The tenant, or NULL for the project.
+        ("tenant", ctypes.c_char_p),
+        # Users with at least one factor.
+        ("users", ctypes.c_int64),
+    ]
+
+
+class mfa_admin_stats(ctypes.Structure):
+    """What the store holds, counted per tenant and kind, in one allocation: free with
+    mfa_admin_stats_free().
+    """
+
+    row_count: int
+    tenant_count: int
+    total_users: int
+    total_factors: int
+
+    _fields_ = [
+        # Number of rows.
+        ("row_count", ctypes.c_size_t),
+        # Per tenant (the project first) and factor id.
+        ("rows", ctypes.POINTER(mfa_admin_stats_row)),
+        # Number of tenants.
+        ("tenant_count", ctypes.c_size_t),
+        # Users with factors per tenant (the project first).
+        ("tenants", ctypes.POINTER(mfa_admin_tenant_users)),
+        # Users with at least one factor, over every tenant.
+        ("total_users", ctypes.c_int64),
+        # Factors, over every tenant and kind.
+        ("total_factors", ctypes.c_int64),
+    ]
+
+
+#: mfa_import() format: `otpauth://totp/...` key URIs, one per line; the account name is the uid,
+#: the issuer the factor's name.
+MFA_IMPORT_OTPAUTH = 1
+
+#: mfa_import() format: a pam_oath / liboath users file (`HOTP/T30/6 alice - <hex secret>`).
+MFA_IMPORT_USERS_FILE = 2
+
+#: mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm` (base32 secret; a header
+#: line, blank fields and quoted fields allowed).
+MFA_IMPORT_CSV = 3
+
+#: Import outcome: a factor (or a recovery code) was stored.
+MFA_IMPORT_IMPORTED = 1
+
+#: Import outcome: the user already has a factor with this secret (a re-run); nothing was stored.
+MFA_IMPORT_ALREADY_IMPORTED = 2
+
+#: Import outcome: the line is valid but names something libmfa does not do (HOTP); nothing was
+#: stored.
+MFA_IMPORT_UNSUPPORTED = 3
+
+#: Import outcome: the line is malformed or was refused (the reason says why); nothing was
+#: stored.
+MFA_IMPORT_FAILED = 4
+
+#: Import outcome: how a setting maps onto libmfa (a google-authenticator option line).
+MFA_IMPORT_NOTE = 5
+
+#: Longest text an import reads, in bytes (1 GiB).
+MFA_IMPORT_MAX_BYTES = 1073741824
+
+#: Lines per transaction of an import, by default.
+MFA_IMPORT_BATCH_DEFAULT = 500
+
+#: Most lines per transaction of an import.
+MFA_IMPORT_BATCH_MAX = 1000
+
+
+class mfa_import_line(ctypes.Structure):
+    """What an import did with one line, passed to the host's mfa_import_report_fn. Every string is
+    borrowed for the duration of the call only. Nothing secret is in it: no secret, no code, not
+    the line's text.
+    """
+
+    line: int
+    uid: Optional[bytes]
+    outcome: int
+    outcome_name: Optional[bytes]
+    reason: Optional[bytes]
+    enrollment_id: Optional[bytes]
+
+    _fields_ = [
+        # The line number, from 1.
+        ("line", ctypes.c_int64),
+        # The user the line is about, or NULL when it could not be read.
+        ("uid", ctypes.c_char_p),
+        # MFA_IMPORT_IMPORTED, _ALREADY_IMPORTED, _UNSUPPORTED, _FAILED or _NOTE.
+        ("outcome", ctypes.c_int32),
+        # The outcome's name: "IMPORTED", "ALREADY_IMPORTED", "UNSUPPORTED", "FAILED",
+        # "NOTE".
+        ("outcome_name", ctypes.c_char_p),
+        # Why, in words, for people (never NULL).
+        ("reason", ctypes.c_char_p),
+        # The factor stored or found, or NULL.
+        ("enrollment_id", ctypes.c_char_p),
+    ]
+
+
+#: Receives the report of one line of an import, in line order; it runs on the calling thread and
+#: must not call back into libmfa.
+#:
+#: ``void (*mfa_import_report_fn)(void *context, const mfa_import_line *line)``
+mfa_import_report_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(mfa_import_line))
+
+#: Receives the progress of a long call after each batch: `done` of `total` (lines, or records);
+#: returns 0 to go on, non-zero to stop before the next batch. It runs on the calling thread and
+#: must not call back into libmfa.
+#:
+#: ``int (*mfa_progress_fn)(void *context, int64_t done, int64_t total)``
+mfa_progress_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
+
+#: Version of mfa_import_options understood by this header.
+MFA_IMPORT_OPTIONS_VERSION = 1
+
+
+class mfa_import_options(ctypes.Structure):
+    """How to import (mfa_import(), mfa_import_google_authenticator()). Fill with
+    mfa_import_options_init() or MFA_IMPORT_OPTIONS_INIT, then set `actor`. Strings are borrowed
+    for the call.
+    """
+
+    version: int
+    actor: Optional[bytes]
+    tenant: Optional[bytes]
+    batch_size: int
+
+    _fields_ = [
+        # The struct version, set by mfa_import_options_init() or MFA_IMPORT_OPTIONS_INIT
+        # (1 to MFA_IMPORT_OPTIONS_VERSION).
+        ("version", ctypes.c_uint32),
+        # Who runs the import, for the audit events: 1 to MFA_ACTOR_MAX_BYTES bytes
+        # (required).
+        ("actor", ctypes.c_char_p),
+        # The tenant of every user in the text, or NULL for the project.
+        ("tenant", ctypes.c_char_p),
+        # Lines per transaction, 1 to MFA_IMPORT_BATCH_MAX (MFA_IMPORT_BATCH_DEFAULT).
+        ("batch_size", ctypes.c_int32),
+        # Called for each line that has something to report (every line but blank lines,
+        # comments and a CSV header), or NULL.
+        ("report", mfa_import_report_fn),
+        # Passed to report.
+        ("report_context", ctypes.c_void_p),
+        # Called after each batch with the lines done and the lines in all (not for
+        # google-authenticator files), or NULL.
+        ("progress", mfa_progress_fn),
+        # Passed to progress.
+        ("progress_context", ctypes.c_void_p),
+    ]
+
+
+class mfa_import_summary(ctypes.Structure):
+    """The totals of an import, filled by mfa_import() and mfa_import_google_authenticator()."""
+
+    lines: int
+    imported: int
+    already_imported: int
+    unsupported: int
+    failed: int
+    recovery_codes: int
+    stopped: bool
+
+    _fields_ = [
+        # Lines read (blank lines and comments included).
+        ("lines", ctypes.c_int64),
+        # Factors stored.
+        ("imported", ctypes.c_int64),
+        # Lines whose factor the user already had.
+        ("already_imported", ctypes.c_int64),
+        # Lines naming something libmfa does not do.
+        ("unsupported", ctypes.c_int64),
+        # Malformed or refused lines.
+        ("failed", ctypes.c_int64),
+        # Recovery codes stored (google-authenticator scratch codes).
+        ("recovery_codes", ctypes.c_int64),
+        # Whether the progress callback stopped the import (the batches before are stored;
+        # run it again to go on).
+        ("stopped", ctypes.c_bool),
+    ]
+
+
+#: Most records per batch of mfa_rotate_keys_batched() and mfa_check_seals().
+MFA_ROTATION_BATCH_MAX = 10000
+
+
+class mfa_rotation_result(ctypes.Structure):
+    """How a batched key rotation ended (mfa_rotate_keys_batched())."""
+
+    rotated: int
+    remaining: int
+    stopped: bool
+
+    _fields_ = [
+        # Records re-encrypted by this run.
+        ("rotated", ctypes.c_int64),
+        # Records still not under the current key (0 when it finished; after a stop, what
+        # the next run will do).
+        ("remaining", ctypes.c_int64),
+        # Whether the progress callback stopped the run before the end.
+        ("stopped", ctypes.c_bool),
+    ]
+
+
+class mfa_seal_check(ctypes.Structure):
+    """What mfa_check_seals() found, in one allocation: free with mfa_seal_check_free()."""
+
+    checked: int
+    failed: int
+    failed_id_count: int
+    stopped: bool
+
+    _fields_ = [
+        # Sealed records read.
+        ("checked", ctypes.c_int64),
+        # Records that did not open with the keys given (their key is missing, or they
+        # were altered or moved).
+        ("failed", ctypes.c_int64),
+        # Number of failed_ids (at most 100).
+        ("failed_id_count", ctypes.c_size_t),
+        # The ids of the first records that did not open.
+        ("failed_ids", ctypes.POINTER(ctypes.c_char_p)),
+        # Whether the progress callback stopped the check before the end.
+        ("stopped", ctypes.c_bool),
+    ]
+
+
 # --- Every struct, by its C name ------------------------------------------------------------------
 
 STRUCTS: Dict[str, type[ctypes.Structure]] = {
@@ -871,6 +1239,18 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_assertion": mfa_assertion,
     "mfa_recovery_codes": mfa_recovery_codes,
     "mfa_webauthn_credential": mfa_webauthn_credential,
+    "mfa_factor_count": mfa_factor_count,
+    "mfa_admin_user": mfa_admin_user,
+    "mfa_admin_user_page": mfa_admin_user_page,
+    "mfa_admin_factor": mfa_admin_factor,
+    "mfa_admin_stats_row": mfa_admin_stats_row,
+    "mfa_admin_tenant_users": mfa_admin_tenant_users,
+    "mfa_admin_stats": mfa_admin_stats,
+    "mfa_import_line": mfa_import_line,
+    "mfa_import_options": mfa_import_options,
+    "mfa_import_summary": mfa_import_summary,
+    "mfa_rotation_result": mfa_rotation_result,
+    "mfa_seal_check": mfa_seal_check,
 }
 
 
@@ -1176,6 +1556,118 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
             _out,
         ],
     ),
+    # Administration: users, factors, imports, keys
+    # int32_t mfa_admin_list_users(mfa_ctx *ctx, mfa_admin_user_page **out, char const
+    # *tenant, char const *factor_id, int32_t limit, char const *cursor, char **err)
+    "mfa_admin_list_users": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_admin_user_page)),
+            _str,
+            _str,
+            _i32,
+            _str,
+            _out,
+        ],
+    ),
+    # void mfa_admin_user_page_free(mfa_admin_user_page *page)
+    "mfa_admin_user_page_free": (None, [_P(mfa_admin_user_page)]),
+    # int32_t mfa_admin_user_factors(mfa_ctx *ctx, mfa_factor_list **out, char const *tenant,
+    # char const *uid, int32_t flags, char **err)
+    "mfa_admin_user_factors": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_factor_list)),
+            _str,
+            _str,
+            _i32,
+            _out,
+        ],
+    ),
+    # int32_t mfa_admin_factor_get(mfa_ctx *ctx, mfa_admin_factor **out, char const
+    # *enrollment_id, int32_t flags, char **err)
+    "mfa_admin_factor_get": (_i32, [_P(mfa_ctx), _P(_P(mfa_admin_factor)), _str, _i32, _out]),
+    # void mfa_admin_factor_free(mfa_admin_factor *factor)
+    "mfa_admin_factor_free": (None, [_P(mfa_admin_factor)]),
+    # int32_t mfa_admin_unenroll(mfa_ctx *ctx, mfa_admin_factor **out, char const
+    # *enrollment_id, char const *actor, char **err)
+    "mfa_admin_unenroll": (_i32, [_P(mfa_ctx), _P(_P(mfa_admin_factor)), _str, _str, _out]),
+    # int32_t mfa_admin_rename(mfa_ctx *ctx, mfa_admin_factor **out, char const
+    # *enrollment_id, char const *display_name, char const *actor, char **err)
+    "mfa_admin_rename": (_i32, [_P(mfa_ctx), _P(_P(mfa_admin_factor)), _str, _str, _str, _out]),
+    # int32_t mfa_admin_reset_user(mfa_ctx *ctx, mfa_factor_list **out, char const *tenant,
+    # char const *uid, char const *actor, char **err)
+    "mfa_admin_reset_user": (_i32, [_P(mfa_ctx), _P(_P(mfa_factor_list)), _str, _str, _str, _out]),
+    # int32_t mfa_admin_delete_user(mfa_ctx *ctx, mfa_factor_list **out, char const *tenant,
+    # char const *uid, char const *actor, char **err)
+    "mfa_admin_delete_user": (_i32, [_P(mfa_ctx), _P(_P(mfa_factor_list)), _str, _str, _str, _out]),
+    # int32_t mfa_admin_stats_get(mfa_ctx *ctx, mfa_admin_stats **out, char **err)
+    "mfa_admin_stats_get": (_i32, [_P(mfa_ctx), _P(_P(mfa_admin_stats)), _out]),
+    # void mfa_admin_stats_free(mfa_admin_stats *stats)
+    "mfa_admin_stats_free": (None, [_P(mfa_admin_stats)]),
+    # int32_t mfa_import_options_init(mfa_import_options *options, uint32_t version)
+    "mfa_import_options_init": (_i32, [_P(mfa_import_options), _u32]),
+    # int32_t mfa_import(mfa_ctx *ctx, mfa_import_summary *out, int32_t format, uint8_t const
+    # *text, size_t text_len, mfa_import_options const *options, char **err)
+    "mfa_import": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(mfa_import_summary),
+            _i32,
+            _str,
+            _size,
+            _P(mfa_import_options),
+            _out,
+        ],
+    ),
+    # int32_t mfa_import_google_authenticator(mfa_ctx *ctx, mfa_import_summary *out, char
+    # const *uid, uint8_t const *text, size_t text_len, mfa_import_options const *options,
+    # char **err)
+    "mfa_import_google_authenticator": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(mfa_import_summary),
+            _str,
+            _str,
+            _size,
+            _P(mfa_import_options),
+            _out,
+        ],
+    ),
+    # int32_t mfa_rotate_keys_batched(mfa_ctx *ctx, mfa_rotation_result *out, int32_t
+    # batch_size, char const *actor, mfa_progress_fn progress, void *progress_context, char
+    # **err)
+    "mfa_rotate_keys_batched": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(mfa_rotation_result),
+            _i32,
+            _str,
+            mfa_progress_fn,
+            _void_p,
+            _out,
+        ],
+    ),
+    # int32_t mfa_check_seals(mfa_ctx *ctx, mfa_seal_check **out, int32_t batch_size,
+    # mfa_progress_fn progress, void *progress_context, char **err)
+    "mfa_check_seals": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_seal_check)),
+            _i32,
+            mfa_progress_fn,
+            _void_p,
+            _out,
+        ],
+    ),
+    # void mfa_seal_check_free(mfa_seal_check *check)
+    "mfa_seal_check_free": (None, [_P(mfa_seal_check)]),
 }
 
 
@@ -1443,8 +1935,10 @@ if TYPE_CHECKING:
             stored factors no longer need the previous keys; keep them in previous_keys until
             the tokens they sealed have expired (10 minutes by default), or those sessions and
             credentials become invalid. `*out_count` (if not NULL) receives the number of
-            records re-encrypted. Returns MFA_OK, MFA_ERR_CRYPTO (a record's key was not given)
-            or MFA_ERR_STORAGE_ERROR.
+            records re-encrypted. It runs to the end in batches of 500 records, each its own
+            transaction; mfa_rotate_keys_batched() takes the batch size, reports progress and
+            can stop. Returns MFA_OK, MFA_ERR_CRYPTO (a record's key was not given) or
+            MFA_ERR_STORAGE_ERROR.
             """
             ...
 
@@ -1945,4 +2439,253 @@ if TYPE_CHECKING:
             or MFA_ERR_INVALID_VERIFICATION_CODE (the signature is wrong, or the user was not
             present).
             """
+            ...
+
+        def mfa_admin_list_users(
+            self,
+            ctx: Any,
+            out: Any,
+            tenant: _InBytes,
+            factor_id: _InBytes,
+            limit: int,
+            cursor: _InBytes,
+            err: Any,
+        ) -> int:
+            """Lists the users that have second factors, one page at a time, ordered by tenant (the
+            project first) then uid. An administrative call: no sign-in is checked (see
+            "Administration" in mfa_types.h). `tenant` is NULL for every tenant and the project,
+            "" for the project only, or a tenant; `factor_id` is NULL, or "totp", "phone" or
+            "recovery" for the users with a factor of that kind; `limit` is 1 to
+            MFA_ADMIN_PAGE_MAX users; `cursor` is NULL for the first page, else the
+            `next_cursor` of the page before (opaque; it carries nothing secret and grants
+            nothing). On MFA_OK, `*out` is the page (free with mfa_admin_user_page_free()).
+            Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (a limit out of range, an unknown factor
+            id, a cursor libmfa did not make, a bad tenant) or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_user_page_free(self, page: Any) -> None:
+            """Frees a page from mfa_admin_list_users(). NULL is a no-op."""
+            ...
+
+        def mfa_admin_user_factors(
+            self,
+            ctx: Any,
+            out: Any,
+            tenant: _InBytes,
+            uid: _InBytes,
+            flags: int,
+            err: Any,
+        ) -> int:
+            """One user's factors, oldest first, without the user's sign-in (an administrative
+            call). `tenant` is NULL for the project; `flags` is 0 (phone numbers masked, as in
+            hints) or MFA_ADMIN_SHOW_PHONE_NUMBERS. On MFA_OK, `*out` is the list (free with
+            mfa_factor_list_free()), empty for a user with no factor. Returns MFA_OK,
+            MFA_ERR_INVALID_ARGUMENT (bad uid, tenant or flags), MFA_ERR_CRYPTO (a phone number
+            that does not decrypt with the keys given) or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_factor_get(self, ctx: Any, out: Any, enrollment_id: _InBytes, flags: int, err: Any) -> int:
+            """One factor, found by its enrollment id alone, with the user who has it (an
+            administrative call). `flags` as for mfa_admin_user_factors(). On MFA_OK, `*out` is
+            the factor (free with mfa_admin_factor_free()). Returns MFA_OK,
+            MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT, MFA_ERR_CRYPTO or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_factor_free(self, factor: Any) -> None:
+            """Frees a factor from mfa_admin_factor_get(), mfa_admin_unenroll() or
+            mfa_admin_rename(). NULL is a no-op.
+            """
+            ...
+
+        def mfa_admin_unenroll(self, ctx: Any, out: Any, enrollment_id: _InBytes, actor: _InBytes, err: Any) -> int:
+            """Removes one factor, whoever has it, and revokes that user's credentials and tokens,
+            as the user's own mfa_unenroll() does, but with no sign-in (an administrative call).
+            Audited: MFA_AUDIT_UNENROLL, detail "ADMIN", with `actor` (1 to MFA_ACTOR_MAX_BYTES
+            bytes). `out` may be NULL; if not, on MFA_OK `*out` is the removed factor (free with
+            mfa_admin_factor_free()). Returns MFA_OK, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+            MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_rename(
+            self,
+            ctx: Any,
+            out: Any,
+            enrollment_id: _InBytes,
+            display_name: _InBytes,
+            actor: _InBytes,
+            err: Any,
+        ) -> int:
+            """Renames a factor (`display_name` NULL or "" removes its name; at most 256 bytes),
+            with no sign-in (an administrative call). Audited: MFA_AUDIT_FACTOR_RENAMED, with
+            `actor`. `out` may be NULL; if not, on MFA_OK `*out` is the factor as it is now
+            (free with mfa_admin_factor_free()). Returns MFA_OK,
+            MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_reset_user(
+            self,
+            ctx: Any,
+            out: Any,
+            tenant: _InBytes,
+            uid: _InBytes,
+            actor: _InBytes,
+            err: Any,
+        ) -> int:
+            """Resets a user who lost their second factors: removes every factor (and any
+            enrollment or SMS code in flight), clears their backoff and revokes their
+            credentials and tokens, in one transaction. A sign-in in progress, enrollment
+            sessions and credentials issued before are refused (MFA_ERR_USER_TOKEN_EXPIRED); the
+            user signs in with the first factor alone and enrolls again. Audited:
+            MFA_AUDIT_UNENROLL (detail "ADMIN") for each factor and MFA_AUDIT_USER_RESET, with
+            `actor`. `tenant` is NULL for the project. `out` may be NULL; if not, on MFA_OK
+            `*out` lists the removed factors (free with mfa_factor_list_free()). Returns MFA_OK,
+            MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user; nothing was
+            written), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_delete_user(
+            self,
+            ctx: Any,
+            out: Any,
+            tenant: _InBytes,
+            uid: _InBytes,
+            actor: _InBytes,
+            err: Any,
+        ) -> int:
+            """Deletes everything stored about a user, for an erasure request: factors, enrollments
+            and SMS codes in flight, SMS send records, backoff and sign-in times. Only a
+            revocation marker (tenant, uid, a counter and the time) stays, so that sessions and
+            credentials issued before stay refused. Audited: MFA_AUDIT_USER_DELETED, with
+            `actor`. `tenant` is NULL for the project. `out` may be NULL; if not, on MFA_OK
+            `*out` lists the removed factors (free with mfa_factor_list_free()). Returns MFA_OK,
+            MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user),
+            MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_stats_get(self, ctx: Any, out: Any, err: Any) -> int:
+            """Users and factors, counted per tenant and kind. On MFA_OK, `*out` holds the counts
+            (free with mfa_admin_stats_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_stats_free(self, stats: Any) -> None:
+            """Frees the counts from mfa_admin_stats_get(). NULL is a no-op."""
+            ...
+
+        def mfa_import_options_init(self, options: Any, version: int) -> int:
+            """Fills `options` with the defaults of struct version `version` (pass
+            MFA_IMPORT_OPTIONS_VERSION): no actor, the project, MFA_IMPORT_BATCH_DEFAULT lines
+            per transaction, no callbacks, and `version` itself. Only the fields that version
+            has are written; MFA_IMPORT_OPTIONS_INIT is the same as a static initializer.
+            Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`, a version 0 or newer
+            than the library's).
+            """
+            ...
+
+        def mfa_import(
+            self,
+            ctx: Any,
+            out: Any,
+            format: int,
+            text: _InBytes,
+            text_len: int,
+            options: Any,
+            err: Any,
+        ) -> int:
+            """Imports TOTP factors users already have in another system, one per line of `text`
+            (`text_len` bytes of UTF-8, not NUL-terminated, at most MFA_IMPORT_MAX_BYTES):
+            `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE or MFA_IMPORT_CSV. An
+            administrative call: no session, no code. Every line with something to say goes to
+            `options->report`, in line order; a bad line does not stop the import, and no report
+            holds a secret, a code or the line's text. Lines are stored `options->batch_size` at
+            a time, each batch one transaction; `options->progress` runs after each batch and
+            may stop the import there (`out->stopped`). Re-running an import stores nothing
+            twice: a line whose secret the user already has is MFA_IMPORT_ALREADY_IMPORTED. The
+            configuration's factor limit applies per line; imports do not revoke the users'
+            tokens. Each factor stored is audited (MFA_AUDIT_ENROLL, detail "IMPORTED", with
+            `options->actor`). On MFA_OK, `*out` holds the totals (zeroed on failure). Returns
+            MFA_OK, MFA_ERR_INVALID_ARGUMENT (an unknown format, NULL or invalid options, text
+            that is not UTF-8 or too long) or MFA_ERR_STORAGE_ERROR (the batches before are
+            stored: run it again to go on).
+            """
+            ...
+
+        def mfa_import_google_authenticator(
+            self,
+            ctx: Any,
+            out: Any,
+            uid: _InBytes,
+            text: _InBytes,
+            text_len: int,
+            options: Any,
+            err: Any,
+        ) -> int:
+            """Imports one user's google-authenticator-libpam file (`~/.google_authenticator`,
+            `text_len` bytes of `text`) for `uid` (in `options->tenant`): its TOTP secret as a
+            factor, its 8-digit scratch codes as the user's recovery codes (replacing an earlier
+            set), and each option line reported as it maps onto libmfa (MFA_IMPORT_NOTE). A file
+            without TOTP_AUTH is counter-based: MFA_IMPORT_UNSUPPORTED, and nothing is stored.
+            Re-running it stores nothing twice. `options->progress` is not called (one file is
+            one transaction). On MFA_OK, `*out` holds the totals (zeroed on failure). Returns
+            MFA_OK, MFA_ERR_INVALID_ARGUMENT (uid, options, text) or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_rotate_keys_batched(
+            self,
+            ctx: Any,
+            out: Any,
+            batch_size: int,
+            actor: _InBytes,
+            progress: Any,
+            progress_context: Any,
+            err: Any,
+        ) -> int:
+            """Re-encrypts every stored secret that is not under the current master key,
+            `batch_size` records (1 to MFA_ROTATION_BATCH_MAX) at a time, each batch its own
+            short transaction, so that a large store is never locked for long and other calls go
+            on meanwhile. Interrupting it loses nothing: a batch commits whole or not at all,
+            and running it again resumes with exactly the records not under the current key.
+            `progress` (or NULL) runs after each batch with the records done and the total found
+            at the start, and may stop the run there. `actor` (NULL or 1 to MFA_ACTOR_MAX_BYTES
+            bytes) goes into the MFA_AUDIT_KEYS_ROTATED event. Keep the previous keys in the
+            options until the tokens they sealed have expired (10 minutes by default). On
+            MFA_OK, `*out` says what was done and what is left (zeroed on failure). Returns
+            MFA_OK, MFA_ERR_INVALID_ARGUMENT (batch size, actor), MFA_ERR_CRYPTO (a record's key
+            was not given, or it does not decrypt for its row; the batches before stay done) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_check_seals(
+            self,
+            ctx: Any,
+            out: Any,
+            batch_size: int,
+            progress: Any,
+            progress_context: Any,
+            err: Any,
+        ) -> int:
+            """Opens every sealed record (factor secrets, pending secrets, SMS codes) with the
+            context's keys, reading `batch_size` records (1 to MFA_ROTATION_BATCH_MAX) at a
+            time, and reports those that do not open: after a key rotation, a check on a context
+            opened with the new key alone proves that nothing still needs an old one. Nothing is
+            written. `progress` (or NULL) runs after each batch with the records checked and the
+            total, and may stop the check there. On MFA_OK, `*out` holds what was found (free
+            with mfa_seal_check_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_seal_check_free(self, check: Any) -> None:
+            """Frees what mfa_check_seals() found. NULL is a no-op."""
             ...

@@ -74,6 +74,47 @@ AUDIT_SMS_SENT = _ffi.MFA_AUDIT_SMS_SENT
 AUDIT_INTEGRITY_FAILURE = _ffi.MFA_AUDIT_INTEGRITY_FAILURE
 #: Audit event: the host revoked a user's credentials and tokens (:meth:`libmfa.Context.revoke_tokens`).
 AUDIT_TOKENS_REVOKED = _ffi.MFA_AUDIT_TOKENS_REVOKED
+#: Audit event: an operator renamed a factor (:meth:`libmfa.Admin.rename`).
+AUDIT_FACTOR_RENAMED = _ffi.MFA_AUDIT_FACTOR_RENAMED
+#: Audit event: an operator reset a user: every factor removed, tokens revoked (:meth:`libmfa.Admin.reset_user`).
+AUDIT_USER_RESET = _ffi.MFA_AUDIT_USER_RESET
+#: Audit event: an operator deleted everything stored about a user (:meth:`libmfa.Admin.delete_user`).
+AUDIT_USER_DELETED = _ffi.MFA_AUDIT_USER_DELETED
+#: Audit event: stored secrets were re-encrypted under the current key (:meth:`libmfa.Admin.rotate_keys`).
+AUDIT_KEYS_ROTATED = _ffi.MFA_AUDIT_KEYS_ROTATED
+
+#: Longest ``actor`` of an administrative call, in bytes (:class:`libmfa.Admin`).
+ACTOR_MAX_BYTES = _ffi.MFA_ACTOR_MAX_BYTES
+#: Most users on one page of :meth:`libmfa.Admin.list_users`.
+ADMIN_PAGE_MAX = _ffi.MFA_ADMIN_PAGE_MAX
+#: ``mfa_admin_user_factors()`` flag: show phone numbers in full (``show_phone_numbers=True`` in Python).
+ADMIN_SHOW_PHONE_NUMBERS = _ffi.MFA_ADMIN_SHOW_PHONE_NUMBERS
+#: Version of ``mfa_import_options`` this binding fills in.
+IMPORT_OPTIONS_VERSION = _ffi.MFA_IMPORT_OPTIONS_VERSION
+#: :meth:`libmfa.Admin.import_factors` format: ``otpauth://totp/...`` URIs, one per line.
+IMPORT_OTPAUTH = _ffi.MFA_IMPORT_OTPAUTH
+#: :meth:`libmfa.Admin.import_factors` format: a pam_oath / liboath users file.
+IMPORT_USERS_FILE = _ffi.MFA_IMPORT_USERS_FILE
+#: :meth:`libmfa.Admin.import_factors` format: CSV ``uid,secret,issuer,digits,period,algorithm``.
+IMPORT_CSV = _ffi.MFA_IMPORT_CSV
+#: Import outcome: a factor (or a recovery code) was stored.
+IMPORT_IMPORTED = _ffi.MFA_IMPORT_IMPORTED
+#: Import outcome: the user already has a factor with this secret (a re-run); nothing was stored.
+IMPORT_ALREADY_IMPORTED = _ffi.MFA_IMPORT_ALREADY_IMPORTED
+#: Import outcome: the line names something libmfa does not do (HOTP); nothing was stored.
+IMPORT_UNSUPPORTED = _ffi.MFA_IMPORT_UNSUPPORTED
+#: Import outcome: the line is malformed or was refused; nothing was stored.
+IMPORT_FAILED = _ffi.MFA_IMPORT_FAILED
+#: Import outcome: how a setting maps onto libmfa (a google-authenticator option line).
+IMPORT_NOTE = _ffi.MFA_IMPORT_NOTE
+#: Longest text an import reads, in bytes (1 GiB).
+IMPORT_MAX_BYTES = _ffi.MFA_IMPORT_MAX_BYTES
+#: Lines per transaction of an import, by default.
+IMPORT_BATCH_DEFAULT = _ffi.MFA_IMPORT_BATCH_DEFAULT
+#: Most lines per transaction of an import.
+IMPORT_BATCH_MAX = _ffi.MFA_IMPORT_BATCH_MAX
+#: Most records per batch of :meth:`libmfa.Admin.rotate_keys` and :meth:`libmfa.Admin.check_seals`.
+ROTATION_BATCH_MAX = _ffi.MFA_ROTATION_BATCH_MAX
 
 #: App verification action: enrolling a phone number.
 APP_ACTION_ENROLLMENT = _ffi.MFA_APP_ACTION_ENROLLMENT

@@ -234,12 +234,16 @@ class AuditEvent(Record):
     Attributes:
         kind: ``AUDIT_ENROLL``, ``AUDIT_UNENROLL``, ``AUDIT_SIGN_IN_SUCCESS``,
             ``AUDIT_SIGN_IN_FAILURE``, ``AUDIT_BACKOFF``, ``AUDIT_CONFIG_CHANGE``,
-            ``AUDIT_SMS_SENT``, ``AUDIT_INTEGRITY_FAILURE`` or
-            ``AUDIT_TOKENS_REVOKED`` (ints).
+            ``AUDIT_SMS_SENT``, ``AUDIT_INTEGRITY_FAILURE``,
+            ``AUDIT_TOKENS_REVOKED``, or for the administrative calls
+            (:class:`libmfa.Admin`) ``AUDIT_FACTOR_RENAMED``,
+            ``AUDIT_USER_RESET``, ``AUDIT_USER_DELETED`` or
+            ``AUDIT_KEYS_ROTATED`` (ints).
         kind_name: the kind's name: ``"ENROLL"``, ``"UNENROLL"``,
             ``"SIGN_IN_SUCCESS"``, ``"SIGN_IN_FAILURE"``, ``"BACKOFF"``,
             ``"CONFIG_CHANGE"``, ``"SMS_SENT"``, ``"INTEGRITY_FAILURE"``,
-            ``"TOKENS_REVOKED"``.
+            ``"TOKENS_REVOKED"``, ``"FACTOR_RENAMED"``, ``"USER_RESET"``,
+            ``"USER_DELETED"``, ``"KEYS_ROTATED"``.
         tenant: the tenant, or None for the project.
         uid: the user, or None when the event is not about one user.
         factor_id: ``"totp"``, ``"phone"``, ``"recovery"`` or None.
@@ -247,10 +251,14 @@ class AuditEvent(Record):
         time: Unix time of the event (the context's clock).
         detail: the outcome's status name (``"OK"``,
             ``"INVALID_VERIFICATION_CODE"``, ...) or another detail
-            (``"IMPORTED"``, ``"locked until <time>"``).
+            (``"ADMIN"`` for an operator's unenroll, ``"IMPORTED"``,
+            ``"locked until <time>"``).
+        actor: who made the administrative call (the ``actor`` of the
+            :class:`libmfa.Admin`, such as an operator's name), or None for
+            the user's own actions.
     """
 
-    __slots__ = ("kind", "kind_name", "tenant", "uid", "factor_id", "enrollment_id", "time", "detail")
+    __slots__ = ("kind", "kind_name", "tenant", "uid", "factor_id", "enrollment_id", "time", "detail", "actor")
 
     kind: int
     kind_name: str
@@ -260,6 +268,7 @@ class AuditEvent(Record):
     enrollment_id: Optional[str]
     time: int
     detail: str
+    actor: Optional[str]
 
     def __init__(
         self,
@@ -271,9 +280,10 @@ class AuditEvent(Record):
         enrollment_id: Optional[str],
         time: int,
         detail: str,
+        actor: Optional[str] = None,
     ) -> None:
         self._set(kind=kind, kind_name=kind_name, tenant=tenant, uid=uid, factor_id=factor_id,
-                  enrollment_id=enrollment_id, time=time, detail=detail)
+                  enrollment_id=enrollment_id, time=time, detail=detail, actor=actor)
 
     @classmethod
     def _from_fields(cls, fields: AuditFields) -> AuditEvent:
@@ -291,6 +301,7 @@ class AuditEvent(Record):
             enrollment_id=optional("enrollment_id"),
             time=int(fields["time"]),
             detail=str(fields["detail"]),
+            actor=optional("actor"),
         )
 
 
@@ -305,6 +316,10 @@ AUDIT_KINDS = {
     _ffi.MFA_AUDIT_SMS_SENT: "SMS_SENT",
     _ffi.MFA_AUDIT_INTEGRITY_FAILURE: "INTEGRITY_FAILURE",
     _ffi.MFA_AUDIT_TOKENS_REVOKED: "TOKENS_REVOKED",
+    _ffi.MFA_AUDIT_FACTOR_RENAMED: "FACTOR_RENAMED",
+    _ffi.MFA_AUDIT_USER_RESET: "USER_RESET",
+    _ffi.MFA_AUDIT_USER_DELETED: "USER_DELETED",
+    _ffi.MFA_AUDIT_KEYS_ROTATED: "KEYS_ROTATED",
 }
 
 #: Names that lived here before each factor kind got its module: name -> module of libmfa.engine.

@@ -61,7 +61,7 @@ public struct KeyURI: Sendable, Equatable {
     }
 
     /// The URI text.
-    /// - Throws: `invalidArgument` for an empty or overlong account or issuer,
+    /// - Throws: `invalidArgument` for an empty or overlong account or issuer, one holding a NUL,
     ///   a secret of a bad length, or digits or period out of range.
     public func uri() throws(MFAError) -> String {
         try validate()
@@ -89,6 +89,9 @@ public struct KeyURI: Sendable, Equatable {
         }
         if let issuer, issuer.isEmpty || issuer.utf8.count > Self.maxNameBytes {
             throw MFAError(.invalidArgument, "issuer must be 1 to 1024 bytes")
+        }
+        guard !account.utf8.contains(0), issuer?.utf8.contains(0) != true else {
+            throw MFAError(.invalidArgument, "account name and issuer cannot hold a NUL")
         }
         try OTPLimits.check(keyBytes: secret.count)
         try OTPLimits.check(digits: digits)

@@ -59,13 +59,13 @@ extension KeyURI {
             guard let issuer = PercentEncoding.decode(label[..<colon], plusIsSpace: false),
                   let account = PercentEncoding.decode(label[label.index(after: colon)...],
                                                       plusIsSpace: false) else {
-                throw fail("label is not valid percent-encoded UTF-8")
+                throw fail("label is not valid percent-encoded UTF-8 (or holds a NUL)")
             }
             guard !issuer.isEmpty else { throw fail("issuer in the label is empty") }
             return (issuer, account)
         }
         guard let account = PercentEncoding.decode(label, plusIsSpace: false) else {
-            throw fail("label is not valid percent-encoded UTF-8")
+            throw fail("label is not valid percent-encoded UTF-8 (or holds a NUL)")
         }
         return (nil, account)
     }
@@ -87,7 +87,7 @@ extension KeyURI {
                 let equals = pair.firstIndex(of: "=") ?? pair.endIndex
                 guard let key = PercentEncoding.decode(pair[..<equals], plusIsSpace: true),
                       let value = PercentEncoding.decode(pair[equals...].dropFirst(), plusIsSpace: true)
-                else { throw KeyURI.fail("query is not valid percent-encoded UTF-8") }
+                else { throw KeyURI.fail("query is not valid percent-encoded UTF-8 (or holds a NUL)") }
                 try take(key.lowercased(), value)
             }
         }

@@ -21,7 +21,9 @@ enum PercentEncoding {
 
     /// Decodes `%XX` escapes (and, when `plusIsSpace`, `+` as a space, as in a
     /// query string) and checks that the result is UTF-8.
-    /// - Returns: nil for a malformed escape or bytes that are not UTF-8.
+    /// - Returns: nil for a malformed escape, bytes that are not UTF-8, or a
+    ///   NUL (escaped or not: no label or parameter holds one, and it would
+    ///   cut the text short on its way through the C ABI).
     static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
@@ -32,12 +34,15 @@ enum PercentEncoding {
                 guard let high = iterator.next().flatMap(hexValue),
                       let low = iterator.next().flatMap(hexValue) else { return nil }
                 out.append(high << 4 | low)
+            case 0:
+                return nil
             case UInt8(ascii: "+") where plusIsSpace:
                 out.append(UInt8(ascii: " "))
             default:
                 out.append(byte)
             }
         }
+        guard !out.contains(0) else { return nil }
         return String(validating: out, as: UTF8.self)
     }
 

@@ -93,7 +93,9 @@ extension MFAContext {
             reports += try storeImports([candidate], options: options, config: config)
         }
         var summary = ImportSummary()
-        summary.lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        // Counted as importFactors counts them: a final newline ends the last line, it starts none.
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        summary.lines = lines.last?.isEmpty == true ? lines.count - 1 : lines.count
         for line in reports.sorted(by: { $0.line < $1.line }) {
             summary.count(line)
             if line.outcome == .imported && line.line != parsed.candidate?.line { summary.recoveryCodes += 1 }

@@ -158,6 +158,20 @@ struct ImportTests {
         #expect(try fixture.context.userFactors(uid: "alice").first { $0.factorID == "recovery" }?.remainingCodes == 1)
     }
 
+    @Test("google-authenticator file: its lines are counted like the other importers' (a final newline starts none)",
+          arguments: StoreKind.available)
+    func googleAuthenticatorLineCount(_ kind: StoreKind) throws {
+        let fixture = try AdminFixture(kind)
+        let file = "\(Self.rfcBase32)\n\" TOTP_AUTH\n12345678\n"
+        let summary = try fixture.context.importGoogleAuthenticator(file, uid: "alice",
+                                                                    options: ImportOptions(actor: "migration"))
+        let (other, _) = try Self.run(fixture, file, .otpauth)
+        #expect(summary.lines == 3 && other.lines == 3)
+        let unterminated = try fixture.context.importGoogleAuthenticator(
+            String(file.dropLast()), uid: "bob", options: ImportOptions(actor: "migration"))
+        #expect(unterminated.lines == 3)
+    }
+
     @Test("google-authenticator file without TOTP_AUTH is HOTP: unsupported, nothing stored",
           arguments: StoreKind.available)
     func googleAuthenticatorHOTP(_ kind: StoreKind) throws {

@@ -3,7 +3,10 @@
 One module per part:
 
 * :mod:`libmfa.engine.context`: :class:`Context`, the engine on one store
-  (configuration, first-factor sign-in, tokens, administration);
+  (configuration, first-factor sign-in, tokens);
+* :mod:`libmfa.engine.admin`: :class:`Admin`, the operator's calls (users
+  and their factors, reset, erasure, imports, key rotation), made by an actor
+  the audit events record;
 * :mod:`libmfa.engine.flow`: what every kind of second factor shares:
   :class:`MultiFactorSession`, :class:`MultiFactor` (enroll, list,
   unenroll), :class:`MultiFactorResolver` (hints, resolve the sign-in) and
@@ -37,6 +40,19 @@ Quick start::
             result = resolver.resolve_sign_in(assertion)
 """
 
+from .admin import (
+    ALL_TENANTS,
+    Admin,
+    AdminFactor,
+    AdminStats,
+    AdminStatsRow,
+    AdminUser,
+    AdminUserPage,
+    ImportLine,
+    ImportSummary,
+    KeyRotationResult,
+    SealCheck,
+)
 from .context import Context
 from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiFactorSession
 from .phone import PhoneAuthCredential, PhoneAuthProvider, PhoneMultiFactorAssertion, PhoneMultiFactorGenerator
@@ -50,7 +66,17 @@ from .webauthn import (
 )
 
 __all__ = [
+    "ALL_TENANTS",
+    "Admin",
+    "AdminFactor",
+    "AdminStats",
+    "AdminStatsRow",
+    "AdminUser",
+    "AdminUserPage",
     "Context",
+    "ImportLine",
+    "ImportSummary",
+    "KeyRotationResult",
     "MultiFactor",
     "MultiFactorAssertion",
     "MultiFactorResolver",
@@ -62,6 +88,7 @@ __all__ = [
     "RecoveryCodeMultiFactorAssertion",
     "RecoveryCodes",
     "RecoveryCodesMultiFactorGenerator",
+    "SealCheck",
     "TOTPMultiFactorAssertion",
     "TOTPMultiFactorGenerator",
     "TOTPSecret",

@@ -1,7 +1,8 @@
 """The MFA engine on one store: :class:`Context` (``mfa_ctx``).
 
 A context owns the C handle and the host's callbacks; it holds the
-configuration, the first-factor sign-in, tokens and administration. The
+configuration, the first-factor sign-in, tokens and administration (the
+operator's calls are in :mod:`libmfa.engine.admin`, :meth:`Context.admin`). The
 flows of every kind of second factor go through the objects of
 :mod:`libmfa.engine.flow` (``MultiFactor``, ``MultiFactorResolver``) and the
 module of each kind (:mod:`libmfa.engine.totp`, :mod:`libmfa.engine.phone`,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
     from .._typing import Bytes, OptionalText, Text, UnixTime
     from ..models import MultiFactorInfo
+    from .admin import Admin
     from ..otp import TOTP
 
     KeyPairs = Union[Mapping[str, Bytes], Iterable[Tuple[str, Bytes]], None]
@@ -609,6 +611,26 @@ class Context:
 
     # --- administration ---------------------------------------------------------------
 
+    def admin(self, actor: Text) -> Admin:
+        """The administrative calls on this context, made by ``actor``: an :class:`libmfa.Admin`.
+
+        Listing users and their factors, unenrolling, renaming, resetting and
+        deleting users, counting, importing from other systems and rotating
+        keys, with no user sign-in (the host decides who may). The audit
+        events of the calls that change something carry ``actor``.
+
+        Args:
+            actor: who makes the calls (such as an operator's name), 1 to
+                :data:`libmfa.ACTOR_MAX_BYTES` bytes of UTF-8.
+
+        Raises:
+            TypeError: an actor that is not str or bytes.
+            InvalidArgumentError: an empty, overlong or non-UTF-8 actor.
+        """
+        from .admin import Admin
+
+        return Admin(self, actor)
+
     def import_totp(self, user: User, secret: Union[Bytes, TOTP], display_name: OptionalText = None) -> MultiFactorInfo:
         """Import a TOTP factor the user already has elsewhere, without a code.
 
@@ -631,6 +653,9 @@ class Context:
         """Re-encrypt every stored secret that is not under the current master key.
 
         Afterwards the previous keys are no longer needed for stored factors.
+        It runs to the end in batches of 500 records, each its own
+        transaction; :meth:`libmfa.Admin.rotate_keys` takes the batch size,
+        reports progress and can stop.
 
         Returns:
             The number of records re-encrypted (factors, and SMS verifications

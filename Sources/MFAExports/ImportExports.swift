@@ -1,0 +1,168 @@
+import CMFATypes
+import Glibc
+import MFA
+
+extension CStructs {
+    /// `mfa_import_options`.
+    static let importOptions = CVersioned<mfa_import_options>(
+        name: "options", macro: "MFA_IMPORT_OPTIONS_VERSION", sizes: [MemoryLayout<mfa_import_options>.size]
+    ) { version in
+        mfa_import_options(version: version, actor: nil, tenant: nil, batch_size: MFA_IMPORT_BATCH_DEFAULT,
+                           report: nil, report_context: nil, progress: nil, progress_context: nil)
+    }
+}
+
+/// The C numbers of the import outcomes (`MFA_IMPORT_IMPORTED`, ...).
+private let outcomes: [ImportLineReport.Outcome: Int32] = [
+    .imported: MFA_IMPORT_IMPORTED, .alreadyImported: MFA_IMPORT_ALREADY_IMPORTED,
+    .unsupported: MFA_IMPORT_UNSUPPORTED, .failed: MFA_IMPORT_FAILED, .note: MFA_IMPORT_NOTE,
+]
+
+/// Calls `body` with a C copy of `text`, or NULL for nil.
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
+
+/// A C import's options and callbacks, read from the caller's struct.
+private struct CImport {
+    let options: ImportOptions
+    let report: (ImportLineReport) -> Void
+    let progress: (Int, Int) -> Bool
+
+    init(_ pointer: UnsafePointer<mfa_import_options>?) throws(MFAError) {
+        let fields = try CStructs.importOptions.read(pointer)
+        options = ImportOptions(actor: try CArguments.string(fields.actor, "options->actor"),
+                                tenant: try CArguments.optionalString(fields.tenant, "options->tenant"),
+                                batchSize: Int(fields.batch_size))
+        if let function = fields.report {
+            let context = fields.report_context
+            report = { line in
+                withOptionalCString(line.uid) { uid in
+                    withOptionalCString(line.enrollmentID) { enrollment in
+                        line.outcome.rawValue.withCString { name in
+                            line.reason.withCString { reason in
+                                var record = mfa_import_line(line: Int64(line.line), uid: uid,
+                                                             outcome: outcomes[line.outcome] ?? 0, outcome_name: name,
+                                                             reason: reason, enrollment_id: enrollment)
+                                function(context, &record)
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            report = { _ in }
+        }
+        progress = cProgress(fields.progress, fields.progress_context)
+    }
+}
+
+/// A C progress callback as the core's `(done, total) -> go on`; always on for NULL.
+func cProgress(_ function: mfa_progress_fn?, _ context: UnsafeMutableRawPointer?) -> (Int, Int) -> Bool {
+    guard let function else { return { _, _ in true } }
+    return { done, total in function(context, Int64(done), Int64(total)) == 0 }
+}
+
+/// The text of an import: `text_len` bytes of UTF-8 (NUL bytes included), up to MFA_IMPORT_MAX_BYTES.
+private func importText(_ text: UnsafePointer<UInt8>?, _ length: UInt) throws(MFAError) -> String {
+    let bytes = try CArguments.bytes(text, length, allowed: 0...Int(MFA_IMPORT_MAX_BYTES), "text")
+    guard let string = String(validating: bytes, as: UTF8.self) else {
+        throw MFAError(.invalidArgument, "text is not valid UTF-8")
+    }
+    return string
+}
+
+/// Copies a summary into the caller's struct.
+private func write(_ summary: ImportSummary, to out: UnsafeMutablePointer<mfa_import_summary>) {
+    out.pointee = mfa_import_summary(lines: Int64(summary.lines), imported: Int64(summary.imported),
+                                     already_imported: Int64(summary.alreadyImported),
+                                     unsupported: Int64(summary.unsupported), failed: Int64(summary.failed),
+                                     recovery_codes: Int64(summary.recoveryCodes), stopped: summary.stopped)
+}
+
+/// Fills `options` with the defaults of struct version `version` (pass
+/// MFA_IMPORT_OPTIONS_VERSION): no actor, the project, MFA_IMPORT_BATCH_DEFAULT
+/// lines per transaction, no callbacks, and `version` itself. Only the
+/// fields that version has are written; MFA_IMPORT_OPTIONS_INIT is the same
+/// as a static initializer.
+///
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `options`, a version 0 or
+/// newer than the library's).
+@c(mfa_import_options_init)
+public func mfa_import_options_init(_ options: UnsafeMutablePointer<mfa_import_options>?,
+                                    _ version: UInt32) -> Int32 {
+    CResults.status { () throws(MFAError) in try CStructs.importOptions.initialize(options, version: version) }
+}
+
+/// Imports TOTP factors users already have in another system, one per line
+/// of `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
+/// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE
+/// or MFA_IMPORT_CSV. An administrative call: no session, no code.
+///
+/// Every line with something to say goes to `options->report`, in line order;
+/// a bad line does not stop the import, and no report holds a secret, a code
+/// or the line's text. Lines are stored `options->batch_size` at a time, each
+/// batch one transaction; `options->progress` runs after each batch and may
+/// stop the import there (`out->stopped`). Re-running an import stores
+/// nothing twice: a line whose secret the user already has is
+/// MFA_IMPORT_ALREADY_IMPORTED. The configuration's factor limit applies per
+/// line; imports do not revoke the users' tokens. Each factor stored is
+/// audited (MFA_AUDIT_ENROLL, detail "IMPORTED", with `options->actor`).
+///
+/// On MFA_OK, `*out` holds the totals (zeroed on failure). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (an unknown format, NULL or invalid options, text
+/// that is not UTF-8 or too long) or MFA_ERR_STORAGE_ERROR (the batches before
+/// are stored: run it again to go on).
+@c(mfa_import)
+public func mfa_import(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ out: UnsafeMutablePointer<mfa_import_summary>?,
+                       _ format: Int32, _ text: UnsafePointer<UInt8>?, _ text_len: UInt,
+                       _ options: UnsafePointer<mfa_import_options>?,
+                       _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    out?.pointee = mfa_import_summary()
+    return CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        let out = try CArguments.required(out, "out")
+        let importFormat: ImportFormat
+        switch format {
+        case MFA_IMPORT_OTPAUTH: importFormat = .otpauth
+        case MFA_IMPORT_USERS_FILE: importFormat = .oathUsersFile
+        case MFA_IMPORT_CSV: importFormat = .csv
+        default:
+            throw MFAError(.invalidArgument, "format must be MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE or MFA_IMPORT_CSV")
+        }
+        let body = try importText(text, text_len)
+        let host = try CImport(options)
+        write(try context.importFactors(body, format: importFormat, options: host.options, report: host.report,
+                                        progress: host.progress), to: out)
+    }
+}
+
+/// Imports one user's google-authenticator-libpam file (`~/.google_authenticator`,
+/// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its TOTP
+/// secret as a factor, its 8-digit scratch codes as the user's recovery codes
+/// (replacing an earlier set), and each option line reported as it maps onto
+/// libmfa (MFA_IMPORT_NOTE). A file without TOTP_AUTH is counter-based:
+/// MFA_IMPORT_UNSUPPORTED, and nothing is stored. Re-running it stores
+/// nothing twice. `options->progress` is not called (one file is one
+/// transaction).
+///
+/// On MFA_OK, `*out` holds the totals (zeroed on failure). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (uid, options, text) or MFA_ERR_STORAGE_ERROR.
+@c(mfa_import_google_authenticator)
+public func mfa_import_google_authenticator(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
+                                            _ out: UnsafeMutablePointer<mfa_import_summary>?,
+                                            _ uid: UnsafePointer<CChar>?, _ text: UnsafePointer<UInt8>?,
+                                            _ text_len: UInt, _ options: UnsafePointer<mfa_import_options>?,
+                                            _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    out?.pointee = mfa_import_summary()
+    return CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        let out = try CArguments.required(out, "out")
+        let user = try CArguments.string(uid, "uid")
+        let body = try importText(text, text_len)
+        let host = try CImport(options)
+        write(try context.importGoogleAuthenticator(body, uid: user, options: host.options, report: host.report),
+              to: out)
+    }
+}
