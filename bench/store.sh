@@ -4,7 +4,9 @@
 #
 #   SQLite       libmfa vs bench/sqlite_baseline.c, the bare SQLite work of a
 #                sign-in (one read; BEGIN IMMEDIATE, a read, an update,
-#                COMMIT; WAL, synchronous=NORMAL), 1 and 2 processes
+#                COMMIT; WAL, synchronous=NORMAL), 1 and 2 processes; and
+#                the floor, bench/sqlite_floor.c: libmfa's own statements
+#                with nothing else, against the same peer
 #   PostgreSQL   libmfa vs pgbench's simple-update transaction (-N, prepared
 #                statements), 1, 2 and 8 client processes, on a server on
 #                loopback started here (fsync on, synchronous_commit off:
@@ -25,6 +27,7 @@ mkdir -p "$out"
 cc -O2 -std=c99 -Wall -I"$ROOT/include" "$ROOT/bench/store_bench.c" -L"$CMAKE_BUILD" -lmfa \
     -Wl,-rpath,"$CMAKE_BUILD" -o "$out/store_bench"
 cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_baseline.c" -lsqlite3 -o "$out/sqlite_baseline"
+cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_floor.c" -lsqlite3 -o "$out/sqlite_floor"
 users=${1:-10000}
 signins=${2:-5000}
 rounds=${3:-3}
@@ -43,6 +46,11 @@ best() { # best NUMBER...: the largest
 }
 sqlite_libmfa() { rm -f "$work"/s.sqlite*; "$out/store_bench" "$work/s.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2; }
 sqlite_bare() { rm -f "$work"/b.sqlite*; "$out/sqlite_baseline" "$work/b.sqlite" "$users" "$((signins * 2))" "$1" | cut -d' ' -f2; }
+sqlite_floor() {
+    rm -f "$work"/f.sqlite*
+    "$out/store_bench" "$work/f.sqlite" "$users" 0 1 > /dev/null
+    "$out/sqlite_floor" "$work/f.sqlite" "$users" "$((signins * 2))" "$1" | cut -d' ' -f2
+}
 pg_libmfa() {
     psql_do "DROP SCHEMA IF EXISTS mfa CASCADE; CREATE SCHEMA mfa"
     "$out/store_bench" "$url?options=-csearch_path%3Dmfa" "$users" "$signins" "$1" | cut -d' ' -f2
@@ -58,13 +66,16 @@ printf '%-11s %9s %14s %14s %7s\n' store processes "libmfa /s" "peer /s" ratio
 row() { # row STORE PROCESSES LIBMFA PEER
     printf '%-11s %9s %14s %14s %6s%%\n' "$1" "$2" "$3" "$4" "$(( $3 * 100 / $4 ))"
 }
+floors=()
 for processes in 1 2; do
-    mine=() peer=()
+    mine=() peer=() floor=()
     for _ in $(seq "$rounds"); do
         peer+=("$(sqlite_bare "$processes")")
+        floor+=("$(sqlite_floor "$processes")")
         mine+=("$(sqlite_libmfa "$processes")")
     done
     row sqlite "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")"
+    floors+=("$processes $(best "${floor[@]}") $(best "${peer[@]}") $(best "${mine[@]}")")
 done
 for processes in 1 2 8; do
     mine=() peer=()
@@ -75,3 +86,9 @@ for processes in 1 2 8; do
     row postgresql "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")"
 done
 echo "peers: sqlite = bench/sqlite_baseline.c; postgresql = pgbench -N -M prepared, scale 1"
+echo "floor: libmfa's own SQLite statements with nothing else (bench/sqlite_floor.c), same peer"
+for line in "${floors[@]}"; do
+    read -r processes floor peer mine <<< "$line"
+    printf '%-11s %9s %14s %14s %6s%%   libmfa at %s%% of it\n' sqlite-floor "$processes" "$floor" "$peer" \
+        "$(( floor * 100 / peer ))" "$(( mine * 100 / floor ))"
+done

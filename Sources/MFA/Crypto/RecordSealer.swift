@@ -29,11 +29,20 @@ package struct SealBinding: Sendable, Equatable {
 
     /// The associated data: a version, then each field NUL-terminated.
     var associated: [UInt8] {
-        var out = Array("libmfa seal v2".utf8)
-        for field in [record, kind, tenant, uid, id] {
+        let version: StaticString = "libmfa seal v2"
+        var out: [UInt8] = []
+        out.reserveCapacity(version.utf8CodeUnitCount + 5 + record.utf8.count + kind.utf8.count + tenant.utf8.count
+                            + uid.utf8.count + id.utf8.count)
+        out.append(contentsOf: UnsafeBufferPointer(start: version.utf8Start, count: version.utf8CodeUnitCount))
+        func field(_ text: String) {
             out.append(0)
-            out.append(contentsOf: field.utf8)
+            out.append(contentsOf: text.utf8)
         }
+        field(record)
+        field(kind)
+        field(tenant)
+        field(uid)
+        field(id)
         return out
     }
 

@@ -53,10 +53,38 @@ public struct MFAUser: Sendable, Equatable {
 
     /// A provider id lower-cased and stripped of surrounding white space.
     static func normalizedProvider(_ provider: String) -> String {
+        if let ascii = asciiNormalizedProvider(provider) { return ascii }
         let scalars = provider.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         return String(String.UnicodeScalarView(scalars[first...last])).lowercased()
+    }
+
+    /// `normalizedProvider` of an ASCII provider id (every one in practice)
+    /// without Unicode tables, and without a copy when it is already
+    /// normalized; nil for any other.
+    private static func asciiNormalizedProvider(_ provider: String) -> String? {
+        // Unicode's White_Space within ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0d).contains(byte) }
+        return provider.utf8.withContiguousStorageIfAvailable { (bytes) -> String? in
+            var upper = false
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                if (0x41...0x5a).contains(byte) { upper = true }
+            }
+            var start = 0
+            var end = bytes.count
+            while start < end, isSpace(bytes[start]) { start += 1 }
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+            if !upper, start == 0, end == bytes.count { return provider }
+            return String(unsafeUninitializedCapacity: end - start) { (out) -> Int in
+                for index in start..<end {
+                    let byte = bytes[index]
+                    out[index - start] = (0x41...0x5a).contains(byte) ? byte + 0x20 : byte
+                }
+                return end - start
+            }
+        } ?? nil
     }
 
     /// Throws `invalidArgument` for an empty or overlong uid, tenant or provider.

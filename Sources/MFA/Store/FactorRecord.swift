@@ -62,18 +62,24 @@ package struct FactorRecord: Sendable, Equatable {
 
     /// Reads a row of `selectList`.
     /// - Throws: `storageError` for a missing column, a wrong type or a value out of range.
-    init(row: some Collection<SQLValue>) throws(MFAError) {
-        let row = Array(row)
-        guard row.count == Self.storedColumns.count + 1, let id = row[0].text, let tenant = row[1].text,
-              let uid = row[2].text, let factorID = row[3].text, row[4].text != nil || row[4] == .null,
-              let enrolledAt = row[5].int, let keyID = row[6].text, let sealed = row[7].blob,
-              let lockedUntil = row[8].int, let format = row[9].int, format == 1 || format == 2,
-              row[10].int != nil || row[10] == .null else {
+    init(row: [SQLValue]) throws(MFAError) {
+        try self.init(row: row[...])
+    }
+
+    /// Reads a row of `selectList` from a part of a longer row.
+    init(row: ArraySlice<SQLValue>) throws(MFAError) {
+        let at = row.startIndex
+        guard row.count == Self.storedColumns.count + 1, let id = row[at].text, let tenant = row[at + 1].text,
+              let uid = row[at + 2].text, let factorID = row[at + 3].text,
+              row[at + 4].text != nil || row[at + 4] == .null, let enrolledAt = row[at + 5].int,
+              let keyID = row[at + 6].text, let sealed = row[at + 7].blob, let lockedUntil = row[at + 8].int,
+              let format = row[at + 9].int, format == 1 || format == 2,
+              row[at + 10].int != nil || row[at + 10] == .null else {
             throw MFAError(.storageError, "a stored factor is malformed")
         }
-        self.init(enrollmentID: id, tenant: tenant, uid: uid, factorID: factorID, displayName: row[4].text,
+        self.init(enrollmentID: id, tenant: tenant, uid: uid, factorID: factorID, displayName: row[at + 4].text,
                   enrolledAt: enrolledAt, keyID: keyID, sealed: sealed, lockedUntil: lockedUntil, sealFormat: format,
-                  summary: row[10].int)
+                  summary: row[at + 10].int)
     }
 
     /// The values of `storedColumns`, for an insert.
@@ -123,6 +129,10 @@ package struct AttemptView: Sendable {
     package var documents: ConfigDocuments
     /// The factor kind's `attemptColumns` (NULL when the factor is missing).
     package var state: [SQLValue] = []
+    /// Whether the user has a row in `mfa_users` (`user` holds the defaults when not).
+    package var userStored = false
+    /// The factor's failure count (0 when the factor is missing).
+    package var factorFailures: Int64 = 0
 }
 
 /// The outcome of a backoff-counted failure.

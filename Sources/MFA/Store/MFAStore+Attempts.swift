@@ -46,7 +46,10 @@ extension MFAStore {
         -> (factors: [FactorRecord], user: UserRecord, documents: ConfigDocuments) {
         try database.read { (db) throws(MFAError) in
             // One statement: the documents and the user as a single row, the factors joined to it.
-            let rows = try db.query(Self.signInSQL, [.text(tenant), .text(tenant), .text(uid), .text(tenant), .text(uid)])
+            let rows = tenant.isEmpty
+                ? try db.query(Self.projectSignInSQL, [.text(tenant), .text(uid), .text(tenant), .text(uid)])
+                : try db.query(Self.tenantSignInSQL,
+                               [.text(tenant), .text(tenant), .text(uid), .text(tenant), .text(uid)])
             var factors: [FactorRecord] = []
             for row in rows where row[6] != .null { factors.append(try FactorRecord(row: row.dropFirst(6))) }
             factors.sort(by: FactorRecord.enrollmentOrder)
@@ -56,14 +59,22 @@ extension MFAStore {
         }
     }
 
-    private static let signInSQL = """
+    /// The sign-in read of a project's user (parameters: tenant, uid, tenant, uid).
+    private static let projectSignInSQL = signInSQL(tenantDocument: "NULL")
+    /// The sign-in read of a tenant's user (parameters: tenant, tenant, uid, tenant, uid).
+    private static let tenantSignInSQL =
+        signInSQL(tenantDocument: "(SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '')")
+
+    private static func signInSQL(tenantDocument: String) -> String {
+        """
         SELECT d.project, d.tenant_document, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, \
         u.locked_until, \(FactorRecord.selectList) FROM (SELECT \
         (SELECT document FROM mfa_config WHERE tenant = '') AS project, \
-        (SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '') AS tenant_document) d \
+        \(tenantDocument) AS tenant_document) d \
         LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
         LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ?
         """
+    }
 
     /// What an attempt would find, read without a transaction (to check a
     /// request before acting on it; the attempt itself checks again).
@@ -122,11 +133,17 @@ extension MFAStore {
                 return .accepted
             }
         }
+        // Where a write transaction holds the whole database (SQLite), what the
+        // attempt reads in it cannot change before it commits: the user's row
+        // is created only if it is missing, and the factor's failure count
+        // cleared only if it is not clear (each saves a statement).
+        let wholeDatabase = dialect.rowLock.isEmpty
         return try database.transaction { (db) throws(MFAError) -> AttemptResult in
-            try Self.lockUser(db, request.tenant, request.uid, dialect)
+            if !wholeDatabase { try Self.lockUser(db, request.tenant, request.uid, dialect) }
             let enrollmentID = try Self.locate(request, locate, db)
             let view = try Self.attemptView(db, kind: kind, enrollmentID: enrollmentID, tenant: request.tenant,
                                             uid: request.uid, tokenID: request.tokenID)
+            if wholeDatabase, !view.userStored { try Self.lockUser(db, request.tenant, request.uid, dialect) }
             let message: String?
             let limits: MFALimits
             switch try decide(view) {
@@ -139,7 +156,9 @@ extension MFAStore {
             case .accept(let until, let acceptLimits, let claim):
                 if try db.execute(claim.statement, claim.parameters) == 1 {
                     try Self.consume(db, request.tokenID, until: until, dialect)
-                    try db.execute(Self.clearFactorSQL, [.text(enrollmentID)])
+                    if !wholeDatabase || view.factorFailures != 0 || view.factor?.lockedUntil != 0 {
+                        try db.execute(Self.clearFactorSQL, [.text(enrollmentID)])
+                    }
                     try db.execute(Self.clearUserSQL, [.int(request.now), .text(request.tenant), .text(request.uid)])
                     return .accepted
                 }
@@ -234,38 +253,50 @@ extension MFAStore {
     static func attemptView(_ db: SQLConnection, kind: (any SecondFactor.Type)?, enrollmentID: String,
                             tenant: String, uid: String, tokenID: [UInt8]) throws(MFAError) -> AttemptView {
         let columns = kind?.attemptColumns.count ?? 0
-        guard let row = try db.query(viewSQL(kind), [.blob(tokenID), .text(tenant), .text(tenant), .text(uid),
-                                                     .text(enrollmentID)]).first,
-            row.count == 7 + FactorRecord.storedColumns.count + 1 + columns else {
+        let sql = viewSQL(kind, tenant: !tenant.isEmpty)
+        let parameters: [SQLValue] = tenant.isEmpty
+            ? [.blob(tokenID), .text(tenant), .text(uid), .text(enrollmentID)]
+            : [.blob(tokenID), .text(tenant), .text(tenant), .text(uid), .text(enrollmentID)]
+        let factorStart = 8
+        let factorEnd = factorStart + FactorRecord.storedColumns.count + 1
+        guard let row = try db.query(sql, parameters).first, row.count == factorEnd + columns else {
             throw MFAError(.storageError, "the attempt query returned no row")
         }
-        guard let consumed = row[4].int else { throw MFAError(.storageError, "the attempt query is malformed") }
-        let factorEnd = 7 + FactorRecord.storedColumns.count + 1
+        guard let consumed = row[4].int, row[7].int != nil || row[7] == .null else {
+            throw MFAError(.storageError, "the attempt query is malformed")
+        }
         return AttemptView(
-            factor: row[7] == .null ? nil : try FactorRecord(row: row[7..<factorEnd]),
+            factor: row[factorStart] == .null ? nil : try FactorRecord(row: row[factorStart..<factorEnd]),
             user: try userRecord(row[0..<4]), consumed: consumed > 0,
             documents: ConfigDocuments(project: row[5].text, tenant: row[6].text),
-            state: Array(row[factorEnd...]))
+            state: Array(row[factorEnd...]), userStored: row[1] != .null, factorFailures: row[7].int ?? 0)
     }
 
-    /// The attempt view's statement for each kind (and for none), built once.
-    private static let viewSQLs: [String: String] = {
-        var out = ["": viewSQL(join: "", columns: [])]
-        for kind in FactorRegistry.all { out[kind.id] = viewSQL(join: kind.attemptJoin, columns: kind.attemptColumns) }
+    /// The attempt view's statements for each kind (and for none), built
+    /// once: for the project's users, and for a tenant's (which also read
+    /// the tenant's document).
+    private static let viewSQLs: [String: (project: String, tenant: String)] = {
+        var out = ["": (viewSQL(join: "", columns: [], tenant: false), viewSQL(join: "", columns: [], tenant: true))]
+        for kind in FactorRegistry.all {
+            out[kind.id] = (viewSQL(join: kind.attemptJoin, columns: kind.attemptColumns, tenant: false),
+                            viewSQL(join: kind.attemptJoin, columns: kind.attemptColumns, tenant: true))
+        }
         return out
     }()
 
-    private static func viewSQL(_ kind: (any SecondFactor.Type)?) -> String {
-        viewSQLs[kind?.id ?? ""] ?? viewSQLs[""] ?? ""
+    private static func viewSQL(_ kind: (any SecondFactor.Type)?, tenant: Bool) -> String {
+        let statements = viewSQLs[kind?.id ?? ""] ?? viewSQLs[""]
+        return (tenant ? statements?.tenant : statements?.project) ?? ""
     }
 
-    private static func viewSQL(join: String, columns: [String]) -> String {
-        """
+    /// Parameters: token id, [tenant,] tenant, uid, enrollment id.
+    private static func viewSQL(join: String, columns: [String], tenant: Bool) -> String {
+        let tenantDocument = tenant ? "(SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '')" : "NULL"
+        return """
         SELECT u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, u.locked_until, \
         (SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), \
-        (SELECT document FROM mfa_config WHERE tenant = ''), \
-        (SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> ''), \(FactorRecord.selectList)\
-        \(columns.map { ", " + $0 }.joined()) \
+        (SELECT document FROM mfa_config WHERE tenant = ''), \(tenantDocument), f.failures, \
+        \(FactorRecord.selectList)\(columns.map { ", " + $0 }.joined()) \
         FROM (SELECT 1 AS one) o LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
         LEFT JOIN mfa_factors f ON f.enrollment_id = ?\(join.isEmpty ? "" : " " + join)
         """

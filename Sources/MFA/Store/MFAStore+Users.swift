@@ -76,15 +76,20 @@ extension MFAStore {
     }
 
     /// Reads the four `userColumns` (all NULL when the user has no row).
-    static func userRecord(_ row: some Collection<SQLValue>) throws(MFAError) -> UserRecord {
-        let row = Array(row)
+    static func userRecord(_ row: [SQLValue]) throws(MFAError) -> UserRecord {
+        try userRecord(row[...])
+    }
+
+    /// Reads the four `userColumns` from a part of a longer row.
+    static func userRecord(_ row: ArraySlice<SQLValue>) throws(MFAError) -> UserRecord {
         guard row.count == 4 else { throw MFAError(.storageError, "a stored user is malformed") }
         if row.allSatisfy({ $0 == .null }) { return UserRecord() }
-        guard row[0].int != nil || row[0] == .null, let epoch = row[1].int, epoch >= 0,
-              let last = row[2].int, let locked = row[3].int else {
+        let at = row.startIndex
+        guard row[at].int != nil || row[at] == .null, let epoch = row[at + 1].int, epoch >= 0,
+              let last = row[at + 2].int, let locked = row[at + 3].int else {
             throw MFAError(.storageError, "a stored user is malformed")
         }
-        return UserRecord(revokedAtMs: row[0].int, tokenEpoch: epoch, lastSecondFactorAt: last, lockedUntil: locked)
+        return UserRecord(revokedAtMs: row[at].int, tokenEpoch: epoch, lastSecondFactorAt: last, lockedUntil: locked)
     }
 
     /// Records a single-use token as consumed until `until`; throws

@@ -73,7 +73,14 @@ struct SQLKey: Hashable {
 final class SQLiteConnection: SQLConnection {
     private var handle: OpaquePointer?
     private var statements: [SQLKey: OpaquePointer] = [:]
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// Recently used statements by the address of their SQL text, a
+    /// shortcut past hashing the text: the slot keeps the text alive (so no
+    /// other text takes its address) and is used only if the text is equal.
+    private var recent = [(text: String, statement: OpaquePointer)?](repeating: nil, count: 64)
+    /// The bytes of the text and blob parameters of the statement running,
+    /// bound in place (`SQLITE_STATIC`): every parameter of a statement is
+    /// bound again before each run, and nothing else runs meanwhile.
+    private var arena = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     init(path: String) throws(MFAError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -90,11 +97,19 @@ final class SQLiteConnection: SQLConnection {
             _ = try query("PRAGMA journal_mode=WAL", [])
             try execute("PRAGMA synchronous=NORMAL", [])
         }
+        // SQLite's default page cache is 2 MiB: a store of 10,000 users
+        // (3 MiB) no longer fits, and every page it misses is a read from the
+        // file. The cache grows only as pages are read.
+        try execute("PRAGMA cache_size=-\(Self.cacheKiB)", [])
     }
+
+    /// The page cache's limit, in KiB.
+    static let cacheKiB = 16384
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close(handle)
+        arena.deallocate()
     }
 
     func transaction<R>(begin: String, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
@@ -133,17 +148,21 @@ final class SQLiteConnection: SQLConnection {
 
     private func prepared(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> OpaquePointer {
         guard let handle else { throw MFAError(.storageError, "the store is closed") }
-        let statement: OpaquePointer
-        let key = SQLKey(sql)
-        if let cached = statements[key] {
-            statement = cached
-        } else {
-            var fresh: OpaquePointer?
-            let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &fresh, nil)
-            guard status == SQLITE_OK, let fresh else { throw failure(status) }
-            statements[key] = fresh
-            statement = fresh
+        let statement = try cached(sql, handle)
+        // The parameters' bytes, end to end in the arena.
+        var size = 0
+        for value in parameters {
+            switch value {
+            case .text(let text): size += text.utf8.count
+            case .blob(let bytes): size += bytes.count
+            case .null, .int: break
+            }
         }
+        if size > arena.count {
+            arena.deallocate()
+            arena = .allocate(byteCount: max(size, 2 * arena.count, 1024), alignment: 8)
+        }
+        var offset = 0
         // Every parameter is bound on every run: no need to clear the last run's.
         for (index, value) in parameters.enumerated() {
             let position = Int32(index + 1)
@@ -151,23 +170,51 @@ final class SQLiteConnection: SQLConnection {
             switch value {
             case .null: status = sqlite3_bind_null(statement, position)
             case .int(let number): status = sqlite3_bind_int64(statement, position, number)
-            case .text(var text):
-                status = text.withUTF8 { utf8 in
-                    guard let start = utf8.baseAddress, !utf8.isEmpty else {
-                        return sqlite3_bind_text(statement, position, "", 0, nil)
-                    }
-                    return UnsafeRawPointer(start).withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                        sqlite3_bind_text(statement, position, $0, Int32(utf8.count), Self.transient)
-                    }
-                }
+            case .text(let text):
+                let count = copy(text.utf8, at: offset)
+                // An empty text still needs an address (NULL would bind NULL).
+                let start = count == 0 ? Self.empty : UnsafeRawPointer(arena.baseAddress! + offset)
+                status = sqlite3_bind_text(statement, position, start.assumingMemoryBound(to: CChar.self),
+                                           Int32(count), nil)
+                offset += count
             case .blob(let bytes):
-                status = bytes.withUnsafeBytes {
-                    sqlite3_bind_blob(statement, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                                      Int32($0.count), Self.transient)
-                }
+                let count = copy(bytes, at: offset)
+                let start = count == 0 ? Self.empty : UnsafeRawPointer(arena.baseAddress! + offset)
+                status = sqlite3_bind_blob(statement, position, start, Int32(count), nil)
+                offset += count
             }
             guard status == SQLITE_OK else { throw failure(status) }
         }
+        return statement
+    }
+
+    /// Copies `bytes` into the arena at `offset` (which has room for them).
+    private func copy(_ bytes: some Collection<UInt8>, at offset: Int) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        let target = UnsafeMutableRawBufferPointer(rebasing: arena[offset..<offset + bytes.count])
+        return target.initializeMemory(as: UInt8.self, fromContentsOf: bytes).count
+    }
+
+    /// Where an empty text or blob points: a byte that is never read.
+    private static var empty: UnsafeRawPointer { UnsafeRawPointer(("" as StaticString).utf8Start) }
+
+    /// The prepared statement of `sql`, prepared now if it was not before.
+    private func cached(_ sql: String, _ handle: OpaquePointer) throws(MFAError) -> OpaquePointer {
+        let address = sql.utf8.withContiguousStorageIfAvailable { Int(bitPattern: $0.baseAddress) } ?? 0
+        let slot = (address >> 4 ^ address >> 10) & (recent.count - 1)
+        if let entry = recent[slot], entry.text == sql { return entry.statement }
+        let statement: OpaquePointer
+        let key = SQLKey(sql)
+        if let known = statements[key] {
+            statement = known
+        } else {
+            var fresh: OpaquePointer?
+            let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &fresh, nil)
+            guard status == SQLITE_OK, let fresh else { throw failure(status) }
+            statements[key] = fresh
+            statement = fresh
+        }
+        recent[slot] = (sql, statement)
         return statement
     }
 

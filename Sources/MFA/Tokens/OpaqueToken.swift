@@ -65,7 +65,7 @@ package struct TokenClaims: Sendable, Equatable {
 package enum OpaqueToken {
     /// The longest token text accepted.
     package static let maxLength = 4096
-    private static let prefix = "v2."
+    private static let prefix: StaticString = "v2."
     private static let associated = Array("libmfa token v2".utf8)
     /// purpose, expires, id, epoch, parent expiry.
     private static let fixedBytes = 1 + 8 + 16 + 8 + 8
@@ -73,20 +73,22 @@ package enum OpaqueToken {
     /// Seals `claims` under the keyring's current key.
     package static func seal(_ claims: TokenClaims, keyring: MasterKeyring) throws(MFAError) -> String {
         guard claims.id.count == 16 else { throw MFAError(.internal, "a token id must be 16 bytes") }
-        var plain: [UInt8] = [claims.purpose.rawValue]
+        let texts = (claims.tenant.utf8.count, claims.uid.utf8.count, claims.reference.utf8.count)
+        guard texts.0 <= 1024, texts.1 <= 1024, texts.2 <= 1024 else {
+            throw MFAError(.invalidArgument, "token field too long")
+        }
+        var plain: [UInt8] = []
+        plain.reserveCapacity(fixedBytes + 6 + texts.0 + texts.1 + texts.2)
+        plain.append(claims.purpose.rawValue)
         append(claims.expires, to: &plain)
         plain.append(contentsOf: claims.id)
         append(claims.epoch, to: &plain)
         append(claims.parentExpires, to: &plain)
-        for text in [claims.tenant, claims.uid, claims.reference] {
-            let bytes = Array(text.utf8)
-            guard bytes.count <= 1024 else { throw MFAError(.invalidArgument, "token field too long") }
-            plain.append(UInt8(bytes.count >> 8))
-            plain.append(UInt8(bytes.count & 0xff))
-            plain.append(contentsOf: bytes)
-        }
-        return prefix + Base64URL.encode(try SecretBox.seal(plain, key: keyring.current.tokensKey,
-                                                             associated: associated))
+        append(claims.tenant, to: &plain)
+        append(claims.uid, to: &plain)
+        append(claims.reference, to: &plain)
+        return Base64URL.encode(try SecretBox.seal(plain, key: keyring.current.tokensKey, associated: associated),
+                                prefix: prefix)
     }
 
     /// Opens a token and checks its purpose; expiry, single use and
@@ -95,8 +97,7 @@ package enum OpaqueToken {
     package static func open(_ text: String, purpose: TokenPurpose,
                              keyring: MasterKeyring) throws(MFAError) -> TokenClaims {
         let invalid = MFAError(.invalidSession, "the session is missing, malformed or tampered with")
-        guard text.utf8.count <= maxLength, text.hasPrefix(prefix),
-              let sealed = Base64URL.decode(String(text.dropFirst(prefix.count))) else { throw invalid }
+        guard text.utf8.count <= maxLength, let sealed = Base64URL.decode(text, prefix: prefix) else { throw invalid }
         for key in keyring.all {
             guard let plain = try SecretBox.open(sealed, key: key.tokensKey, associated: associated) else { continue }
             guard let claims = plain.withBytes({ decode($0) }), claims.purpose == purpose else { throw invalid }
@@ -105,34 +106,40 @@ package enum OpaqueToken {
         throw invalid
     }
 
+    /// Appends a text field: its length (two bytes, big-endian), then its UTF-8.
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        let utf8 = text.utf8
+        bytes.append(UInt8(utf8.count >> 8))
+        bytes.append(UInt8(utf8.count & 0xff))
+        bytes.append(contentsOf: utf8)
+    }
+
     private static func append(_ value: Int64, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     private static func int64(_ plain: UnsafeRawBufferPointer, at index: Int) -> Int64 {
-        plain[index..<index + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        Int64(bitPattern: UInt64(bigEndian: plain.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
     }
 
     private static func decode(_ plain: UnsafeRawBufferPointer) -> TokenClaims? {
         guard plain.count >= fixedBytes, let purpose = TokenPurpose(rawValue: plain[0]) else { return nil }
-        let expires = int64(plain, at: 1)
-        let id = Array(plain[9..<25])
-        let epoch = int64(plain, at: 25)
-        let parentExpires = int64(plain, at: 33)
         var index = fixedBytes
-        var texts: [String] = []
-        for _ in 0..<3 {
+        /// The next text field, or nil if it is cut short or not UTF-8.
+        func text() -> String? {
             guard plain.count - index >= 2 else { return nil }
             let count = Int(plain[index]) << 8 | Int(plain[index + 1])
             index += 2
-            guard plain.count - index >= count,
-                  let text = String(validating: UnsafeRawBufferPointer(rebasing: plain[index..<index + count]),
-                                    as: UTF8.self) else { return nil }
-            texts.append(text)
+            guard plain.count - index >= count else { return nil }
+            let bytes = UnsafeRawBufferPointer(rebasing: plain[index..<index + count])
             index += count
+            // ASCII is UTF-8 as it stands: no need for the validating decoder.
+            if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+            return String(validating: bytes, as: UTF8.self)
         }
-        guard index == plain.count else { return nil }
-        return TokenClaims(purpose: purpose, id: id, tenant: texts[0], uid: texts[1], expires: expires,
-                           reference: texts[2], epoch: epoch, parentExpires: parentExpires)
+        guard let tenant = text(), let uid = text(), let reference = text(), index == plain.count else { return nil }
+        return TokenClaims(purpose: purpose, id: Array(UnsafeRawBufferPointer(rebasing: plain[9..<25])),
+                           tenant: tenant, uid: uid, expires: int64(plain, at: 1), reference: reference,
+                           epoch: int64(plain, at: 25), parentExpires: int64(plain, at: 33))
     }
 }
