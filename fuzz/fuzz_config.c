@@ -112,9 +112,13 @@ static void check_field(const char *path, int kind, const char *value, size_t le
         }
         FUZZ_CHECK(*prefix != NULL, "the origin %.*s in %s", (int)len, value, s->json);
     } else if (strcmp(path, "webauthn.attestationRoots[]") == 0) {
-        static const char pem[] = "-----BEGIN CERTIFICATE-----";
+        static const char pem[] = "-----BEGIN CERTIFICATE-----", end[] = "-----END CERTIFICATE-----";
+        char *copy;
         FUZZ_CHECK(kind == 's' && len > sizeof pem - 1 && strncmp(value, pem, sizeof pem - 1) == 0,
                    "an attestation root that is not PEM in %s", s->json);
+        copy = fuzz_string((const uint8_t *)value + sizeof pem - 1, len - (sizeof pem - 1));
+        FUZZ_CHECK(strstr(copy, end) != NULL, "an attestation root without its end line in %s", s->json);
+        free(copy);
     } else if (strcmp(path, "recoveryCodes.count") == 0) {
         long long n = integer(value, len, kind, path, s);
         FUZZ_CHECK(n >= 8 && n <= 16, "recoveryCodes.count %lld in %s", n, s->json);

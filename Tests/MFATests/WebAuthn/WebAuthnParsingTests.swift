@@ -80,7 +80,10 @@ struct WebAuthnParsingTests {
         for bad in [#"{"rpId":"Example.com"}"#, #"{"rpId":"https://example.com"}"#, #"{"rpId":""}"#,
                     #"{"origins":["http://example.com"]}"#, #"{"origins":["https://example.com/path"]}"#,
                     #"{"origins":"https://example.com"}"#, #"{"userVerification":"always"}"#, #"{"timeout":5}"#,
-                    #"{"attestationRoots":["not a certificate"]}"#, #"{"colour":"blue"}"#] {
+                    #"{"attestationRoots":["not a certificate"]}"#, #"{"colour":"blue"}"#,
+                    // fuzz_config (regress-crash-c38e50c7c18d): a PEM header alone passed as a certificate.
+                    #"{"attestationRoots":["-----BEGIN CERTIFICATE-----"]}"#,
+                    #"{"attestationRoots":["-----BEGIN CERTIFICATE-----\nMIIB\n"]}"#] {
             let error = errorMessage { try fixture.context.updateConfig(json: #"{"webauthn":\#(bad)}"#) }
             #expect(error?.code == .invalidArgument && error?.message.contains("webauthn") == true, "\(bad)")
         }

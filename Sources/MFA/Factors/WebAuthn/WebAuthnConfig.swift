@@ -41,6 +41,7 @@ enum WebAuthnConfig {
             let roots = try strings(value, "webauthn.attestationRoots", max: WebAuthnSettings.maxAttestationRoots)
             guard roots.allSatisfy({
                 $0.utf8.count <= WebAuthnSettings.maxRootBytes && $0.hasPrefix("-----BEGIN CERTIFICATE-----")
+                    && $0.dropFirst(27).contains("-----END CERTIFICATE-----")
             }) else {
                 throw MFAError(.invalidArgument,
                                "webauthn.attestationRoots: each must be a PEM certificate of at most 16384 bytes")
