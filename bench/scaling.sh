@@ -16,7 +16,7 @@ cc -O2 -std=c99 -Wall -I"$ROOT/include" "$ROOT/bench/store_bench.c" -L"$CMAKE_BU
     -Wl,-rpath,"$CMAKE_BUILD" -o "$out/store_bench"
 users=${1:-20000}
 signins=${2:-20000}
-port=$((${MFA_PG_PORT_BASE:-55432} + 8))
+port=$((${MFA_PG_PORT_BASE:-25432} + 8))
 work=$(mktemp -d)
 trap '"$ROOT/scripts/pg.sh" stop $port > /dev/null 2>&1 || true; rm -rf "$work"' EXIT
 url=$(MFA_PG_OPTIONS="-c fsync=on -c synchronous_commit=off -c shared_preload_libraries=pg_stat_statements" \

@@ -31,7 +31,7 @@ cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_floor.c" -lsqlite3 -o "$out/sqlite_flo
 users=${1:-10000}
 signins=${2:-5000}
 rounds=${3:-3}
-port=$((${MFA_PG_PORT_BASE:-55432} + 8))
+port=$((${MFA_PG_PORT_BASE:-25432} + 8))
 work=$(mktemp -d)
 chmod 755 "$work"
 trap '"$ROOT/scripts/pg.sh" stop $port > /dev/null 2>&1 || true; rm -rf "$work"' EXIT

@@ -149,12 +149,14 @@ set_tests_properties(abi_all_exports PROPERTIES TIMEOUT 900)
 #                 processes) under two calls in flight: each call, and calls made while it is
 #                 frozen, fail with STORAGE_ERROR at their deadline (mfa_deadline_ms); after
 #                 SIGCONT the next call works and nothing was half-written (test_pg_freeze.c)
-# The base port is 55432 unless MFA_PG_PORT_BASE is set in the environment at configure
-# time (so that several checkouts can run their tests side by side).
+# The base port is 25432 unless MFA_PG_PORT_BASE is set in the environment at configure
+# time (so that several checkouts can run their tests side by side). It sits below the
+# kernel's ephemeral ports (32768-60999), where the local port of any client connection
+# could take a test server's port just before the server binds it.
 if(DEFINED ENV{MFA_PG_PORT_BASE})
   set(MFA_PG_PORT_BASE $ENV{MFA_PG_PORT_BASE})
 else()
-  set(MFA_PG_PORT_BASE 55432)
+  set(MFA_PG_PORT_BASE 25432)
 endif()
 math(EXPR MFA_PG_PORT "${MFA_PG_PORT_BASE} + 1")
 math(EXPR MFA_PG_RESTART_PORT "${MFA_PG_PORT_BASE} + 2")

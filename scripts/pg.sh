@@ -13,7 +13,7 @@
 # unless MFA_PG_OPTIONS passes other server settings ("-c fsync=on ...").
 set -euo pipefail
 action=${1:?usage: pg.sh start|stop|halt|restart [port]}
-port=${2:-${MFA_PG_PORT_BASE:-55432}}
+port=${2:-${MFA_PG_PORT_BASE:-25432}}
 dir=${TMPDIR:-/tmp}/libmfa-pg-$port
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$bin/pg_ctl" ] || { echo "pg.sh: PostgreSQL server binaries not found" >&2; exit 1; }
@@ -28,11 +28,19 @@ start() {
         [ "$(id -u)" = 0 ] && chown postgres "$dir"
         as_postgres "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 > "$dir/initdb.log"
     fi
-    if ! as_postgres "$bin/pg_ctl" -D "$dir/data" status > /dev/null 2>&1; then
+    local try
+    for try in 1 2 3; do
+        as_postgres "$bin/pg_ctl" -D "$dir/data" status > /dev/null 2>&1 && break
         as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
             -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 ${MFA_PG_OPTIONS:-}" \
-            start > /dev/null
-    fi
+            start > /dev/null && break
+        # Say why (the server's log goes with its folder), then try again: a port or a
+        # socket another server is just giving up is free a moment later.
+        echo "pg.sh: the server on port $port did not start (try $try of 3); its log ends:" >&2
+        tail -n 5 "$dir/server.log" >&2 2> /dev/null || true
+        [ "$try" = 3 ] && return 1
+        sleep 2
+    done
     as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc \
         "SELECT 1 FROM pg_database WHERE datname = 'libmfa'" postgres | grep -q 1 ||
         as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres libmfa

@@ -14,7 +14,7 @@
 # Needs the CMake build (build/libmfa.so).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/env.sh"
-base=${MFA_PG_PORT_BASE:-55432}
+base=${MFA_PG_PORT_BASE:-25432}
 p1=$((base + 5))
 p2=$((base + 6))
 users=200

@@ -18,7 +18,7 @@
 # tests (swift build --build-tests) and the CMake build (build/libmfa.so).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/env.sh"
-base=${MFA_PG_PORT_BASE:-55432}
+base=${MFA_PG_PORT_BASE:-25432}
 pg_port=$((base + 4))
 port=$((base + 7))
 users=100

@@ -27,7 +27,7 @@ import libmfa
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-PORT = int(os.environ.get("MFA_PG_PORT_BASE", "55432")) + 5
+PORT = int(os.environ.get("MFA_PG_PORT_BASE", "25432")) + 5
 ORIGIN = "http://localhost:%d" % PORT
 Gen = libmfa.WebAuthnMultiFactorGenerator
 

@@ -47,7 +47,7 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 START_TIMEOUT = 300
 #: The ports of the servers this run starts: MFA_PG_PORT_BASE + 13, + 14, ... (the test command's
 #: PostgreSQL servers use the base and a few ports above it; see scripts/pg.sh and Tests/ha).
-PORTS = itertools.count(int(os.environ.get("MFA_PG_PORT_BASE", "55432")) + 13)
+PORTS = itertools.count(int(os.environ.get("MFA_PG_PORT_BASE", "25432")) + 13)
 
 
 def next_port() -> int:
@@ -56,7 +56,7 @@ def next_port() -> int:
     with socket.socket() as probe:
         if probe.connect_ex(("127.0.0.1", port)) == 0:
             raise RuntimeError("port %d is taken: another run with MFA_PG_PORT_BASE=%s?"
-                               % (port, os.environ.get("MFA_PG_PORT_BASE", "55432")))
+                               % (port, os.environ.get("MFA_PG_PORT_BASE", "25432")))
     return port
 
 

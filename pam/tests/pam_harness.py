@@ -24,7 +24,7 @@ BUILD = pathlib.Path(os.environ.get("MFA_PAM_BUILD", REPO / "build"))
 MODULE = BUILD / "pam" / "pam_mfa.so"
 ENROLL = BUILD / "pam" / "mfa-enroll"
 PG_SCRIPT = REPO / "scripts" / "pg.sh"
-PORT_BASE = int(os.environ.get("MFA_PG_PORT_BASE", "55432"))
+PORT_BASE = int(os.environ.get("MFA_PG_PORT_BASE", "25432"))
 #: The test's own ports: a PostgreSQL server to stop and freeze, and two sshd.
 PG_PORT = PORT_BASE + 10
 SSHD_PORTS = (PORT_BASE + 11, PORT_BASE + 12)
