@@ -194,14 +194,8 @@ public func mfa_admin_reset_user(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
                                  _ tenant: UnsafePointer<CChar>?, _ uid: UnsafePointer<CChar>?,
                                  _ actor: UnsafePointer<CChar>?,
                                  _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    CResults.status(err) { () throws(MFAError) in
-        let context = try CContext.get(ctx)
-        out?.pointee = nil
-        let user = try CArguments.string(uid, "uid")
-        let tenantName = try CArguments.optionalString(tenant, "tenant")
-        let who = try CArguments.string(actor, "actor")
-        let removal = try context.resetUser(uid: user, tenant: tenantName, actor: who)
-        if let out { out.pointee = try cFactorList(removal.factors) }
+    userRemoval(ctx, out, tenant, uid, actor, err) { (context, user, tenantName, who) throws(MFAError) in
+        try context.resetUser(uid: user, tenant: tenantName, actor: who).factors
     }
 }
 
@@ -222,14 +216,27 @@ public func mfa_admin_delete_user(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
                                   _ tenant: UnsafePointer<CChar>?, _ uid: UnsafePointer<CChar>?,
                                   _ actor: UnsafePointer<CChar>?,
                                   _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    userRemoval(ctx, out, tenant, uid, actor, err) { (context, user, tenantName, who) throws(MFAError) in
+        try context.deleteUser(uid: user, tenant: tenantName, actor: who).factors
+    }
+}
+
+/// What mfa_admin_reset_user and mfa_admin_delete_user share: the arguments
+/// checked, `remove` run, and the removed factors listed in `*out` if asked for.
+private func userRemoval(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
+                         _ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_factor_list>?>?,
+                         _ tenant: UnsafePointer<CChar>?, _ uid: UnsafePointer<CChar>?,
+                         _ actor: UnsafePointer<CChar>?, _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                         _ remove: (MFAContext, String, String?, String) throws(MFAError) -> [MultiFactorInfo])
+    -> Int32 {
     CResults.status(err) { () throws(MFAError) in
         let context = try CContext.get(ctx)
         out?.pointee = nil
         let user = try CArguments.string(uid, "uid")
         let tenantName = try CArguments.optionalString(tenant, "tenant")
         let who = try CArguments.string(actor, "actor")
-        let removal = try context.deleteUser(uid: user, tenant: tenantName, actor: who)
-        if let out { out.pointee = try cFactorList(removal.factors) }
+        let factors = try remove(context, user, tenantName, who)
+        if let out { out.pointee = try cFactorList(factors) }
     }
 }
 

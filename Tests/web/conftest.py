@@ -120,6 +120,8 @@ def server(request, tmp_path_factory):
     if request.param == "postgres":
         url = os.environ.get("MFA_TEST_POSTGRES_URL")
         if not url:
+            if os.environ.get("CI") == "true":
+                pytest.fail("MFA_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL half too")
             pytest.skip("MFA_TEST_POSTGRES_URL is not set (scripts/test.sh starts a PostgreSQL server)")
         store = postgres_database(url, "libmfa_web_%s" % secrets.token_hex(4))
     running = Server(tmp_path_factory.mktemp("web-" + request.param), store)
