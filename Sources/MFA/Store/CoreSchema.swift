@@ -59,5 +59,9 @@ enum CoreSchema {
             "DELETE FROM mfa_pending",
             "DELETE FROM mfa_sms_verifications",
         ] },
+        // Version 4: the pending credentials a user has used, in the user's
+        // row (`ConsumedTokens`; written where a write transaction holds the
+        // whole database, read everywhere beside `mfa_consumed`).
+        { d in ["ALTER TABLE mfa_users ADD COLUMN consumed \(d.blobType)"] },
     ]
 }

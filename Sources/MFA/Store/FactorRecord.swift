@@ -125,6 +125,8 @@ package struct AttemptView: Sendable {
     package var user: UserRecord
     /// Whether the pending credential was already used.
     package var consumed: Bool
+    /// The credentials recorded as used in the user's row.
+    package var consumedTokens = ConsumedTokens()
     /// The configuration documents of the user's tenant.
     package var documents: ConfigDocuments
     /// The factor kind's `attemptColumns` (NULL when the factor is missing).

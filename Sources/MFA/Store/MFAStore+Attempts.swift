@@ -155,10 +155,18 @@ extension MFAStore {
                 (message, limits) = (nil, wrongLimits)
             case .accept(let until, let acceptLimits, let claim):
                 if try db.execute(claim.statement, claim.parameters) == 1 {
-                    try Self.consume(db, request.tokenID, until: until, dialect)
                     if !wholeDatabase || view.factorFailures != 0 || view.factor?.lockedUntil != 0 {
                         try db.execute(Self.clearFactorSQL, [.text(enrollmentID)])
                     }
+                    // What the transaction read stands: the credential goes into the
+                    // user's row, which the sign-in writes anyway (`ConsumedTokens`).
+                    if wholeDatabase, !view.consumed,
+                       let recorded = view.consumedTokens.adding(request.tokenID, until: until, now: request.now) {
+                        try db.execute(Self.clearUserRecordingSQL, [.int(request.now), .blob(recorded),
+                                                                   .text(request.tenant), .text(request.uid)])
+                        return .accepted
+                    }
+                    try Self.consume(db, request.tokenID, until: until, dialect)
                     try db.execute(Self.clearUserSQL, [.int(request.now), .text(request.tenant), .text(request.uid)])
                     return .accepted
                 }
@@ -247,6 +255,13 @@ extension MFAStore {
         UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
         """
 
+    /// `clearUserSQL` that also records the used credentials in the user's
+    /// row (parameters: now, the `ConsumedTokens` column, tenant, uid).
+    private static let clearUserRecordingSQL = """
+        UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, locked_until = 0, consumed = ? \
+        WHERE tenant = ? AND uid = ?
+        """
+
     /// The factor (with the kind's `attemptColumns`), the user, the
     /// credential's state and the documents of an attempt, in one statement
     /// (one round trip on a networked store).
@@ -257,7 +272,7 @@ extension MFAStore {
         let parameters: [SQLValue] = tenant.isEmpty
             ? [.blob(tokenID), .text(tenant), .text(uid), .text(enrollmentID)]
             : [.blob(tokenID), .text(tenant), .text(tenant), .text(uid), .text(enrollmentID)]
-        let factorStart = 8
+        let factorStart = 9
         let factorEnd = factorStart + FactorRecord.storedColumns.count + 1
         guard let row = try db.query(sql, parameters).first, row.count == factorEnd + columns else {
             throw MFAError(.storageError, "the attempt query returned no row")
@@ -265,10 +280,11 @@ extension MFAStore {
         guard let consumed = row[4].int, row[7].int != nil || row[7] == .null else {
             throw MFAError(.storageError, "the attempt query is malformed")
         }
+        let recorded = try ConsumedTokens(row[8])
         return AttemptView(
             factor: row[factorStart] == .null ? nil : try FactorRecord(row: row[factorStart..<factorEnd]),
-            user: try userRecord(row[0..<4]), consumed: consumed > 0,
-            documents: ConfigDocuments(project: row[5].text, tenant: row[6].text),
+            user: try userRecord(row[0..<4]), consumed: consumed > 0 || recorded.contains(tokenID),
+            consumedTokens: recorded, documents: ConfigDocuments(project: row[5].text, tenant: row[6].text),
             state: Array(row[factorEnd...]), userStored: row[1] != .null, factorFailures: row[7].int ?? 0)
     }
 
@@ -295,7 +311,7 @@ extension MFAStore {
         return """
         SELECT u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, u.locked_until, \
         (SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), \
-        (SELECT document FROM mfa_config WHERE tenant = ''), \(tenantDocument), f.failures, \
+        (SELECT document FROM mfa_config WHERE tenant = ''), \(tenantDocument), f.failures, u.consumed, \
         \(FactorRecord.selectList)\(columns.map { ", " + $0 }.joined()) \
         FROM (SELECT 1 AS one) o LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
         LEFT JOIN mfa_factors f ON f.enrollment_id = ?\(join.isEmpty ? "" : " " + join)

@@ -4,19 +4,20 @@ extension MFAStore {
         try database.read { (db) throws(MFAError) in try Self.user(db, tenant, uid) }
     }
 
-    /// Whether a single-use token was consumed, and the user's revocation
-    /// epoch, in one read.
+    /// Whether a single-use token was consumed (recorded in `mfa_consumed`
+    /// or in the user's row), and the user's revocation epoch, in one read.
     package func tokenState(tokenID: [UInt8], tenant: String, uid: String) throws(MFAError)
         -> (consumed: Bool, epoch: Int64) {
         try database.read { (db) throws(MFAError) in
             guard let row = try db.query("""
-                SELECT (SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), \
-                (SELECT token_epoch FROM mfa_users WHERE tenant = ? AND uid = ?)
-                """, [.blob(tokenID), .text(tenant), .text(uid)]).first, row.count == 2,
+                SELECT (SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), u.token_epoch, u.consumed \
+                FROM (SELECT 1 AS one) o LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ?
+                """, [.blob(tokenID), .text(tenant), .text(uid)]).first, row.count == 3,
                 let count = row[0].int, row[1].int != nil || row[1] == .null else {
                 throw MFAError(.storageError, "the token state query returned no row")
             }
-            return (count > 0, row[1].int ?? 0)
+            let recorded = try ConsumedTokens(row[2])
+            return (count > 0 || recorded.contains(tokenID), row[1].int ?? 0)
         }
     }
 

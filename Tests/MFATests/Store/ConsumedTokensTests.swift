@@ -1,0 +1,91 @@
+import Foundation
+import MFA
+import Testing
+
+/// Used pending credentials recorded in the user's row (`ConsumedTokens`):
+/// single use holds whichever place records a credential, and the row stays
+/// bounded.
+@Suite("Consumed credentials in the user's row")
+struct ConsumedTokensTests {
+    private func id(_ n: Int) -> [UInt8] { (0..<16).map { UInt8(truncatingIfNeeded: n &+ $0 * 7) } }
+
+    @Test("entries are added, found, and dropped once past their date; a full row says so")
+    func entries() throws {
+        var tokens = try ConsumedTokens(.null)
+        #expect(!tokens.contains(id(1)))
+        var column = try #require(tokens.adding(id(1), until: 100, now: 10))
+        #expect(column.count == 24)
+        tokens = try ConsumedTokens(.blob(column))
+        #expect(tokens.contains(id(1)) && !tokens.contains(id(2)))
+        column = try #require(tokens.adding(id(2), until: 200, now: 150))
+        tokens = try ConsumedTokens(.blob(column))
+        #expect(!tokens.contains(id(1)), "past its date at the next write")
+        #expect(tokens.contains(id(2)))
+        for n in 3...ConsumedTokens.capacity + 1 {
+            tokens = try ConsumedTokens(.blob(try #require(tokens.adding(id(n), until: 300, now: 150))))
+        }
+        #expect(tokens.bytes.count == 24 * ConsumedTokens.capacity)
+        #expect(tokens.adding(id(99), until: 300, now: 150) == nil, "full: the caller records it elsewhere")
+        #expect(tokens.adding(id(99), until: 400, now: 301) != nil, "room again once the entries are past")
+        #expect(tokens.adding([1, 2, 3], until: 300, now: 0) == nil, "not a token id")
+        #expect(!tokens.contains([1, 2, 3]))
+    }
+
+    @Test("a malformed column is STORAGE_ERROR")
+    func malformed() {
+        #expect(errorCode { try ConsumedTokens(.blob([1, 2, 3])) } == .storageError)
+        #expect(errorCode { try ConsumedTokens(.text("x")) } == .storageError)
+        #expect(errorCode { try ConsumedTokens(.int(1)) } == .storageError)
+    }
+
+    @Test("a credential is consumed once, also past the row's capacity; the row keeps at most its capacity",
+          arguments: StoreKind.available)
+    func signIns(_ kind: StoreKind) throws {
+        let location = try kind.freshLocation(file: true)
+        let database: SQLDatabase = kind == .sqlite ? try SQLiteDatabase(path: location)
+            : try PostgresDatabase(url: location)
+        let store = try MFAStore(database: database)
+        try store.insertFactor(FactorRecord(enrollmentID: "f1", tenant: "", uid: "u", factorID: "totp",
+                                            displayName: nil, enrolledAt: 1, keyID: "k", sealed: [1]),
+                               maxFactors: 5) { (db, factor) throws(MFAError) in
+            try db.execute("INSERT INTO mfa_totp_factors (enrollment_id, algorithm, digits, period) VALUES (?, 1, 6, 30)",
+                           [.text(factor.enrollmentID)])
+        }
+        var step: Int64 = 0
+        func signIn(_ token: [UInt8], now: Int64 = 10) throws -> Bool {
+            step += 1
+            let result = try store.resolveAttempt(AttemptRequest(enrollmentID: "f1", tenant: "", uid: "u",
+                                                                 tokenID: token, now: now),
+                                                  kind: TOTPFactor.self, locate: nil) { [step] (view) throws(MFAError) in
+                guard !view.consumed else { throw MFAError(.invalidSession, "used") }
+                return .accept(consumedUntil: 1000, limits: MFALimits(), claim: TOTPStore.claim("f1", step: step))
+            }
+            return result == .accepted
+        }
+        let count = ConsumedTokens.capacity + 8
+        for n in 0..<count { #expect(try signIn(id(n)), "credential \(n)") }
+        for n in 0..<count {
+            #expect(errorCode { try signIn(id(n)) } == .invalidSession, "credential \(n) again")
+            #expect(try store.tokenState(tokenID: id(n), tenant: "", uid: "u").consumed)
+        }
+        #expect(try !store.tokenState(tokenID: id(count), tenant: "", uid: "u").consumed)
+        let (inRow, inTable) = try store.database.read { (db) throws(MFAError) in
+            (try ConsumedTokens(try db.query("SELECT consumed FROM mfa_users", []).first?.first ?? .null).bytes.count / 24,
+             try db.query("SELECT COUNT(*) FROM mfa_consumed", []).first?.first?.int ?? -1)
+        }
+        if kind == .sqlite {
+            #expect(inRow == ConsumedTokens.capacity && inTable == 8, "the row first, then the table")
+        } else {
+            #expect(inRow == 0 && inTable == Int64(count), "PostgreSQL records them in mfa_consumed")
+        }
+        // Past their date, the row's entries make room at the next sign-in.
+        #expect(try signIn(id(1000), now: 2000))
+        #expect(errorCode { try signIn(id(1000), now: 2000) } == .invalidSession)
+        if kind == .sqlite {
+            let left = try store.database.read { (db) throws(MFAError) in
+                try ConsumedTokens(try db.query("SELECT consumed FROM mfa_users", []).first?.first ?? .null)
+            }
+            #expect(left.bytes.count == 24 && left.contains(id(1000)))
+        }
+    }
+}
