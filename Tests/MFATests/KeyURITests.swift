@@ -59,6 +59,10 @@ struct KeyURITests {
             "otpauth://totp/%0000gla9?secret=JBSW", "otpauth://totp/a%00b?secret=MZXW6YTB",
             "otpauth://totp/I%00:a?secret=MZXW6YTB", "otpauth://totp/a?secret=MZXW6YTB&issuer=%00",
             "otpauth://totp/a?secret=MZXW6YTB&issuer=I%00J", "otpauth://totp/a\u{0}b?secret=MZXW6YTB",
+            // Numbers are plain decimal digits: no sign.
+            "otpauth://totp/x?secret=MZXW6YTB&digits=+6", "otpauth://totp/x?secret=MZXW6YTB&period=+30",
+            "otpauth://hotp/x?secret=MZXW6YTB&counter=+1", "otpauth://totp/x?secret=MZXW6YTB&digits=%2B6",
+            "otpauth://totp/x?secret=MZXW6YTB&period=-30", "otpauth://totp/x?secret=MZXW6YTB&digits= 6",
         ]
         for text in bad {
             #expect(performing: { try KeyURI(parsing: text) },

@@ -281,6 +281,12 @@ static void test_uri(void) {
         CHECK_STATUS(mfa_key_uri_parse(&parsed, "otpauth://totp/a?secret=MZXW6YTB&issuer=I%00", NULL),
                      MFA_ERR_INVALID_URI);
         CHECK(parsed == NULL);
+        /* Numbers are plain decimal digits: a sign is refused. */
+        CHECK_STATUS(mfa_key_uri_parse(&parsed, "otpauth://totp/x?secret=MZXW6YTB&digits=+6", NULL),
+                     MFA_ERR_INVALID_URI);
+        CHECK_STATUS(mfa_key_uri_parse(&parsed, "otpauth://hotp/x?secret=MZXW6YTB&counter=+42", NULL),
+                     MFA_ERR_INVALID_URI);
+        CHECK(parsed == NULL);
         CHECK_STATUS(mfa_key_uri_parse(&parsed, "otpauth://totp/\xff?secret=MY", NULL), MFA_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(mfa_key_uri_parse(&parsed, NULL, NULL), MFA_ERR_INVALID_ARGUMENT);
         CHECK_STATUS(mfa_key_uri_parse(NULL, "otpauth://totp/x?secret=MZXW6YTB", NULL), MFA_ERR_INVALID_ARGUMENT);

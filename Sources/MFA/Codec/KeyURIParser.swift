@@ -112,19 +112,27 @@ extension KeyURI {
                 }
                 self.algorithm = algorithm
             case "digits":
-                guard let digits = Int(value), OTPLimits.digits.contains(digits) else {
+                guard KeyURI.isDecimal(value), let digits = Int(value), OTPLimits.digits.contains(digits) else {
                     throw KeyURI.fail("digits must be 6 to 8")
                 }
                 self.digits = digits
             case "period":
-                guard let period = Int64(value), OTPLimits.period.contains(period) else {
+                guard KeyURI.isDecimal(value), let period = Int64(value), OTPLimits.period.contains(period) else {
                     throw KeyURI.fail("period must be 1 to 31536000 seconds")
                 }
                 self.period = period
             default:
-                guard let counter = UInt64(value) else { throw KeyURI.fail("counter is not a number") }
+                guard KeyURI.isDecimal(value), let counter = UInt64(value) else {
+                    throw KeyURI.fail("counter is not a number")
+                }
                 self.counter = counter
             }
         }
+    }
+
+    /// Whether `value` is a number in plain decimal digits (Swift's integer
+    /// parsing would also take a leading `+` or `-`).
+    private static func isDecimal(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 }
