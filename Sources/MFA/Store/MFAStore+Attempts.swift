@@ -100,8 +100,9 @@ extension MFAStore {
     ///   backoff runs, that the credential is unused and of the user's
     ///   epoch, runs the kind's claim, consumes the credential and clears
     ///   the failure counts. If it cannot (a race changed something, the
-    ///   user has no row yet, the claim failed), nothing was written and
-    ///   the attempt goes the careful way.
+    ///   user has no row yet, the claim failed, the user's row holds as many
+    ///   used credentials as it can), nothing was written and the attempt
+    ///   goes the careful way.
     /// - **The careful way**, for every wrong code, and always on SQLite
     ///   (whose write transaction holds the whole database, so that a read
     ///   followed by a checking statement would cost more): one transaction
@@ -128,8 +129,9 @@ extension MFAStore {
                                                            tokenID: request.tokenID))
             }
             if case .accept(let until, _, let claim) = try decide(first.1),
+               let recorded = first.1.consumedTokens.adding(request.tokenID, until: until, now: request.now),
                try acceptFast(request, enrollmentID: first.0, factorID: first.1.factor?.factorID ?? "", claim: claim,
-                              consumedUntil: until) {
+                              consumed: (first.1.consumedTokens.stored, recorded)) {
                 return .accepted
             }
         }
@@ -158,16 +160,19 @@ extension MFAStore {
                     if !wholeDatabase || view.factorFailures != 0 || view.factor?.lockedUntil != 0 {
                         try db.execute(Self.clearFactorSQL, [.text(enrollmentID)])
                     }
-                    // What the transaction read stands: the credential goes into the
-                    // user's row, which the sign-in writes anyway (`ConsumedTokens`).
-                    if wholeDatabase, !view.consumed,
-                       let recorded = view.consumedTokens.adding(request.tokenID, until: until, now: request.now) {
-                        try db.execute(Self.clearUserRecordingSQL, [.int(request.now), .blob(recorded),
-                                                                   .text(request.tenant), .text(request.uid)])
-                        return .accepted
+                    // Under the user's row lock what the attempt read stands: the
+                    // credential goes into the user's row, which the sign-in writes
+                    // anyway, or into mfa_consumed when the row is full (`ConsumedTokens`).
+                    guard !view.consumed else { throw MFAError(.invalidSession, "the credential was already used") }
+                    let recorded: [UInt8]
+                    if let added = view.consumedTokens.adding(request.tokenID, until: until, now: request.now) {
+                        recorded = added
+                    } else {
+                        try Self.consume(db, request.tokenID, until: until, dialect)
+                        recorded = view.consumedTokens.touched(now: request.now)
                     }
-                    try Self.consume(db, request.tokenID, until: until, dialect)
-                    try db.execute(Self.clearUserSQL, [.int(request.now), .text(request.tenant), .text(request.uid)])
+                    try db.execute(Self.recordUserSQL, [.int(request.now), .blob(recorded), .text(request.tenant),
+                                                        .text(request.uid)])
                     return .accepted
                 }
                 switch claim.missed {
@@ -192,19 +197,21 @@ extension MFAStore {
     }
 
     /// The accepting statement: true if it accepted the attempt; false if
-    /// its checks no longer held (nothing was accepted; the careful way decides).
+    /// its checks no longer held (nothing was accepted; the careful way
+    /// decides). `consumed` is the user's `ConsumedTokens` column as the
+    /// attempt read it, and its next value with the credential recorded.
     private func acceptFast(_ request: AttemptRequest, enrollmentID: String, factorID: String, claim: FactorClaim,
-                            consumedUntil: Int64) throws(MFAError) -> Bool {
+                            consumed: (read: SQLValue, next: [UInt8])) throws(MFAError) -> Bool {
         let parameters: [SQLValue] = [.text(enrollmentID), .text(factorID), .text(request.tenant), .text(request.uid),
                                       .int(request.epoch), .int(request.now), .int(request.now),
-                                      .blob(request.tokenID)]
+                                      .blob(request.tokenID), consumed.read]
             + claim.parameters.dropFirst(claim.shape.assignmentParameters)
-            + [.blob(request.tokenID), .int(consumedUntil)] + claim.parameters
-            + [.text(enrollmentID), .int(request.now), .text(request.tenant), .text(request.uid)]
+            + [.int(request.now), .blob(consumed.next), .text(request.tenant), .text(request.uid)]
+            + claim.parameters + [.text(enrollmentID)]
         return try database.write { (db) throws(MFAError) -> Bool in
             let row = try db.query(claim.shape.acceptSQL, parameters).first
             guard row?.first?.int == 1 else { return false }
-            // Consumed under the locks that held the claim: it cannot have missed.
+            // Recorded under the locks that held the claim: it cannot have missed.
             guard row?[1].int == 1 else { throw MFAError(.internal, "the claim failed after its checks held") }
             return true
         }
@@ -213,34 +220,36 @@ extension MFAStore {
     /// The accepting statement of a claim, with data-modifying CTEs. The
     /// checks lock the user's and the factor's rows (`gate`), then the row
     /// the claim changes, if the claim holds (`target`: locked, its
-    /// condition is checked again after any wait); only then is the
-    /// credential consumed (an insert, which sees a racing consumption even
-    /// one committed after this statement began), and only if it was do the
-    /// claim and the counters follow. So the statement does all or nothing.
+    /// condition is checked again after any wait); only then is the user's
+    /// row written, the credential recorded in it, and only if it was do the
+    /// claim and the factor's counters follow. So the statement does all or
+    /// nothing. A credential consumed by a racing attempt, even one
+    /// committed after this statement began, is seen: every consumption
+    /// moves the user's `consumed` column on, and the gate's check that the
+    /// column is as the attempt read it is made again on the row it locks.
     static func acceptSQL(table: String, condition: String, claim: String) -> String {
         """
         WITH gate AS (\(gateSQL)), \
         target AS (SELECT 1 FROM \(table) WHERE (\(condition)) AND EXISTS (SELECT 1 FROM gate) FOR UPDATE), \
-        consumed AS (INSERT INTO mfa_consumed (token_id, expires) SELECT ?, ? FROM target \
-        ON CONFLICT (token_id) DO NOTHING RETURNING 1), \
-        claim AS (\(claim) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1), \
-        factor AS (\(clearFactorSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1), \
-        account AS (\(clearUserSQL) AND EXISTS (SELECT 1 FROM consumed) RETURNING 1) \
-        SELECT (SELECT COUNT(*) FROM consumed), (SELECT COUNT(*) FROM claim), (SELECT COUNT(*) FROM account), \
-        (SELECT COUNT(*) FROM factor)
+        account AS (\(recordUserSQL) AND EXISTS (SELECT 1 FROM target) RETURNING 1), \
+        claim AS (\(claim) AND EXISTS (SELECT 1 FROM account) RETURNING 1), \
+        factor AS (\(clearFactorSQL) AND EXISTS (SELECT 1 FROM account) RETURNING 1) \
+        SELECT (SELECT COUNT(*) FROM account), (SELECT COUNT(*) FROM claim), (SELECT COUNT(*) FROM factor)
         """
     }
 
     /// The checks of an accepting statement, as a query that returns a row
     /// if they hold: the factor is the user's and of its kind, neither the
     /// user nor the factor is in backoff, the credential is of the user's
-    /// epoch and unused. Parameters: enrollment id, factor id, tenant, uid,
-    /// epoch, now, now, token id.
+    /// epoch and unused, and no credential of the user was consumed since
+    /// the attempt read the user's `consumed` column. Parameters: enrollment
+    /// id, factor id, tenant, uid, epoch, now, now, token id, the column read.
     private static let gateSQL = """
         SELECT 1 FROM mfa_users u JOIN mfa_factors f ON f.enrollment_id = ? AND f.factor_id = ? \
         AND f.tenant = u.tenant AND f.uid = u.uid WHERE u.tenant = ? AND u.uid = ? AND u.token_epoch = ? \
         AND u.locked_until <= ? AND f.locked_until <= ? \
-        AND NOT EXISTS (SELECT 1 FROM mfa_consumed c WHERE c.token_id = ?) FOR UPDATE OF u, f
+        AND NOT EXISTS (SELECT 1 FROM mfa_consumed c WHERE c.token_id = ?) \
+        AND u.consumed IS NOT DISTINCT FROM ? FOR UPDATE OF u, f
         """
 
     /// Clears a factor's failure count (parameter: enrollment id); writes nothing when it is clear.
@@ -249,15 +258,10 @@ extension MFAStore {
         AND (failures <> 0 OR locked_until <> 0)
         """
 
-    /// Records a passed second factor and clears the user's failure count
-    /// (parameters: now, tenant, uid).
-    private static let clearUserSQL = """
-        UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
-        """
-
-    /// `clearUserSQL` that also records the used credentials in the user's
-    /// row (parameters: now, the `ConsumedTokens` column, tenant, uid).
-    private static let clearUserRecordingSQL = """
+    /// Records a passed second factor and the used credentials (the next
+    /// `ConsumedTokens` column), and clears the user's failure count
+    /// (parameters: now, the column, tenant, uid).
+    private static let recordUserSQL = """
         UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, locked_until = 0, consumed = ? \
         WHERE tenant = ? AND uid = ?
         """

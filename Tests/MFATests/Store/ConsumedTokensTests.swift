@@ -9,31 +9,38 @@ import Testing
 struct ConsumedTokensTests {
     private func id(_ n: Int) -> [UInt8] { (0..<16).map { UInt8(truncatingIfNeeded: n &+ $0 * 7) } }
 
-    @Test("entries are added, found, and dropped once past their date; a full row says so")
+    @Test("entries are added, found, and dropped once past their date; a full row says so; every write moves on")
     func entries() throws {
         var tokens = try ConsumedTokens(.null)
-        #expect(!tokens.contains(id(1)))
+        #expect(!tokens.contains(id(1)) && tokens.count == 0 && tokens.stored == .null)
         var column = try #require(tokens.adding(id(1), until: 100, now: 10))
-        #expect(column.count == 24)
+        #expect(column.count == 8 + 24)
         tokens = try ConsumedTokens(.blob(column))
-        #expect(tokens.contains(id(1)) && !tokens.contains(id(2)))
+        #expect(tokens.contains(id(1)) && !tokens.contains(id(2)) && tokens.stored == .blob(column))
         column = try #require(tokens.adding(id(2), until: 200, now: 150))
         tokens = try ConsumedTokens(.blob(column))
         #expect(!tokens.contains(id(1)), "past its date at the next write")
-        #expect(tokens.contains(id(2)))
+        #expect(tokens.contains(id(2)) && tokens.count == 1)
         for n in 3...ConsumedTokens.capacity + 1 {
             tokens = try ConsumedTokens(.blob(try #require(tokens.adding(id(n), until: 300, now: 150))))
         }
-        #expect(tokens.bytes.count == 24 * ConsumedTokens.capacity)
+        #expect(tokens.count == ConsumedTokens.capacity)
         #expect(tokens.adding(id(99), until: 300, now: 150) == nil, "full: the caller records it elsewhere")
         #expect(tokens.adding(id(99), until: 400, now: 301) != nil, "room again once the entries are past")
         #expect(tokens.adding([1, 2, 3], until: 300, now: 0) == nil, "not a token id")
         #expect(!tokens.contains([1, 2, 3]))
+        // A write that records nothing here (the credential went to mfa_consumed) still moves the column on.
+        let touched = tokens.touched(now: 150)
+        #expect(.blob(touched) != tokens.stored)
+        #expect(try ConsumedTokens(.blob(touched)).count == ConsumedTokens.capacity)
+        #expect(try ConsumedTokens(.blob(touched)).touched(now: 150) != touched)
+        #expect(try ConsumedTokens(.blob(tokens.touched(now: 301))).count == 0)
     }
 
     @Test("a malformed column is STORAGE_ERROR")
     func malformed() {
         #expect(errorCode { try ConsumedTokens(.blob([1, 2, 3])) } == .storageError)
+        #expect(errorCode { try ConsumedTokens(.blob([UInt8](repeating: 0, count: 8 + 23))) } == .storageError)
         #expect(errorCode { try ConsumedTokens(.text("x")) } == .storageError)
         #expect(errorCode { try ConsumedTokens(.int(1)) } == .storageError)
     }
@@ -70,22 +77,45 @@ struct ConsumedTokensTests {
         }
         #expect(try !store.tokenState(tokenID: id(count), tenant: "", uid: "u").consumed)
         let (inRow, inTable) = try store.database.read { (db) throws(MFAError) in
-            (try ConsumedTokens(try db.query("SELECT consumed FROM mfa_users", []).first?.first ?? .null).bytes.count / 24,
+            (try ConsumedTokens(try db.query("SELECT consumed FROM mfa_users", []).first?.first ?? .null).count,
              try db.query("SELECT COUNT(*) FROM mfa_consumed", []).first?.first?.int ?? -1)
         }
-        if kind == .sqlite {
-            #expect(inRow == ConsumedTokens.capacity && inTable == 8, "the row first, then the table")
-        } else {
-            #expect(inRow == 0 && inTable == Int64(count), "PostgreSQL records them in mfa_consumed")
-        }
+        #expect(inRow == ConsumedTokens.capacity && inTable == 8, "the row first, then the table")
         // Past their date, the row's entries make room at the next sign-in.
         #expect(try signIn(id(1000), now: 2000))
         #expect(errorCode { try signIn(id(1000), now: 2000) } == .invalidSession)
-        if kind == .sqlite {
-            let left = try store.database.read { (db) throws(MFAError) in
-                try ConsumedTokens(try db.query("SELECT consumed FROM mfa_users", []).first?.first ?? .null)
+        let left = try store.database.read { (db) throws(MFAError) in
+            try ConsumedTokens(try db.query("SELECT consumed FROM mfa_users", []).first?.first ?? .null)
+        }
+        #expect(left.count == 1 && left.contains(id(1000)))
+    }
+
+    @Test("one pending credential, 8 right answers racing: accepted once, the other codes stay unused",
+          arguments: StoreKind.available)
+    func racingAnswers(_ kind: StoreKind) throws {
+        let fixture = try FlowFixture(kind)
+        let user = fixture.user()
+        let factor = try RecoveryDriver().enroll(fixture, user)
+        var used = Set<Int>()
+        for round in 0..<3 {
+            let resolver = try fixture.resolver(user)
+            let tries = (0..<factor.codes.count).filter { !used.contains($0) }.prefix(8 - round * 3)
+            let answers = RaceOutcomes(tries.count)
+            let uses = Array(tries)
+            RaceStartLine.run(uses.count) { index in
+                answers.set(index, errorCode {
+                    try resolver.resolveSignIn(with: RecoveryDriver().right(fixture, resolver, factor, use: uses[index]))
+                })
             }
-            #expect(left.bytes.count == 24 && left.contains(id(1000)))
+            let all = answers.all
+            #expect(all.filter { $0 == nil }.count == 1, "round \(round): \(all)")
+            #expect(all.filter { $0 == .invalidSession }.count == uses.count - 1, "round \(round): \(all)")
+            if let winner = all.firstIndex(where: { $0 == nil }) { used.insert(uses[winner]) }
+        }
+        // Every code a refused answer carried is still good, once each.
+        for use in 0..<factor.codes.count where !used.contains(use) {
+            let resolver = try fixture.resolver(user)
+            _ = try resolver.resolveSignIn(with: RecoveryDriver().right(fixture, resolver, factor, use: use))
         }
     }
 }
