@@ -77,6 +77,43 @@ def import_seeds():
                               uri(32, "&algorithm=SHA256&period=1"), uri(20, "&period=31536000")]
 
 
+def import_files_seeds():
+    """The importers' files, after a byte that picks the format: 0 google-authenticator, 1 otpauth lines,
+    2 pam_oath users file, 3 CSV (fuzz/fuzz_import_files.c)."""
+    b32 = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+    hexa = "3132333435363738393031323334353637383930"
+    otpauth = [
+        f"otpauth://totp/ACME:ot-alice?secret={b32}&issuer=ACME\n# a comment\n\n"
+        f"otpauth://hotp/ACME:ot-bob?secret={b32}&counter=3\notpauth://totp/ACME:ot-carol?secret=not*base32\n"
+        "https://example.com/\notpauth://totp/ACME:ot-dave?secret=JBSWY3DPEHPK3PXP&digits=8&period=60&algorithm=SHA256\n",
+        f"otpauth://totp/alice?secret={b32}\r\notpauth://totp/alice?secret={b32}\r\n",
+        f"otpauth://totp/Example:alice@google.com?secret={b32}&issuer=Example",
+    ]
+    users = [
+        f"# pam_oath users file\nHOTP/T30/6 uf-alice - {hexa}\nHOTP/T60/8\tuf-bob\t1234\t{hexa} 0 755224 "
+        f"2024-01-01T00:00:00L\nHOTP uf-carol - {hexa}\nHOTP/E/8 uf-dave - {hexa}\nHOTP/T30 uf-erin - 12345\n"
+        "HOTP/T30 uf-frank\n",
+        f"HOTP/T30 alice - {hexa}\nHOTP/T30 alice - {hexa}\n",
+        f"HOTP/T30/8 bob + {hexa}\n",
+    ]
+    csv = [
+        f"uid,secret,issuer,digits,period,algorithm\ncsv-alice,{b32},ACME,,,\n"
+        "\"csv-bob\",\"JBSWY3DPEHPK3PXP\",\"ACME, Inc.\",8,60,SHA256\ncsv-carol,!!!,ACME,6,30,SHA1\n"
+        f"csv-dave,{b32},ACME,9,30,SHA1\n",
+        f"alice,{b32}\r\n\"bob \"\"q\"\"\",{b32},\"multi\nline\",6,30,SHA512\n",
+        f"uid,secret\n,{b32}\nalice,\n",
+    ]
+    ga = [
+        f"{b32}\n\" RATE_LIMIT 3 30 1700000000\n\" WINDOW_SIZE 17\n\" TOTP_AUTH\n12345678\n87654321\n1234\n",
+        f"{b32}\n\" HOTP_COUNTER 1\n12345678\n",
+        f"{b32}\n\" TOTP_AUTH\n\" DISALLOW_REUSE\n\" STEP_SIZE 60\n",
+        "",
+        f"{b32}\n",
+    ]
+    return [bytes([k]) + text.encode() for k, texts in enumerate([ga, otpauth, users, csv]) for text in texts] + [
+        b"\x01" + "otpauth://totp/caf\u00e9?secret=JBSWY3DPEHPK3PXP".encode(), b"\x03\xff\xfe,x\n"]
+
+
 def config_seeds():
     full = ('{"state":"ENABLED","providers":{"totp":"ENABLED","phone":"ENABLED"},'
             '"totp":{"adjacentIntervals":5},"phone":{"appVerification":"REQUIRED"},'
@@ -188,8 +225,8 @@ def phone_seeds():
     return seeds
 
 
-TARGETS = {"base32": base32_seeds, "key_uri": key_uri_seeds, "import": import_seeds, "config": config_seeds, "otp": otp_seeds,
-           "tokens": tokens_seeds, "phone": phone_seeds}
+TARGETS = {"base32": base32_seeds, "key_uri": key_uri_seeds, "import": import_seeds, "import_files": import_files_seeds,
+           "config": config_seeds, "otp": otp_seeds, "tokens": tokens_seeds, "phone": phone_seeds}
 
 
 def webauthn_material():

@@ -367,6 +367,9 @@ static void test_google_authenticator(mfa_ctx *ctx) {
     o = options_for(&reports, NULL, NULL);
     CHECK_ERR(mfa_import_google_authenticator(ctx, &summary, "ga-bob", NULL, 0, &o, &err), MFA_OK, err);
     CHECK(summary.failed == 1 && summary.imported == 0);
+    /* Regression (fuzz_import_files, fuzz/corpus/import_files/regress-crash-da39a3ee5e6b): line 1 was
+     * reported failed while the summary said 0 lines were read. */
+    CHECK(summary.lines == 1 && reports.count == 1 && reports.lines[0].line == 1);
     CHECK_STATUS(mfa_import_google_authenticator(ctx, &summary, NULL, (const uint8_t *)text, strlen(text), &o, NULL),
                  MFA_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mfa_import_google_authenticator(ctx, &summary, "", (const uint8_t *)text, strlen(text), &o, NULL),

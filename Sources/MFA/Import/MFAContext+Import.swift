@@ -96,6 +96,8 @@ extension MFAContext {
         // Counted as importFactors counts them: a final newline ends the last line, it starts none.
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         summary.lines = lines.last?.isEmpty == true ? lines.count - 1 : lines.count
+        // An empty file is one line, the secret's, which is missing: it is reported.
+        summary.lines = max(summary.lines, reports.map(\.line).max() ?? 0)
         for line in reports.sorted(by: { $0.line < $1.line }) {
             summary.count(line)
             if line.outcome == .imported && line.line != parsed.candidate?.line { summary.recoveryCodes += 1 }
