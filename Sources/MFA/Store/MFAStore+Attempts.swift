@@ -156,6 +156,7 @@ extension MFAStore {
                 }
                 (message, limits) = (nil, wrongLimits)
             case .accept(let until, let acceptLimits, let claim):
+                guard !view.consumed else { throw MFAError(.invalidSession, "the credential was already used") }
                 if try db.execute(claim.statement, claim.parameters) == 1 {
                     if !wholeDatabase || view.factorFailures != 0 || view.factor?.lockedUntil != 0 {
                         try db.execute(Self.clearFactorSQL, [.text(enrollmentID)])
@@ -163,7 +164,6 @@ extension MFAStore {
                     // Under the user's row lock what the attempt read stands: the
                     // credential goes into the user's row, which the sign-in writes
                     // anyway, or into mfa_consumed when the row is full (`ConsumedTokens`).
-                    guard !view.consumed else { throw MFAError(.invalidSession, "the credential was already used") }
                     let recorded: [UInt8]
                     if let added = view.consumedTokens.adding(request.tokenID, until: until, now: request.now) {
                         recorded = added
