@@ -351,6 +351,18 @@ static void test_google_authenticator(mfa_ctx *ctx) {
         CHECK(progress.calls == 0 && !summary.stopped);
     }
 
+    /* An unknown option is named only when it looks like one. Regression (fuzz_import_files,
+     * fuzz/corpus/import_files/regress-crash-50067a3701a0): the report quoted the line's text, a secret with it. */
+    {
+        static const char odd[] = RFC_BASE32 "\n\" TOTP_AUTH\n\" NEW_OPTION 1\n\" " RFC_BASE32 "\n";
+        o = options_for(&reports, NULL, NULL);
+        CHECK_ERR(mfa_import_google_authenticator(ctx, &summary, "ga-carol", (const uint8_t *)odd, strlen(odd), &o,
+                                                  &err),
+                  MFA_OK, err);
+        check_lines(&reports, "1:I 2:N 3:N 4:N");
+        CHECK(contains(reports.lines[2].reason, "NEW_OPTION"));
+        CHECK(!contains(reports.lines[3].reason, "GEZDGNBV") && contains(reports.lines[3].reason, "option line"));
+    }
     /* Without TOTP_AUTH the file is counter-based: nothing stored. */
     {
         static const char hotp[] = RFC_BASE32 "\n\" HOTP_COUNTER 1\n12345678\n";

@@ -83,7 +83,10 @@ enum GoogleAuthenticatorParser {
                 case "RATE_LIMIT":
                     report(line, .note, "RATE_LIMIT: replaced by libmfa's backoff (free attempts, then exponential delays; see limits)")
                 default:
-                    report(line, .note, "option \(option.prefix(32)) is not known to libmfa and was ignored")
+                    // The option's name, if it looks like one: a report never quotes other text of the file.
+                    report(line, .note, Self.isOptionName(option)
+                        ? "option \(option) is not known to libmfa and was ignored"
+                        : "an option line that libmfa does not know was ignored")
                 }
                 continue
             }
@@ -110,5 +113,12 @@ enum GoogleAuthenticatorParser {
             parameters: TOTPParameters(algorithm: .sha1, digits: OTPLimits.defaultDigits, period: period),
             displayName: nil, lastStep: lastStep, recoveryCodes: codes)
         return parsed
+    }
+
+    /// Whether `text` looks like a google-authenticator option name: 1 to 32
+    /// upper-case letters and underscores (`RATE_LIMIT`).
+    private static func isOptionName(_ text: String) -> Bool {
+        (1...32).contains(text.utf8.count)
+            && text.utf8.allSatisfy { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "_") }
     }
 }
