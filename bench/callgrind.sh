@@ -57,7 +57,7 @@ echo "instructions per complete sign-in (callgrind), $signins sign-ins on $users
 printf '%-44s %12s\n' "libmfa, SQLite" "$(signin_instructions "$work/s.sqlite")"
 printf '%-44s %12s\n' "bare SQLite (sqlite_baseline.c)" \
     "$(( ($(baseline_instructions $((signins * 2))) - $(baseline_instructions "$signins")) / signins ))"
-for without in "" index consumed user; do
+for without in "" consumed user; do
     printf '%-44s %12s\n' "floor (sqlite_floor.c)${without:+, without $without}" \
         "$(( ($(floor_instructions $((signins * 2)) "$without") - $(floor_instructions "$signins" "$without")) / signins ))"
 done
