@@ -13,12 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/env.sh"
 "$ROOT/scripts/build.sh" > /dev/null
-out=$CMAKE_BUILD/bench
-mkdir -p "$out"
-cc -O2 -std=c99 -Wall -I"$ROOT/include" "$ROOT/bench/store_bench.c" -L"$CMAKE_BUILD" -lmfa \
-    -Wl,-rpath,"$CMAKE_BUILD" -o "$out/store_bench"
-cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_baseline.c" -lsqlite3 -o "$out/sqlite_baseline"
-cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_floor.c" -lsqlite3 -o "$out/sqlite_floor"
+. "$ROOT/bench/store_programs.sh"
 signins=${1:-1000}
 url=${2:-}
 users=$signins

@@ -10,10 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/env.sh"
 "$ROOT/scripts/setup.sh" > /dev/null
 "$ROOT/scripts/build.sh" > /dev/null
-out=$CMAKE_BUILD/bench
-mkdir -p "$out"
-cc -O2 -std=c99 -Wall -I"$ROOT/include" "$ROOT/bench/store_bench.c" -L"$CMAKE_BUILD" -lmfa \
-    -Wl,-rpath,"$CMAKE_BUILD" -o "$out/store_bench"
+. "$ROOT/bench/store_programs.sh"
 users=${1:-20000}
 signins=${2:-20000}
 port=$((${MFA_PG_PORT_BASE:-25432} + 8))

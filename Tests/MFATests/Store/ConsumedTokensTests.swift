@@ -76,17 +76,19 @@ struct ConsumedTokensTests {
             #expect(try store.tokenState(tokenID: id(n), tenant: "", uid: "u").consumed)
         }
         #expect(try !store.tokenState(tokenID: id(count), tenant: "", uid: "u").consumed)
-        let (inRow, inTable) = try store.database.read { (db) throws(MFAError) in
-            (try ConsumedTokens(try db.query("SELECT consumed FROM mfa_users", []).first?.first ?? .null).count,
-             try db.query("SELECT COUNT(*) FROM mfa_consumed", []).first?.first?.int ?? -1)
+        /// The user's column, and the rows of mfa_consumed.
+        func recorded() throws -> (row: ConsumedTokens, table: Int64) {
+            try store.database.read { (db) throws(MFAError) in
+                (try ConsumedTokens(try db.query("SELECT consumed FROM mfa_users", []).first?.first ?? .null),
+                 try db.query("SELECT COUNT(*) FROM mfa_consumed", []).first?.first?.int ?? -1)
+            }
         }
-        #expect(inRow == ConsumedTokens.capacity && inTable == 8, "the row first, then the table")
+        let full = try recorded()
+        #expect(full.row.count == ConsumedTokens.capacity && full.table == 8, "the row first, then the table")
         // Past their date, the row's entries make room at the next sign-in.
         #expect(try signIn(id(1000), now: 2000))
         #expect(errorCode { try signIn(id(1000), now: 2000) } == .invalidSession)
-        let left = try store.database.read { (db) throws(MFAError) in
-            try ConsumedTokens(try db.query("SELECT consumed FROM mfa_users", []).first?.first ?? .null)
-        }
+        let left = try recorded().row
         #expect(left.count == 1 && left.contains(id(1000)))
     }
 
