@@ -5,26 +5,27 @@
  * if everything but the database took no time. Between it and
  * bench/sqlite_baseline.c is what libmfa's guarantees cost the database:
  * the configuration and the user's record read with the factors, and the
- * user's row written: the step-up time and the pending credential's single
- * use (recorded in the row's `consumed` column, see ConsumedTokens.swift).
+ * user's row written instead of the factor's: the step-up time, the
+ * pending credential's single use and the code's step (both recorded in
+ * the row's `consumed` column, see ConsumedTokens.swift and UsedStep.swift).
  *
  * Per sign-in, as MFAStore.signInSnapshot and MFAStore.resolveAttempt
- * (Sources/MFA/Store/MFAStore+Attempts.swift) and TOTPStore.claim run them
- * for a project user whose row exists and whose factor has no failures:
+ * (Sources/MFA/Store/MFAStore+Attempts.swift) run them for a project user
+ * whose row exists and whose factor has no failures:
  *   the sign-in read (configuration, user, factors)
  *   BEGIN IMMEDIATE
  *   the attempt read (user with its consumed credentials, mfa_consumed,
- *     configuration, factor, TOTP row)
- *   the step's claim (UPDATE mfa_totp_factors ... WHERE last_step < ?)
+ *     configuration, factor, TOTP row with the step it was stored with)
  *   the user's update (last_second_factor_at, failures cleared, the
- *     credential added to the consumed ones)
+ *     credential and the code's step added to the consumed column)
  *   COMMIT
  * in WAL mode with synchronous=NORMAL and libmfa's 16 MiB page cache,
  * statements prepared once. Keep it in step with those files.
  *
- * FLOOR_WITHOUT=consumed|user measures what one guarantee costs: without
- * recording the credential's use, or without the user's update (not libmfa
- * either way: each is a guarantee libmfa keeps).
+ * FLOOR_WITHOUT=consumed|user measures what a guarantee costs: without
+ * recording the credential's use (the step only), or without the user's
+ * update at all (no write: neither the credential nor the step is used up).
+ * Neither is libmfa: each drops a guarantee libmfa keeps.
  *
  * usage: sqlite_floor FILE USERS SIGNINS_PER_PROCESS PROCESSES
  * FILE is a libmfa store holding USERS TOTP users (store_bench FILE USERS 0 1
@@ -85,23 +86,18 @@ static void client(long p, void *context) {
         "SELECT u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, u.locked_until, "
         "(SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), "
         "(SELECT document FROM mfa_config WHERE tenant = ''), NULL, f.failures, u.consumed, " FACTOR_COLUMNS
-        ", t.algorithm, t.digits, t.period FROM (SELECT 1 AS one) o LEFT JOIN mfa_users u ON u.tenant = ? "
+        ", t.algorithm, t.digits, t.period, t.last_step FROM (SELECT 1 AS one) o LEFT JOIN mfa_users u ON u.tenant = ? "
         "AND u.uid = ? LEFT JOIN mfa_factors f ON f.enrollment_id = ? "
         "LEFT JOIN mfa_totp_factors t ON t.enrollment_id = f.enrollment_id");
-    sqlite3_stmt *claim = prepare(mine, "UPDATE mfa_totp_factors SET last_step = ? WHERE "
-                                        "(enrollment_id = ? AND last_step < ?)");
-    sqlite3_stmt *account = prepare(mine, args->consuming
-        ? "UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, locked_until = 0, consumed = ? "
-          "WHERE tenant = ? AND uid = ?"
-        : "UPDATE mfa_users SET last_second_factor_at = ?1, failures = 0, locked_until = 0 "
-          "WHERE tenant = ?3 AND uid = ?4");
+    sqlite3_stmt *account = prepare(mine, "UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, "
+                                          "locked_until = 0, consumed = ? WHERE tenant = ? AND uid = ?");
     sqlite3_stmt *commit = prepare(mine, "COMMIT");
     unsigned long long state = 0x9E3779B97F4A7C15ull ^ (unsigned long long)(p + 1);
     long now = 1800000000;
     for (long i = 0; i < args->signins; i++) {
         if (i > 0 && i % share == 0) now += 30;
         long u = p * share + (i * 7919) % share;
-        char uid[32], id[64];
+        char uid[32], id[64] = {0};
         unsigned char token[16];
         snprintf(uid, sizeof uid, "user%07ld", u);
         token_id(&state, token);
@@ -118,18 +114,24 @@ static void client(long p, void *context) {
         sqlite3_bind_text(view, 3, uid, -1, SQLITE_STATIC);
         sqlite3_bind_text(view, 4, id, -1, SQLITE_STATIC);
         step_all(mine, view, "view");
-        sqlite3_bind_int64(claim, 1, now / 30);
-        sqlite3_bind_text(claim, 2, id, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(claim, 3, now / 30);
-        step_all(mine, claim, "claim");
-        if (sqlite3_changes(mine) != 1) check(mine, SQLITE_ERROR, "claim");
         if (args->updating) {
-            /* The credential's entry (the user's only live one): its id, then until when. */
-            unsigned char entry[24];
-            memcpy(entry, token, sizeof token);
-            for (int b = 0; b < 8; b++) entry[16 + b] = (unsigned char)((now + 960) >> (56 - 8 * b));
+            /* The column: a generation, the credential's entry (the user's only
+             * live one: its id, then until when), the factor's step entry (a
+             * key, then the step's complement). */
+            unsigned char column[8 + 24 + 24];
+            size_t size = 0;
+            long long generation = i + 1, until = now + 960, step = ~(long long)(now / 30);
+            for (int b = 0; b < 8; b++) column[size++] = (unsigned char)(generation >> (56 - 8 * b));
+            if (args->consuming) {
+                memcpy(column + size, token, sizeof token);
+                size += sizeof token;
+                for (int b = 0; b < 8; b++) column[size++] = (unsigned char)(until >> (56 - 8 * b));
+            }
+            memcpy(column + size, id, 16); /* the key: 16 bytes standing in for the enrollment id's hash */
+            size += 16;
+            for (int b = 0; b < 8; b++) column[size++] = (unsigned char)((unsigned long long)step >> (56 - 8 * b));
             sqlite3_bind_int64(account, 1, now);
-            sqlite3_bind_blob(account, 2, entry, sizeof entry, SQLITE_TRANSIENT);
+            sqlite3_bind_blob(account, 2, column, (int)size, SQLITE_TRANSIENT);
             sqlite3_bind_text(account, 3, "", 0, SQLITE_STATIC);
             sqlite3_bind_text(account, 4, uid, -1, SQLITE_STATIC);
             step_all(mine, account, "account");

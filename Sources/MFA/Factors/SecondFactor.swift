@@ -198,26 +198,43 @@ package enum AttemptVerdict: Sendable {
     case wrong(message: String, penalty: FactorClaim?)
 }
 
-/// A conditional update of one row of a factor kind's own table: it
-/// changes the row only while what it claims still holds (`last_step < ?`,
-/// `used = 0`), so racing attempts cannot both win it. The store runs it
-/// as `UPDATE table SET assignments WHERE (condition) …`, alone or joined
-/// to the attempt's own checks and bookkeeping in one statement.
+/// What an accepted attempt uses up, so that racing attempts cannot both
+/// win it. Either a conditional update of one row of a factor kind's own
+/// table, which changes the row only while what it claims still holds
+/// (`used = 0`): the store runs it as `UPDATE table SET assignments WHERE
+/// (condition) …`, alone or joined to the attempt's own checks and
+/// bookkeeping in one statement. Or a TOTP step (`UsedStep`), checked
+/// against the user's row and recorded in it with the pending credential,
+/// in the write the sign-in makes anyway.
 package struct FactorClaim: Sendable {
-    /// The statement, without its values.
-    package var shape: ClaimShape
+    /// The statement, without its values (nil for a step).
+    package var shape: ClaimShape?
     /// The parameters of the shape's assignments, then of its condition.
     package var parameters: [SQLValue]
+    /// The step claimed in the user's row, for a step.
+    package var step: UsedStep?
 
     package init(_ shape: ClaimShape, _ parameters: [SQLValue]) {
         self.shape = shape
         self.parameters = parameters
     }
 
-    /// The claim as a statement of its own.
-    var statement: String { shape.statement }
-    /// What an update that changed no row means.
-    var missed: ClaimShape.Miss { shape.missed }
+    /// The claim of a TOTP step, recorded in the user's row.
+    package init(step: UsedStep) {
+        shape = nil
+        parameters = []
+        self.step = step
+    }
+
+    /// Runs the claim in `db`, and says whether it held. A step holds
+    /// against `recorded`, the user's row as read under the user's lock.
+    func run(_ db: SQLConnection, recorded: ConsumedTokens = ConsumedTokens()) throws(MFAError) -> Bool {
+        if let shape { return try db.execute(shape.statement, parameters) == 1 }
+        return step?.holds(in: recorded) ?? false
+    }
+
+    /// What a claim that does not hold means.
+    var missed: ClaimShape.Miss { shape?.missed ?? .wrong("the code is wrong or was already used") }
 }
 
 /// The text of a claim, built once (each kind keeps its shapes in `static let`s).

@@ -1,23 +1,28 @@
-/// The pending credentials a user has used, kept in the user's own row
-/// (`mfa_users.consumed`) instead of `mfa_consumed`.
+/// What a user has used up, kept in the user's own row (`mfa_users.consumed`):
+/// the pending credentials used (instead of in `mfa_consumed`), and the last
+/// step accepted from each of the user's TOTP factors.
 ///
 /// A sign-in writes the user's row anyway (the step-up time, the failures
-/// cleared): recording the credential there too saves an insert into
-/// `mfa_consumed` and its expiry index (on SQLite two of the four pages a
-/// sign-in wrote), and the purge that deleted it later. Entries past their
-/// date are dropped whenever the row is written. A user with `capacity`
-/// live entries (many sign-ins within a credential's lifetime) goes on in
-/// `mfa_consumed`: every check reads both.
+/// cleared): recording there what the sign-in used saves every other write.
+/// On SQLite the sign-in dirties one page, the user's; on PostgreSQL it
+/// updates one row. Credentials past their date are dropped whenever the
+/// row is written. A user with `capacity` live credentials (many sign-ins
+/// within a credential's lifetime) goes on in `mfa_consumed`: every check
+/// reads both. A factor's step stays until the factor is removed.
 ///
 /// The column begins with a generation (8 bytes, big-endian), which every
 /// write moves on, also one that records the credential in `mfa_consumed`:
 /// a statement that locks the user's row and finds the column as it read it
-/// before knows that no credential of the user was consumed in between.
-/// Then come entries of 24 bytes: the token id (16 bytes), then until when
-/// the record must be kept (a big-endian Unix time). NULL is generation 0
-/// with no entries.
+/// before knows that nothing of the user was used in between. Then come
+/// entries of 24 bytes: 16 bytes of id, then a big-endian signed value:
+/// - a used credential: its token id, then until when the record must be
+///   kept (a Unix time, never negative);
+/// - a TOTP factor's last accepted step: the factor's key (`UsedStep.key`),
+///   then the step's bitwise complement (negative: steps are never).
+///
+/// NULL is generation 0 with no entries.
 package struct ConsumedTokens: Sendable, Equatable {
-    /// The most entries one user's row holds.
+    /// The most credentials one user's row holds.
     package static let capacity = 32
     private static let headerBytes = 8
     private static let idBytes = 16
@@ -46,46 +51,92 @@ package struct ConsumedTokens: Sendable, Equatable {
         stored = value
     }
 
-    /// How many entries the column holds (past their date or not).
-    package var count: Int { bytes.isEmpty ? 0 : (bytes.count - Self.headerBytes) / Self.entryBytes }
+    /// How many credentials the column holds (past their date or not).
+    package var count: Int { entries.filter { $0.value >= 0 }.count }
 
-    /// Whether `id` is recorded (past its date or not).
+    /// How many factors' steps the column holds.
+    package var stepCount: Int { entries.filter { $0.value < 0 }.count }
+
+    /// Whether the credential `id` is recorded (past its date or not).
     package func contains(_ id: [UInt8]) -> Bool {
         guard id.count == Self.idBytes else { return false }
-        var at = Self.headerBytes
-        while at < bytes.count {
-            if bytes[at..<at + Self.idBytes].elementsEqual(id) { return true }
-            at += Self.entryBytes
-        }
-        return false
+        return entries.contains { $0.value >= 0 && bytes[$0.at..<$0.at + Self.idBytes].elementsEqual(id) }
     }
 
-    /// The column's next value with `id` recorded until `until` and the
-    /// entries whose date is before `now` dropped; nil if the row is full
-    /// (or `id` is not a token id): record it in `mfa_consumed`, and the
-    /// column's `touched(now:)`.
-    package func adding(_ id: [UInt8], until: Int64, now: Int64) -> [UInt8]? {
-        guard id.count == Self.idBytes else { return nil }
-        var next = touched(now: now)
-        guard (next.count - Self.headerBytes) / Self.entryBytes < Self.capacity else { return nil }
+    /// The last step recorded for the factor whose key is `key`, if any.
+    package func lastStep(_ key: [UInt8]) -> Int64? {
+        guard key.count == Self.idBytes else { return nil }
+        for entry in entries where entry.value < 0 && bytes[entry.at..<entry.at + Self.idBytes].elementsEqual(key) {
+            return ~entry.value
+        }
+        return nil
+    }
+
+    /// The column's next value with the credential `id` recorded until
+    /// `until` (and `step`, if any, as its factor's last step) and the
+    /// credentials whose date is before `now` dropped; nil if the row holds
+    /// `capacity` credentials (or `id` is not a token id, or `until` is
+    /// negative): record it in `mfa_consumed`, and the column's
+    /// `touched(now:step:)`.
+    package func adding(_ id: [UInt8], until: Int64, now: Int64, step: UsedStep? = nil) -> [UInt8]? {
+        guard id.count == Self.idBytes, until >= 0 else { return nil }
+        var next = touched(now: now, step: step)
+        var credentials = 0
+        var at = Self.headerBytes
+        while at < next.count {
+            if Self.integer(next[at + Self.idBytes..<at + Self.entryBytes]) >= 0 { credentials += 1 }
+            at += Self.entryBytes
+        }
+        guard credentials < Self.capacity else { return nil }
         next += id
         Self.append(until, to: &next)
         return next
     }
 
-    /// The column's next value without a new entry: the generation moved
-    /// on, the entries whose date is before `now` dropped.
-    package func touched(now: Int64) -> [UInt8] {
-        var next: [UInt8] = []
-        next.reserveCapacity(bytes.count + Self.entryBytes)
-        Self.append(bytes.isEmpty ? 1 : Self.integer(bytes[0..<Self.headerBytes]) &+ 1, to: &next)
-        var at = Self.headerBytes
-        while at < bytes.count {
-            if Self.integer(bytes[at + Self.idBytes..<at + Self.entryBytes]) >= now {
-                next += bytes[at..<at + Self.entryBytes]
+    /// The column's next value without a new credential: the generation
+    /// moved on, the credentials whose date is before `now` dropped, and
+    /// `step`, if any, recorded as its factor's last step.
+    package func touched(now: Int64, step: UsedStep? = nil) -> [UInt8] {
+        var next = Self.nextHeader(bytes)
+        for entry in entries {
+            let range = entry.at..<entry.at + Self.entryBytes
+            if entry.value < 0 {
+                if let step, bytes[entry.at..<entry.at + Self.idBytes].elementsEqual(step.key) { continue }
+                next += bytes[range]
+            } else if entry.value >= now {
+                next += bytes[range]
             }
-            at += Self.entryBytes
         }
+        if let step, step.key.count == Self.idBytes, step.step >= 0 {
+            next += step.key
+            Self.append(~step.step, to: &next)
+        }
+        return next
+    }
+
+    /// The column's next value without the step of the factor whose key is
+    /// `key` (the factor was removed); the rest as it is.
+    package func removingStep(_ key: [UInt8]) -> [UInt8] {
+        var next = Self.nextHeader(bytes)
+        for entry in entries
+        where entry.value >= 0 || !bytes[entry.at..<entry.at + Self.idBytes].elementsEqual(key) {
+            next += bytes[entry.at..<entry.at + Self.entryBytes]
+        }
+        return next
+    }
+
+    /// Each entry's offset and value.
+    private var entries: [(at: Int, value: Int64)] {
+        stride(from: Self.headerBytes, to: bytes.count, by: Self.entryBytes).map {
+            ($0, Self.integer(bytes[$0 + Self.idBytes..<$0 + Self.entryBytes]))
+        }
+    }
+
+    /// The generation after the one of `bytes`, with room for the entries.
+    private static func nextHeader(_ bytes: [UInt8]) -> [UInt8] {
+        var next: [UInt8] = []
+        next.reserveCapacity(bytes.count + 2 * entryBytes)
+        append(bytes.isEmpty ? 1 : integer(bytes[0..<headerBytes]) &+ 1, to: &next)
         return next
     }
 

@@ -129,7 +129,9 @@ extension MFAStore {
                                                            tokenID: request.tokenID))
             }
             if case .accept(let until, _, let claim) = try decide(first.1),
-               let recorded = first.1.consumedTokens.adding(request.tokenID, until: until, now: request.now),
+               claim.step?.holds(in: first.1.consumedTokens) ?? true,
+               let recorded = first.1.consumedTokens.adding(request.tokenID, until: until, now: request.now,
+                                                            step: claim.step),
                try acceptFast(request, enrollmentID: first.0, factorID: first.1.factor?.factorID ?? "", claim: claim,
                               consumed: (first.1.consumedTokens.stored, recorded)) {
                 return .accepted
@@ -150,26 +152,28 @@ extension MFAStore {
             let limits: MFALimits
             switch try decide(view) {
             case .wrong(let wrongLimits, let penalty):
-                if let penalty, try db.execute(penalty.statement, penalty.parameters) != 1,
+                if let penalty, try !penalty.run(db),
                    case .refuse(let error) = penalty.missed {
                     throw error
                 }
                 (message, limits) = (nil, wrongLimits)
             case .accept(let until, let acceptLimits, let claim):
                 guard !view.consumed else { throw MFAError(.invalidSession, "the credential was already used") }
-                if try db.execute(claim.statement, claim.parameters) == 1 {
+                if try claim.run(db, recorded: view.consumedTokens) {
                     if !wholeDatabase || view.factorFailures != 0 || view.factor?.lockedUntil != 0 {
                         try db.execute(Self.clearFactorSQL, [.text(enrollmentID)])
                     }
                     // Under the user's row lock what the attempt read stands: the
                     // credential goes into the user's row, which the sign-in writes
-                    // anyway, or into mfa_consumed when the row is full (`ConsumedTokens`).
+                    // anyway, or into mfa_consumed when the row is full (`ConsumedTokens`);
+                    // a claimed TOTP step goes into the row as well.
                     let recorded: [UInt8]
-                    if let added = view.consumedTokens.adding(request.tokenID, until: until, now: request.now) {
+                    if let added = view.consumedTokens.adding(request.tokenID, until: until, now: request.now,
+                                                              step: claim.step) {
                         recorded = added
                     } else {
                         try Self.consume(db, request.tokenID, until: until, dialect)
-                        recorded = view.consumedTokens.touched(now: request.now)
+                        recorded = view.consumedTokens.touched(now: request.now, step: claim.step)
                     }
                     try db.execute(Self.recordUserSQL, [.int(request.now), .blob(recorded), .text(request.tenant),
                                                         .text(request.uid)])
@@ -202,14 +206,17 @@ extension MFAStore {
     /// attempt read it, and its next value with the credential recorded.
     private func acceptFast(_ request: AttemptRequest, enrollmentID: String, factorID: String, claim: FactorClaim,
                             consumed: (read: SQLValue, next: [UInt8])) throws(MFAError) -> Bool {
-        let parameters: [SQLValue] = [.text(enrollmentID), .text(factorID), .text(request.tenant), .text(request.uid),
-                                      .int(request.epoch), .int(request.now), .int(request.now),
-                                      .blob(request.tokenID), consumed.read]
-            + claim.parameters.dropFirst(claim.shape.assignmentParameters)
-            + [.int(request.now), .blob(consumed.next), .text(request.tenant), .text(request.uid)]
-            + claim.parameters + [.text(enrollmentID)]
+        let gate: [SQLValue] = [.text(enrollmentID), .text(factorID), .text(request.tenant), .text(request.uid),
+                                .int(request.epoch), .int(request.now), .int(request.now), .blob(request.tokenID),
+                                consumed.read]
+        let account: [SQLValue] = [.int(request.now), .blob(consumed.next), .text(request.tenant), .text(request.uid)]
+        // A step claimed in the user's row holds as the gate finds the row: only the row is written.
+        let sql = claim.shape?.acceptSQL ?? Self.recordingAcceptSQL
+        let parameters = claim.shape.map {
+            gate + claim.parameters.dropFirst($0.assignmentParameters) + account + claim.parameters
+        } ?? gate + account
         return try database.write { (db) throws(MFAError) -> Bool in
-            let row = try db.query(claim.shape.acceptSQL, parameters).first
+            let row = try db.query(sql, parameters + [.text(enrollmentID)]).first
             guard row?.first?.int == 1 else { return false }
             // Recorded under the locks that held the claim: it cannot have missed.
             guard row?[1].int == 1 else { throw MFAError(.internal, "the claim failed after its checks held") }
@@ -237,6 +244,15 @@ extension MFAStore {
         SELECT (SELECT COUNT(*) FROM account), (SELECT COUNT(*) FROM claim), (SELECT COUNT(*) FROM factor)
         """
     }
+
+    /// The accepting statement of a claim made in the user's row (a TOTP
+    /// step): the gate, then the user's row, then the factor's counters.
+    private static let recordingAcceptSQL = """
+        WITH gate AS (\(gateSQL)), \
+        account AS (\(recordUserSQL) AND EXISTS (SELECT 1 FROM gate) RETURNING 1), \
+        factor AS (\(clearFactorSQL) AND EXISTS (SELECT 1 FROM account) RETURNING 1) \
+        SELECT (SELECT COUNT(*) FROM account), (SELECT COUNT(*) FROM account), (SELECT COUNT(*) FROM factor)
+        """
 
     /// The checks of an accepting statement, as a query that returns a row
     /// if they hold: the factor is the user's and of its kind, neither the

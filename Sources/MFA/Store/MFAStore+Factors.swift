@@ -117,7 +117,9 @@ extension MFAStore {
         return out.sorted(by: FactorRecord.enrollmentOrder)
     }
 
-    /// Deletes a factor's row and its kind's own rows.
+    /// Deletes a factor's row and its kind's own rows, and a TOTP factor's
+    /// last step from the user's row. The caller holds the user's row lock
+    /// (every caller does: the user's row is read, then written).
     static func delete(_ db: SQLConnection, _ factor: FactorRecord) throws(MFAError) {
         if let kind = FactorRegistry.kind(factor.factorID) {
             for table in kind.stateTables {
@@ -125,6 +127,15 @@ extension MFAStore {
             }
         }
         try db.execute("DELETE FROM mfa_factors WHERE enrollment_id = ?", [.text(factor.enrollmentID)])
+        if factor.factorID == TOTPMultiFactorID,
+           let row = try db.query("SELECT consumed FROM mfa_users WHERE tenant = ? AND uid = ?",
+                                  [.text(factor.tenant), .text(factor.uid)]).first, let column = row.first {
+            let recorded = try ConsumedTokens(column)
+            let key = UsedStep.key(factor.enrollmentID)
+            guard recorded.lastStep(key) != nil else { return }
+            try db.execute("UPDATE mfa_users SET consumed = ? WHERE tenant = ? AND uid = ?",
+                           [.blob(recorded.removingStep(key)), .text(factor.tenant), .text(factor.uid)])
+        }
     }
 
     /// Inserts a factor unless the user already has `maxFactors` that count (nil: no limit).

@@ -254,9 +254,14 @@ final class TOTPRace: Sendable {
         let wins = results.filter { $0 == nil }.count
         #expect(results.allSatisfy { $0 == nil || $0 == .invalidVerificationCode }, "\(results)")
         #expect(wins == want.count, "code \(code) at \(now): \(wins) wins, model \(want)")
-        let claimed = try store.database.read { (db) throws(MFAError) in
-            try db.query("SELECT last_step FROM mfa_totp_factors WHERE enrollment_id = ?",
-                         [.text(enrollmentID)]).first?.first?.int
+        // The factor's last step: the one it was stored with, or the last one recorded in the user's row.
+        let claimed = try store.database.read { (db) throws(MFAError) -> Int64? in
+            guard let row = try db.query("""
+                SELECT t.last_step, u.consumed FROM mfa_totp_factors t JOIN mfa_factors f \
+                ON f.enrollment_id = t.enrollment_id LEFT JOIN mfa_users u ON u.tenant = f.tenant AND u.uid = f.uid \
+                WHERE t.enrollment_id = ?
+                """, [.text(enrollmentID)]).first, let stored = row[0].int else { return nil }
+            return max(stored, try ConsumedTokens(row[1]).lastStep(UsedStep.key(enrollmentID)) ?? -1)
         } ?? -2
         #expect(claimed == want.last ?? last, "code \(code) at \(now): last_step \(claimed), model \(want)")
         lastStep.withLock { $0 = claimed }

@@ -204,8 +204,7 @@ package enum SMSStore {
     /// try left, so the try is not counted.
     package static func countWrongCode(_ db: SQLConnection, _ verificationID: String,
                                        maxAttempts: Int64) throws(MFAError) -> Bool {
-        let penalty = countWrongCode(verificationID, maxAttempts: maxAttempts)
-        return try db.execute(penalty.statement, penalty.parameters) == 1
+        try countWrongCode(verificationID, maxAttempts: maxAttempts).run(db)
     }
 
     /// The count of a wrong try as a claim: when it changes nothing, a
@@ -221,8 +220,7 @@ package enum SMSStore {
 
     /// Uses up a code, if it still can be: unused, tries left, unexpired.
     package static func claim(_ db: SQLConnection, _ id: String, maxAttempts: Int64, now: Int64) throws(MFAError) {
-        let claim = claim(id, maxAttempts: maxAttempts, now: now)
-        guard try db.execute(claim.statement, claim.parameters) == 1 else {
+        guard try claim(id, maxAttempts: maxAttempts, now: now).run(db) else {
             throw MFAError(.invalidSession, "this code was already used")
         }
     }

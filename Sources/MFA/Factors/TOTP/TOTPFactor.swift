@@ -1,8 +1,9 @@
 /// TOTP authenticator apps (RFC 6238) as a second factor.
 ///
 /// The payload is the shared secret; `mfa_totp_factors` holds the code
-/// parameters and the last step accepted, so that a code works once: a
-/// step is claimed with a conditional update in the attempt's transaction.
+/// parameters and the step the factor was stored with. A code works once:
+/// its step must be later than that and than the last step accepted, which
+/// the attempt records in the user's row (`UsedStep`, `ConsumedTokens`).
 package enum TOTPFactor: SecondFactor {
     package typealias Settings = TOTPSettings
 
@@ -14,7 +15,7 @@ package enum TOTPFactor: SecondFactor {
     package static var stateTables: [String] { ["mfa_totp_factors"] }
     package static var sealedTables: [SealedTable] { [TOTPStore.pendingTable] }
     package static var attemptJoin: String { "LEFT JOIN mfa_totp_factors t ON t.enrollment_id = f.enrollment_id" }
-    package static var attemptColumns: [String] { ["t.algorithm", "t.digits", "t.period"] }
+    package static var attemptColumns: [String] { ["t.algorithm", "t.digits", "t.period", "t.last_step"] }
 
     package static func apply(_ document: JSONValue, to settings: inout TOTPSettings) throws(MFAError) {
         guard let section = document["totp"] else { return }
@@ -59,7 +60,8 @@ package enum TOTPFactor: SecondFactor {
                                        window: input.config.adjacentIntervals) else {
                 return .wrong(message: "the code is wrong or was already used", penalty: nil)
             }
-            return .accept(TOTPStore.claim(input.factor.enrollmentID, step: step), claims: [])
+            return .accept(TOTPStore.claim(input.factor.enrollmentID, step: step,
+                                           stored: try TOTPStore.storedStep(input.state)), claims: [])
         }
     }
 

@@ -1,6 +1,7 @@
 /// The TOTP factor's own tables: `mfa_totp_factors` (each factor's code
-/// parameters and the last step accepted) and `mfa_pending` (secrets
-/// waiting for their enrollment to be finished).
+/// parameters and the step it was stored with) and `mfa_pending` (secrets
+/// waiting for their enrollment to be finished). The steps sign-ins accept
+/// later are recorded in the user's row (`UsedStep`).
 package enum TOTPStore {
     /// The TOTP track of the schema.
     package static let migrations: [Migration] = [
@@ -19,6 +20,11 @@ package enum TOTPStore {
             "ALTER TABLE mfa_factors DROP COLUMN period",
             "ALTER TABLE mfa_factors DROP COLUMN last_step",
         ] },
+        // Version 2: sign-ins record each factor's last accepted step in the
+        // user's row (`ConsumedTokens`), no longer in last_step, which keeps
+        // the step the factor was stored with. Nothing moves: both are read.
+        // An older libmfa, which would drop those entries, refuses the store.
+        { _ in [] },
     ]
 
     /// Pending secrets, sealed for their pending id.
@@ -71,7 +77,8 @@ package enum TOTPStore {
         }
     }
 
-    /// Stores a factor's parameters and last accepted step.
+    /// Stores a factor's parameters and the last step accepted before it was
+    /// stored (the enrollment's code, an imported counter; -1 for none).
     package static func insertFactor(_ db: SQLConnection, _ enrollmentID: String, _ totp: TOTPParameters,
                              lastStep: Int64) throws(MFAError) {
         try db.execute("""
@@ -81,9 +88,10 @@ package enum TOTPStore {
     }
 
     /// A factor's parameters as read with an attempt (algorithm, digits,
-    /// period), checked: a value out of range is `storageError`, never a trap.
+    /// period, then the stored step), checked: a value out of range is
+    /// `storageError`, never a trap.
     package static func parameters(_ row: [SQLValue]) throws(MFAError) -> TOTPParameters {
-        guard row.count == 3, row[0] != .null else {
+        guard row.count >= 3, row[0] != .null else {
             throw MFAError(.storageError, "a stored TOTP factor has no parameters")
         }
         guard let rawAlgorithm = row[0].int, let rawDigits = row[1].int, let period = row[2].int,
@@ -95,15 +103,20 @@ package enum TOTPStore {
         return TOTPParameters(algorithm: algorithm, digits: digits, period: period)
     }
 
-    /// The claim of `step`: it must be later than the last accepted one,
-    /// else the code was used already (a wrong attempt).
-    package static func claim(_ enrollmentID: String, step: Int64) -> FactorClaim {
-        FactorClaim(claimShape, [.int(step), .text(enrollmentID), .int(step)])
+    /// The step a factor was stored with, as read with an attempt (the
+    /// fourth column); -1 when the row has none.
+    package static func storedStep(_ row: [SQLValue]) throws(MFAError) -> Int64 {
+        guard row.count >= 4 else { return -1 }
+        guard let step = row[3].int else { throw MFAError(.storageError, "a stored TOTP step is malformed") }
+        return step
     }
 
-    private static let claimShape = ClaimShape(
-        table: "mfa_totp_factors", assignments: "last_step = ?", condition: "enrollment_id = ? AND last_step < ?",
-        missed: .wrong("the code is wrong or was already used"))
+    /// The claim of `step`: it must be later than the step the factor was
+    /// stored with (`stored`) and than every step accepted since, else the
+    /// code was used already (a wrong attempt).
+    package static func claim(_ enrollmentID: String, step: Int64, stored: Int64 = -1) -> FactorClaim {
+        FactorClaim(step: UsedStep(enrollmentID: enrollmentID, step: step, stored: stored))
+    }
 }
 
 /// How a stored TOTP factor computes its codes.

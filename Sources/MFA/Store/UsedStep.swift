@@ -1,0 +1,48 @@
+/// A TOTP code's step claimed by a sign-in: it holds if the step is later
+/// than every step the factor accepted before, and is then recorded in the
+/// user's row (`ConsumedTokens`) as the factor's last step.
+///
+/// The factor's own row (`mfa_totp_factors.last_step`) keeps the step it
+/// was stored with (the enrollment's code, an imported counter) and is
+/// never written after; every later step lives in the user's row, which
+/// the sign-in writes anyway.
+package struct UsedStep: Sendable, Equatable {
+    /// The factor's key in the user's row: a 128-bit FNV-1a hash of the
+    /// enrollment id (two 64-bit lanes from different offsets). A key shared
+    /// by two factors of one user could only refuse a code, never accept one
+    /// twice: a key's step only grows, and a claim needs a later one.
+    package let key: [UInt8]
+    /// The step the code matched.
+    package let step: Int64
+    /// The step the factor's own row holds (-1 for none).
+    package let stored: Int64
+
+    /// The claim of `step` for the factor `enrollmentID`, whose own row holds `stored`.
+    package init(enrollmentID: String, step: Int64, stored: Int64) {
+        key = Self.key(enrollmentID)
+        self.step = step
+        self.stored = stored
+    }
+
+    /// The key of the factor `enrollmentID` in its user's row.
+    package static func key(_ enrollmentID: String) -> [UInt8] {
+        var high: UInt64 = 0xcbf2_9ce4_8422_2325
+        var low: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in enrollmentID.utf8 {
+            high = (high ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            low = (low ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        low ^= high >> 29
+        var key = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            key[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
+            key[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+        }
+        return key
+    }
+
+    /// Whether the claim holds against the user's row as read.
+    package func holds(in recorded: ConsumedTokens) -> Bool {
+        step >= 0 && step > stored && step > (recorded.lastStep(key) ?? -1)
+    }
+}
