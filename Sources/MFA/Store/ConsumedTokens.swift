@@ -52,22 +52,22 @@ package struct ConsumedTokens: Sendable, Equatable {
     }
 
     /// How many credentials the column holds (past their date or not).
-    package var count: Int { entries.filter { $0.value >= 0 }.count }
+    package var count: Int { offsets.filter { value(at: $0) >= 0 }.count }
 
     /// How many factors' steps the column holds.
-    package var stepCount: Int { entries.filter { $0.value < 0 }.count }
+    package var stepCount: Int { offsets.filter { value(at: $0) < 0 }.count }
 
     /// Whether the credential `id` is recorded (past its date or not).
     package func contains(_ id: [UInt8]) -> Bool {
         guard id.count == Self.idBytes else { return false }
-        return entries.contains { $0.value >= 0 && bytes[$0.at..<$0.at + Self.idBytes].elementsEqual(id) }
+        return offsets.contains { value(at: $0) >= 0 && bytes[$0..<$0 + Self.idBytes].elementsEqual(id) }
     }
 
     /// The last step recorded for the factor whose key is `key`, if any.
     package func lastStep(_ key: [UInt8]) -> Int64? {
         guard key.count == Self.idBytes else { return nil }
-        for entry in entries where entry.value < 0 && bytes[entry.at..<entry.at + Self.idBytes].elementsEqual(key) {
-            return ~entry.value
+        for at in offsets where value(at: at) < 0 && bytes[at..<at + Self.idBytes].elementsEqual(key) {
+            return ~value(at: at)
         }
         return nil
     }
@@ -98,13 +98,13 @@ package struct ConsumedTokens: Sendable, Equatable {
     /// `step`, if any, recorded as its factor's last step.
     package func touched(now: Int64, step: UsedStep? = nil) -> [UInt8] {
         var next = Self.nextHeader(bytes)
-        for entry in entries {
-            let range = entry.at..<entry.at + Self.entryBytes
-            if entry.value < 0 {
-                if let step, bytes[entry.at..<entry.at + Self.idBytes].elementsEqual(step.key) { continue }
-                next += bytes[range]
-            } else if entry.value >= now {
-                next += bytes[range]
+        for at in offsets {
+            let value = value(at: at)
+            if value < 0 {
+                if let step, bytes[at..<at + Self.idBytes].elementsEqual(step.key) { continue }
+                next += bytes[at..<at + Self.entryBytes]
+            } else if value >= now {
+                next += bytes[at..<at + Self.entryBytes]
             }
         }
         if let step, step.key.count == Self.idBytes, step.step >= 0 {
@@ -118,19 +118,17 @@ package struct ConsumedTokens: Sendable, Equatable {
     /// `key` (the factor was removed); the rest as it is.
     package func removingStep(_ key: [UInt8]) -> [UInt8] {
         var next = Self.nextHeader(bytes)
-        for entry in entries
-        where entry.value >= 0 || !bytes[entry.at..<entry.at + Self.idBytes].elementsEqual(key) {
-            next += bytes[entry.at..<entry.at + Self.entryBytes]
+        for at in offsets where value(at: at) >= 0 || !bytes[at..<at + Self.idBytes].elementsEqual(key) {
+            next += bytes[at..<at + Self.entryBytes]
         }
         return next
     }
 
-    /// Each entry's offset and value.
-    private var entries: [(at: Int, value: Int64)] {
-        stride(from: Self.headerBytes, to: bytes.count, by: Self.entryBytes).map {
-            ($0, Self.integer(bytes[$0 + Self.idBytes..<$0 + Self.entryBytes]))
-        }
-    }
+    /// Each entry's offset.
+    private var offsets: StrideTo<Int> { stride(from: Self.headerBytes, to: bytes.count, by: Self.entryBytes) }
+
+    /// The value of the entry at `at`.
+    private func value(at: Int) -> Int64 { Self.integer(bytes[at + Self.idBytes..<at + Self.entryBytes]) }
 
     /// The generation after the one of `bytes`, with room for the entries.
     private static func nextHeader(_ bytes: [UInt8]) -> [UInt8] {
