@@ -52,10 +52,10 @@ package struct ConsumedTokens: Sendable, Equatable {
     }
 
     /// How many credentials the column holds (past their date or not).
-    package var count: Int { offsets.filter { value(at: $0) >= 0 }.count }
+    package var count: Int { offsets.lazy.filter { value(at: $0) >= 0 }.count }
 
     /// How many factors' steps the column holds.
-    package var stepCount: Int { offsets.filter { value(at: $0) < 0 }.count }
+    package var stepCount: Int { offsets.lazy.filter { value(at: $0) < 0 }.count }
 
     /// Whether the credential `id` is recorded (past its date or not).
     package func contains(_ id: [UInt8]) -> Bool {
@@ -80,14 +80,10 @@ package struct ConsumedTokens: Sendable, Equatable {
     /// `touched(now:step:)`.
     package func adding(_ id: [UInt8], until: Int64, now: Int64, step: UsedStep? = nil) -> [UInt8]? {
         guard id.count == Self.idBytes, until >= 0 else { return nil }
+        // The credentials `touched` keeps: recorded, and not past their date.
+        let kept = offsets.lazy.filter { let value = value(at: $0); return value >= 0 && value >= now }.count
+        guard kept < Self.capacity else { return nil }
         var next = touched(now: now, step: step)
-        var credentials = 0
-        var at = Self.headerBytes
-        while at < next.count {
-            if Self.integer(next[at + Self.idBytes..<at + Self.entryBytes]) >= 0 { credentials += 1 }
-            at += Self.entryBytes
-        }
-        guard credentials < Self.capacity else { return nil }
         next += id
         Self.append(until, to: &next)
         return next
@@ -97,19 +93,21 @@ package struct ConsumedTokens: Sendable, Equatable {
     /// moved on, the credentials whose date is before `now` dropped, and
     /// `step`, if any, recorded as its factor's last step.
     package func touched(now: Int64, step: UsedStep? = nil) -> [UInt8] {
+        // A step is recorded only as a key and a step that the column can hold.
+        let recording = step.flatMap { $0.key.count == Self.idBytes && $0.step >= 0 ? $0 : nil }
         var next = Self.nextHeader(bytes)
         for at in offsets {
             let value = value(at: at)
             if value < 0 {
-                if let step, bytes[at..<at + Self.idBytes].elementsEqual(step.key) { continue }
+                if let recording, bytes[at..<at + Self.idBytes].elementsEqual(recording.key) { continue }
                 next += bytes[at..<at + Self.entryBytes]
             } else if value >= now {
                 next += bytes[at..<at + Self.entryBytes]
             }
         }
-        if let step, step.key.count == Self.idBytes, step.step >= 0 {
-            next += step.key
-            Self.append(~step.step, to: &next)
+        if let recording {
+            next += recording.key
+            Self.append(~recording.step, to: &next)
         }
         return next
     }

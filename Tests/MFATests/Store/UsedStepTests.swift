@@ -108,6 +108,37 @@ struct UsedStepTests {
         #expect(try row().lastStep(UsedStep.key(secrets[1].id)) == step + 1)
     }
 
+    @Test("a tampered step is STORAGE_ERROR, an extreme one refuses the code, never a trap",
+          arguments: StoreKind.available)
+    func tampered(_ kind: StoreKind) throws {
+        func attempt(_ tamper: (String) throws -> Void) throws -> MFAErrorCode? {
+            let location = try kind.freshLocation(file: true)
+            let fixture = try PhoneFixture(store: location, config: FlowFixture.config)
+            let flows = FlowFixture(wrapping: fixture)
+            let factor = try TOTPDriver().enroll(flows, fixture.user())
+            let resolver = try fixture.resolver(fixture.user())
+            _ = try resolver.resolveSignIn(with: TOTPDriver().right(flows, resolver, factor, use: 0))
+            try tamper(location)
+            let next = try fixture.resolver(fixture.user())
+            return errorCode { try next.resolveSignIn(with: TOTPDriver().right(flows, next, factor, use: 1)) }
+        }
+        #expect(try attempt { _ in } == nil, "untouched, the next step signs in")
+        #expect(try attempt {
+            try RawStore.execute($0, "UPDATE mfa_users SET consumed = ?", [.blob([1, 2, 3, 4, 5])])
+        } == .storageError)
+        #expect(try attempt {
+            try RawStore.execute($0, "UPDATE mfa_totp_factors SET last_step = ?", [.int(.max)])
+        } == .invalidVerificationCode)
+        #expect(try attempt {
+            try RawStore.execute($0, "UPDATE mfa_totp_factors SET last_step = ?", [.int(.min)])
+        } == nil)
+        if kind == .sqlite {
+            #expect(try attempt {
+                try RawStore.execute($0, "UPDATE mfa_totp_factors SET last_step = 'x'")
+            } == .storageError)
+        }
+    }
+
     @Test("the TOTP track is at version 2: a store of a newer track is refused", arguments: StoreKind.available)
     func schemaVersion(_ kind: StoreKind) throws {
         let location = try kind.freshLocation(file: true)

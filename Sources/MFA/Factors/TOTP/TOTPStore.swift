@@ -104,10 +104,11 @@ package enum TOTPStore {
     }
 
     /// The step a factor was stored with, as read with an attempt (the
-    /// fourth column); -1 when the row has none.
+    /// fourth column), checked: anything but an integer is `storageError`.
     package static func storedStep(_ row: [SQLValue]) throws(MFAError) -> Int64 {
-        guard row.count >= 4 else { return -1 }
-        guard let step = row[3].int else { throw MFAError(.storageError, "a stored TOTP step is malformed") }
+        guard row.count >= 4, let step = row[3].int else {
+            throw MFAError(.storageError, "a stored TOTP step is malformed")
+        }
         return step
     }
 
