@@ -62,8 +62,11 @@ public final class MFAContext: Sendable {
         try random.bytes(16)
     }
 
-    /// A new enrollment id: 21 random bytes as 28 URL-safe characters.
+    /// A new enrollment id: 21 random bytes as 28 URL-safe characters, never
+    /// beginning with `-`, which a command line (mfactl, getopt) would take
+    /// for an option: a leading `-` becomes `_`.
     func newEnrollmentID() throws(MFAError) -> String {
-        try random.identifier(bytes: 21)
+        let id = try random.identifier(bytes: 21)
+        return id.hasPrefix("-") ? "_" + id.dropFirst() : id
     }
 }

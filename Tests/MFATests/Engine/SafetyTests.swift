@@ -159,4 +159,27 @@ struct SafetyTests {
         #expect(try secret(Counter()).secret == secret(Counter()).secret)
         #expect(errorCode { try secret(Broken()) } == .crypto)
     }
+
+    @Test("an enrollment id never begins with '-', even when its random bytes would make one")
+    func enrollmentIDNotAnOption() throws {
+        /// Bytes whose URL-safe encoding begins with "-" (0xFB: top 6 bits 62).
+        struct Dashes: RandomSource {
+            func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(MFAError) {
+                for index in buffer.indices { buffer[index] = 0xFB }
+            }
+        }
+        var options = MFAOptions(store: ":memory:", keyring: try MasterKeyring(
+            current: MasterKey(id: "k", bytes: EngineFixture.keyBytes)))
+        options.random = Dashes()
+        let context = try MFAContext(options: options)
+        try context.setConfig(json: #"{"state":"ENABLED","providers":{"totp":"ENABLED"}}"#)
+        let user = MFAUser(uid: "u", email: "u@x", emailVerified: true, authTime: SystemClock().now())
+        let multiFactor = context.multiFactor(for: user)
+        let secret = try TOTPMultiFactorGenerator.generateSecret(with: multiFactor.session())
+        let info = try multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(
+            with: secret, oneTimePassword: try TOTP(secret: secret.secret).code(at: SystemClock().now())),
+                                          displayName: nil)
+        #expect(info.uid.count == 28 && info.uid.hasPrefix("_"), "\(info.uid)")
+        #expect(!info.uid.contains("=") && !info.uid.contains("+") && !info.uid.contains("/"))
+    }
 }
