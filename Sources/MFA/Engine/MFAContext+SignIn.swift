@@ -29,11 +29,16 @@ extension MFAContext {
         let claims = TokenClaims(purpose: .signIn, id: try newTokenID(), tenant: user.tenantKey, uid: user.uid,
                                  expires: now.plus(config.limits.pendingCredentialLifetime),
                                  epoch: snapshot.user.tokenEpoch)
-        return .secondFactorRequired(MultiFactorResolver(
+        let resolver = MultiFactorResolver(
             hints: try factors.map { (record) throws(MFAError) in try factorInfo(record, masked: true) },
             session: try OpaqueToken.seal(claims, keyring: keyring), tenant: user.tenant, uid: user.uid,
-            context: self))
+            context: self)
+        store.memo.keep(claims.id, views: snapshot.views, expires: claims.expires, now: now)
+        return .secondFactorRequired(resolver)
     }
+
+    /// How many sign-ins in flight this context remembers for their resolves (`AttemptMemo`).
+    package var rememberedSignIns: Int { store.memo.count }
 
     /// Rebuilds a resolver from a pending credential a client sent back.
     /// - Throws: `invalidSession` (tampered, expired or already used),

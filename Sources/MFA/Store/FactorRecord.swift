@@ -50,7 +50,15 @@ package struct FactorRecord: Sendable, Equatable {
     ]
 
     /// The columns a query selects from `mfa_factors f`, the summary last.
-    static let selectList = storedColumns.map { "f." + $0 }.joined(separator: ", ") + ", " + summaryExpression
+    static let selectList = selectList(summary: summaryExpression)
+
+    /// The columns a query selects from `mfa_factors f`, then `summary`
+    /// (an expression over `f`, or `NULL` where no summary is wanted: on
+    /// PostgreSQL each kind's summary subquery costs its setup on every
+    /// execution, even when the CASE never reaches it).
+    static func selectList(summary: String) -> String {
+        storedColumns.map { "f." + $0 }.joined(separator: ", ") + ", " + summary
+    }
 
     /// The kinds' summaries, one CASE over the factor id.
     static var summaryExpression: String {
@@ -135,6 +143,9 @@ package struct AttemptView: Sendable {
     package var userStored = false
     /// The factor's failure count (0 when the factor is missing).
     package var factorFailures: Int64 = 0
+    /// The user's failure count and last failure time as read: every
+    /// counted failure changes them.
+    package var userFailures: (count: Int64, last: Int64) = (0, 0)
 }
 
 /// The outcome of a backoff-counted failure.

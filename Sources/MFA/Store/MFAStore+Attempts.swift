@@ -41,21 +41,39 @@ package enum AttemptResult: Sendable, Equatable {
 
 extension MFAStore {
     /// Everything a first-factor sign-in needs in one read: the user's
-    /// factors, the user's record and the configuration documents.
+    /// factors, the user's record and the configuration documents; and for
+    /// each TOTP factor, the view its attempt would read (for `memo`).
     package func signInSnapshot(tenant: String, uid: String) throws(MFAError)
-        -> (factors: [FactorRecord], user: UserRecord, documents: ConfigDocuments) {
+        -> (factors: [FactorRecord], user: UserRecord, documents: ConfigDocuments, views: [AttemptView]) {
         try database.read { (db) throws(MFAError) in
             // One statement: the documents and the user as a single row, the factors joined to it.
             let rows = tenant.isEmpty
                 ? try db.query(Self.projectSignInSQL, [.text(tenant), .text(uid), .text(tenant), .text(uid)])
                 : try db.query(Self.tenantSignInSQL,
                                [.text(tenant), .text(tenant), .text(uid), .text(tenant), .text(uid)])
-            var factors: [FactorRecord] = []
-            for row in rows where row[6] != .null { factors.append(try FactorRecord(row: row.dropFirst(6))) }
-            factors.sort(by: FactorRecord.enrollmentOrder)
-            guard let first = rows.first else { throw MFAError(.storageError, "the sign-in query returned no row") }
+            guard let first = rows.first, first.count == Self.signInExtras + TOTPFactor.attemptColumns.count else {
+                throw MFAError(.storageError, "the sign-in query returned no row")
+            }
             let documents = ConfigDocuments(project: first[0].text, tenant: first[1].text)
-            return (factors, try Self.userRecord(first[2..<6]), documents)
+            let user = try Self.userRecord(first[2..<6])
+            var factors: [FactorRecord] = []
+            var views: [AttemptView] = []
+            let extras = Self.signInFactors.upperBound
+            for row in rows where row[6] != .null {
+                let factor = try FactorRecord(row: row[Self.signInFactors])
+                factors.append(factor)
+                guard factor.factorID == TOTPMultiFactorID,
+                      let failures = row[extras + 3].int, let userFailures = row[extras + 1].int,
+                      let lastFailure = row[extras + 2].int,
+                      let recorded = try? ConsumedTokens(row[extras]) else { continue }
+                views.append(AttemptView(
+                    factor: factor, user: user, consumed: false, consumedTokens: recorded, documents: documents,
+                    state: Array(row[Self.signInExtras...]), userStored: true, factorFailures: failures,
+                    userFailures: (userFailures, lastFailure)))
+            }
+            try Self.summarize(db, &factors)
+            factors.sort(by: FactorRecord.enrollmentOrder)
+            return (factors, user, documents, views)
         }
     }
 
@@ -64,16 +82,42 @@ extension MFAStore {
     /// The sign-in read of a tenant's user (parameters: tenant, tenant, uid, tenant, uid).
     private static let tenantSignInSQL =
         signInSQL(tenantDocument: "(SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '')")
+    /// Where the sign-in read's factor columns are.
+    private static let signInFactors = 6..<(6 + FactorRecord.storedColumns.count + 1)
+    /// Where the sign-in read's TOTP columns begin (after the user's used-up
+    /// column, the user's and the factor's failure counts).
+    private static let signInExtras = signInFactors.upperBound + 4
 
     private static func signInSQL(tenantDocument: String) -> String {
         """
         SELECT d.project, d.tenant_document, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, \
-        u.locked_until, \(FactorRecord.selectList) FROM (SELECT \
+        u.locked_until, \(FactorRecord.selectList(summary: "NULL")), u.consumed, u.failures, u.last_failure_at, \
+        f.failures, \(TOTPFactor.attemptColumns.joined(separator: ", ")) FROM (SELECT \
         (SELECT document FROM mfa_config WHERE tenant = '') AS project, \
         \(tenantDocument) AS tenant_document) d \
         LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
-        LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ?
+        LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ? \(TOTPFactor.attemptJoin)
         """
+    }
+
+    /// Reads the summaries of those of `factors` whose kind has one, in a
+    /// second statement: the sign-in read leaves them out, so that a user
+    /// whose factors have none (TOTP, SMS) costs no summary subqueries.
+    private static func summarize(_ db: SQLConnection, _ factors: inout [FactorRecord]) throws(MFAError) {
+        let wanted = factors.indices.filter { FactorRegistry.kind(factors[$0].factorID)?.summarySQL != nil }
+        guard !wanted.isEmpty else { return }
+        let ids = wanted.map { SQLValue.text(factors[$0].enrollmentID) }
+        var summaries: [String: Int64] = [:]
+        for row in try db.query("""
+            SELECT f.enrollment_id, \(FactorRecord.summaryExpression) FROM mfa_factors f \
+            WHERE f.enrollment_id IN (\(placeholders(ids.count)))
+            """, ids) {
+            guard row.count == 2, let id = row[0].text, row[1].int != nil || row[1] == .null else {
+                throw MFAError(.storageError, "a stored factor's summary is malformed")
+            }
+            summaries[id] = row[1].int
+        }
+        for index in wanted { factors[index].summary = summaries[factors[index].enrollmentID] }
     }
 
     /// What an attempt would find, read without a transaction (to check a
@@ -119,6 +163,17 @@ extension MFAStore {
                                 locate: ((SQLConnection) throws(MFAError) -> String?)?,
                                 decide: (AttemptView) throws(MFAError) -> AttemptDecision) throws(MFAError)
         -> AttemptResult {
+        // What the sign-in read, when this context minted the credential:
+        // a right code then costs one write and no read.
+        if let enrollmentID = request.enrollmentID,
+           let view = memo.take(request.tokenID, enrollmentID: enrollmentID, now: request.now),
+           kind?.id == view.factor?.factorID, case .accept(let until, _, let claim)? = try? decide(view),
+           claim.shape == nil, claim.step?.holds(in: view.consumedTokens) ?? true,
+           let recorded = view.consumedTokens.adding(request.tokenID, until: until, now: request.now,
+                                                     step: claim.step),
+           try acceptRecorded(request, enrollmentID: enrollmentID, view: view, recorded: recorded) {
+            return .accepted
+        }
         // SQLite's write transaction holds the whole database: the careful way
         // costs it less than a read followed by the accepting statement.
         if dialect.writingCTEs {
@@ -132,8 +187,7 @@ extension MFAStore {
                claim.step?.holds(in: first.1.consumedTokens) ?? true,
                let recorded = first.1.consumedTokens.adding(request.tokenID, until: until, now: request.now,
                                                             step: claim.step),
-               try acceptFast(request, enrollmentID: first.0, factorID: first.1.factor?.factorID ?? "", claim: claim,
-                              consumed: (first.1.consumedTokens.stored, recorded)) {
+               try acceptFast(request, enrollmentID: first.0, view: first.1, claim: claim, recorded: recorded) {
                 return .accepted
             }
         }
@@ -202,14 +256,19 @@ extension MFAStore {
 
     /// The accepting statement: true if it accepted the attempt; false if
     /// its checks no longer held (nothing was accepted; the careful way
-    /// decides). `consumed` is the user's `ConsumedTokens` column as the
-    /// attempt read it, and its next value with the credential recorded.
-    private func acceptFast(_ request: AttemptRequest, enrollmentID: String, factorID: String, claim: FactorClaim,
-                            consumed: (read: SQLValue, next: [UInt8])) throws(MFAError) -> Bool {
+    /// decides). `view` is what the attempt read; `recorded` the user's
+    /// `ConsumedTokens` column's next value, with the credential recorded.
+    private func acceptFast(_ request: AttemptRequest, enrollmentID: String, view: AttemptView, claim: FactorClaim,
+                            recorded: [UInt8]) throws(MFAError) -> Bool {
+        // A step claimed in the user's row: one update of the user's row, which checks everything itself.
+        if claim.shape == nil, view.factorFailures == 0, view.factor?.lockedUntil == 0 {
+            return try acceptRecorded(request, enrollmentID: enrollmentID, view: view, recorded: recorded)
+        }
+        let factorID = view.factor?.factorID ?? ""
+        let account: [SQLValue] = [.int(request.now), .blob(recorded), .text(request.tenant), .text(request.uid)]
         let gate: [SQLValue] = [.text(enrollmentID), .text(factorID), .text(request.tenant), .text(request.uid),
                                 .int(request.epoch), .int(request.now), .int(request.now), .blob(request.tokenID),
-                                consumed.read]
-        let account: [SQLValue] = [.int(request.now), .blob(consumed.next), .text(request.tenant), .text(request.uid)]
+                                view.consumedTokens.stored]
         // A step claimed in the user's row holds as the gate finds the row: only the row is written.
         let sql = claim.shape?.acceptSQL ?? Self.recordingAcceptSQL
         let parameters = claim.shape.map {
@@ -223,6 +282,46 @@ extension MFAStore {
             return true
         }
     }
+
+    /// Accepts a step claimed in the user's row (a TOTP code) with
+    /// `recordingUpdateSQL`: true if it did; false, with nothing written,
+    /// if anything the decision rests on moved since `view` was read, or the
+    /// factor has failures to clear (the careful way clears them).
+    func acceptRecorded(_ request: AttemptRequest, enrollmentID: String, view: AttemptView,
+                        recorded: [UInt8]) throws(MFAError) -> Bool {
+        guard view.factorFailures == 0, view.factor?.lockedUntil == 0 else { return false }
+        let parameters: [SQLValue] = [
+            .int(request.now), .blob(recorded), .text(request.tenant), .text(request.uid),
+            .int(request.epoch), .int(request.now), .int(view.userFailures.count), .int(view.userFailures.last),
+            view.consumedTokens.stored, .text(enrollmentID), .text(view.factor?.factorID ?? ""), .int(request.now),
+        ]
+        return try database.write { (db) throws(MFAError) -> Bool in
+            try db.execute(Self.recordingUpdateSQL, parameters) == 1
+        }
+    }
+
+    /// The accepting statement of a claim made in the user's row (a TOTP
+    /// step) when the factor has no failures to clear: one update of the
+    /// user's row, which locks it and checks, on its newest version, what
+    /// the attempt decided on:
+    /// - the credential is of the user's epoch (every removal of a factor
+    ///   revokes the user's credentials, which moves the epoch on);
+    /// - no backoff runs, and no failure was counted since the attempt read
+    ///   (every counted failure, the factor's too, changes the user's
+    ///   failure count or time);
+    /// - nothing of the user was used since (every consumption, also one
+    ///   recorded in `mfa_consumed`, moves the `consumed` column's
+    ///   generation on; the attempt's read found the credential in neither).
+    /// The factor is checked as the statement's snapshot finds it: still the
+    /// user's, of its kind, with no backoff or failures. Parameters: now,
+    /// the next column, tenant, uid, epoch, now, failure count, last
+    /// failure time, the column as read, enrollment id, factor id, now.
+    private static let recordingUpdateSQL = """
+        \(recordUserSQL) AND token_epoch = ? AND locked_until <= ? AND failures = ? AND last_failure_at = ? \
+        AND consumed IS NOT DISTINCT FROM ? AND EXISTS (SELECT 1 FROM mfa_factors f WHERE f.enrollment_id = ? \
+        AND f.factor_id = ? AND f.tenant = mfa_users.tenant AND f.uid = mfa_users.uid AND f.locked_until <= ? \
+        AND f.failures = 0)
+        """
 
     /// The accepting statement of a claim, with data-modifying CTEs. The
     /// checks lock the user's and the factor's rows (`gate`), then the row
@@ -292,12 +391,13 @@ extension MFAStore {
         let parameters: [SQLValue] = tenant.isEmpty
             ? [.blob(tokenID), .text(tenant), .text(uid), .text(enrollmentID)]
             : [.blob(tokenID), .text(tenant), .text(tenant), .text(uid), .text(enrollmentID)]
-        let factorStart = 9
+        let factorStart = 11
         let factorEnd = factorStart + FactorRecord.storedColumns.count + 1
         guard let row = try db.query(sql, parameters).first, row.count == factorEnd + columns else {
             throw MFAError(.storageError, "the attempt query returned no row")
         }
-        guard let consumed = row[4].int, row[7].int != nil || row[7] == .null else {
+        guard let consumed = row[4].int, row[7].int != nil || row[7] == .null,
+              row[9].int != nil || row[9] == .null, row[10].int != nil || row[10] == .null else {
             throw MFAError(.storageError, "the attempt query is malformed")
         }
         let recorded = try ConsumedTokens(row[8])
@@ -305,17 +405,23 @@ extension MFAStore {
             factor: row[factorStart] == .null ? nil : try FactorRecord(row: row[factorStart..<factorEnd]),
             user: try userRecord(row[0..<4]), consumed: consumed > 0 || recorded.contains(tokenID),
             consumedTokens: recorded, documents: ConfigDocuments(project: row[5].text, tenant: row[6].text),
-            state: Array(row[factorEnd...]), userStored: row[1] != .null, factorFailures: row[7].int ?? 0)
+            state: Array(row[factorEnd...]), userStored: row[1] != .null, factorFailures: row[7].int ?? 0,
+            userFailures: (row[9].int ?? 0, row[10].int ?? 0))
     }
 
     /// The attempt view's statements for each kind (and for none), built
     /// once: for the project's users, and for a tenant's (which also read
     /// the tenant's document).
     private static let viewSQLs: [String: (project: String, tenant: String)] = {
-        var out = ["": (viewSQL(join: "", columns: [], tenant: false), viewSQL(join: "", columns: [], tenant: true))]
+        let every = FactorRecord.summaryExpression
+        var out = ["": (viewSQL(join: "", columns: [], summary: every, tenant: false),
+                        viewSQL(join: "", columns: [], summary: every, tenant: true))]
         for kind in FactorRegistry.all {
-            out[kind.id] = (viewSQL(join: kind.attemptJoin, columns: kind.attemptColumns, tenant: false),
-                            viewSQL(join: kind.attemptJoin, columns: kind.attemptColumns, tenant: true))
+            // A kind without a summary reads none: the factor is of that kind.
+            let summary = kind.summarySQL == nil ? "NULL" : every
+            let (join, columns) = (kind.attemptJoin, kind.attemptColumns)
+            out[kind.id] = (viewSQL(join: join, columns: columns, summary: summary, tenant: false),
+                            viewSQL(join: join, columns: columns, summary: summary, tenant: true))
         }
         return out
     }()
@@ -326,13 +432,14 @@ extension MFAStore {
     }
 
     /// Parameters: token id, [tenant,] tenant, uid, enrollment id.
-    private static func viewSQL(join: String, columns: [String], tenant: Bool) -> String {
+    private static func viewSQL(join: String, columns: [String], summary: String, tenant: Bool) -> String {
         let tenantDocument = tenant ? "(SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '')" : "NULL"
         return """
         SELECT u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, u.locked_until, \
         (SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), \
         (SELECT document FROM mfa_config WHERE tenant = ''), \(tenantDocument), f.failures, u.consumed, \
-        \(FactorRecord.selectList)\(columns.map { ", " + $0 }.joined()) \
+        u.failures, u.last_failure_at, \
+        \(FactorRecord.selectList(summary: summary))\(columns.map { ", " + $0 }.joined()) \
         FROM (SELECT 1 AS one) o LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
         LEFT JOIN mfa_factors f ON f.enrollment_id = ?\(join.isEmpty ? "" : " " + join)
         """

@@ -1,6 +1,7 @@
 extension MFAStore {
     /// Replaces the configuration document of `tenant` ("" for the project).
     package func setConfigDocument(_ document: String, tenant: String, now: Int64) throws(MFAError) {
+        defer { memo.clear() }
         try database.transaction { (db) throws(MFAError) in
             try db.execute(dialect.upsert(into: "mfa_config", columns: ["tenant", "document", "updated_at"],
                                           conflict: ["tenant"], update: [.proposed("document"), .proposed("updated_at")]),
@@ -12,6 +13,7 @@ extension MFAStore {
     /// `change` sees the stored document (nil if none) and returns the new one.
     package func updateConfigDocument(tenant: String, now: Int64,
                                       _ change: (String?) throws(MFAError) -> String) throws(MFAError) {
+        defer { memo.clear() }
         try database.transaction { (db) throws(MFAError) in
             // An upsert that locks the row (an empty document stands for none
             // until the transaction writes the real one, or rolls back).

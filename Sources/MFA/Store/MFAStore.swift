@@ -8,6 +8,8 @@
 /// each factor kind keeps the operations on its own tables in its folder.
 package final class MFAStore: Sendable {
     package let database: SQLDatabase
+    /// What sign-ins read, for the resolves that follow them here.
+    package let memo = AttemptMemo()
 
     /// Wraps `database` and brings its schema up to date.
     package init(database: SQLDatabase) throws(MFAError) {
