@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Complete TOTP sign-ins per second (mfa_sign_in, then mfa_resolve_totp) on a
-# shared store, each against its peer measured in the same run:
+# shared store, each against its peer measured in the same run; the resolve
+# runs on the context that signed in (which uses what the sign-in read), and
+# again on a second context ("elsewhere": another server, which reads):
 #
 #   SQLite       libmfa vs bench/sqlite_baseline.c, the bare SQLite work of a
 #                sign-in (one read; BEGIN IMMEDIATE, a read, an update,
@@ -39,7 +41,12 @@ as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -i -q -s 1 -n libmfa > /
 best() { # best NUMBER...: the largest
     printf '%s\n' "$@" | sort -n | tail -n 1
 }
-sqlite_libmfa() { rm -f "$work"/s.sqlite*; "$out/store_bench" "$work/s.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2; }
+# The resolve on the context that signed in (it uses the sign-in's read), or
+# with ELSEWHERE=1 on a second context (as when another server gets it).
+sqlite_libmfa() {
+    rm -f "$work"/s.sqlite*
+    BENCH_RESOLVE_ELSEWHERE=${ELSEWHERE:-0} "$out/store_bench" "$work/s.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2
+}
 sqlite_bare() { rm -f "$work"/b.sqlite*; "$out/sqlite_baseline" "$work/b.sqlite" "$users" "$((signins * 2))" "$1" | cut -d' ' -f2; }
 sqlite_floor() {
     rm -f "$work"/f.sqlite*
@@ -48,7 +55,8 @@ sqlite_floor() {
 }
 pg_libmfa() {
     psql_do "DROP SCHEMA IF EXISTS mfa CASCADE; CREATE SCHEMA mfa"
-    "$out/store_bench" "$url?options=-csearch_path%3Dmfa" "$users" "$signins" "$1" | cut -d' ' -f2
+    BENCH_RESOLVE_ELSEWHERE=${ELSEWHERE:-0} "$out/store_bench" "$url?options=-csearch_path%3Dmfa" "$users" "$signins" "$1" |
+        cut -d' ' -f2
 }
 pg_peer() {
     as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -n -N -M prepared -c "$1" -j "$1" -T 5 libmfa 2>/dev/null |
@@ -57,30 +65,33 @@ pg_peer() {
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
 echo "users: $users, sign-ins per process: $signins, best of $rounds alternating rounds"
-printf '%-11s %9s %14s %14s %7s\n' store processes "libmfa /s" "peer /s" ratio
-row() { # row STORE PROCESSES LIBMFA PEER
-    printf '%-11s %9s %14s %14s %6s%%\n' "$1" "$2" "$3" "$4" "$(( $3 * 100 / $4 ))"
+printf '%-11s %9s %14s %14s %7s %16s %7s\n' store processes "libmfa /s" "peer /s" ratio "elsewhere /s" ratio
+row() { # row STORE PROCESSES LIBMFA PEER ELSEWHERE
+    printf '%-11s %9s %14s %14s %6s%% %16s %6s%%\n' "$1" "$2" "$3" "$4" "$(( $3 * 100 / $4 ))" "$5" "$(( $5 * 100 / $4 ))"
 }
 floors=()
 for processes in 1 2; do
-    mine=() peer=() floor=()
+    mine=() peer=() floor=() apart=()
     for _ in $(seq "$rounds"); do
         peer+=("$(sqlite_bare "$processes")")
         floor+=("$(sqlite_floor "$processes")")
         mine+=("$(sqlite_libmfa "$processes")")
+        apart+=("$(ELSEWHERE=1 sqlite_libmfa "$processes")")
     done
-    row sqlite "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")"
+    row sqlite "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")" "$(best "${apart[@]}")"
     floors+=("$processes $(best "${floor[@]}") $(best "${peer[@]}") $(best "${mine[@]}")")
 done
 for processes in 1 2 8; do
-    mine=() peer=()
+    mine=() peer=() apart=()
     for _ in $(seq "$rounds"); do
         peer+=("$(pg_peer "$processes")")
         mine+=("$(pg_libmfa "$processes")")
+        apart+=("$(ELSEWHERE=1 pg_libmfa "$processes")")
     done
-    row postgresql "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")"
+    row postgresql "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")" "$(best "${apart[@]}")"
 done
 echo "peers: sqlite = bench/sqlite_baseline.c; postgresql = pgbench -N -M prepared, scale 1"
+echo "libmfa: the resolve on the context that signed in; elsewhere: on a second context (another server)"
 echo "floor: libmfa's own SQLite statements with nothing else (bench/sqlite_floor.c), same peer"
 for line in "${floors[@]}"; do
     read -r processes floor peer mine <<< "$line"

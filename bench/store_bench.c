@@ -2,7 +2,9 @@
  * Complete TOTP sign-ins per second on a store shared by several client
  * processes: each process opens its own context on the same store (an
  * SQLite file or a PostgreSQL URL) and signs in its own share of the users,
- * the whole flow each time (mfa_sign_in, then mfa_resolve_totp).
+ * the whole flow each time (mfa_sign_in, then mfa_resolve_totp; both on
+ * one context, or with BENCH_RESOLVE_ELSEWHERE=1 the resolve on a second
+ * one, which has not seen the sign-in).
  *
  * usage: store_bench STORE USERS SIGNINS_PER_PROCESS PROCESSES
  * Prints: processes, sign-ins per second in all.
@@ -34,7 +36,8 @@ static mfa_ctx *open_store(const char *store) {
     return ctx;
 }
 
-static void sign_in(mfa_ctx *ctx, long u) {
+/* The sign-in on ctx, the resolve on resolving (ctx itself, or another context: another server). */
+static void sign_in(mfa_ctx *ctx, mfa_ctx *resolving, long u) {
     char uid[32], code[MFA_CODE_BUFFER_SIZE];
     unsigned char secret[20];
     mfa_user user;
@@ -50,7 +53,7 @@ static void sign_in(mfa_ctx *ctx, long u) {
     status = mfa_sign_in(ctx, &resolver, &user, NULL);
     if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) die("sign in", status, NULL);
     if ((status = mfa_totp_generate(code, sizeof code, secret, 20, NULL, bench_now)) != MFA_OK) die("code", status, NULL);
-    status = mfa_resolve_totp(ctx, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err);
+    status = mfa_resolve_totp(resolving, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err);
     if (status != MFA_OK) die("resolve", status, err);
     mfa_sign_in_result_free(result);
     mfa_resolver_free(resolver);
@@ -93,10 +96,14 @@ int main(int argc, char **argv) {
         pid_t pid = fork();
         if (pid == 0) {
             mfa_ctx *mine = open_store(store);
+            /* BENCH_RESOLVE_ELSEWHERE=1: each resolve on a second context, as when another server gets it. */
+            const char *elsewhere = getenv("BENCH_RESOLVE_ELSEWHERE");
+            mfa_ctx *resolving = elsewhere && *elsewhere == '1' ? open_store(store) : mine;
             for (long i = 0; i < signins; i++) {
                 if (i > 0 && i % share == 0) bench_now += 30;
-                sign_in(mine, p * share + (i * 7919) % share);
+                sign_in(mine, resolving, p * share + (i * 7919) % share);
             }
+            if (resolving != mine) mfa_close(resolving);
             mfa_close(mine);
             _exit(0);
         }

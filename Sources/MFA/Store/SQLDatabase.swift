@@ -23,10 +23,8 @@ package protocol SQLDatabase: Sendable {
     /// Runs `body` in one transaction that takes the write lock up front.
     @discardableResult
     func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
-    /// Runs `body`'s statements each as its own transaction where the
-    /// backend commits every statement by itself (PostgreSQL), else in one
-    /// transaction that takes the write lock up front (SQLite): for a
-    /// check-and-write that is a single statement.
+    /// Runs `body`'s statements each as its own transaction (autocommit):
+    /// for a check-and-write that is a single statement.
     @discardableResult
     func write<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
     /// Runs `body`, which only reads and takes no write lock. A backend may

@@ -26,9 +26,12 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
+    /// Each statement of `body` commits by itself (autocommit): a writing
+    /// statement takes the write lock as it begins, as BEGIN IMMEDIATE
+    /// would, and waits for it the same way, with no BEGIN and COMMIT to run.
     @discardableResult
     package func write<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
-        try transaction(body)
+        try read(body)
     }
 
     /// Reads run statement by statement, each in its own implicit
