@@ -11,14 +11,14 @@
  *
  * Per sign-in, as MFAStore.signInSnapshot and MFAStore.resolveAttempt
  * (Sources/MFA/Store/MFAStore+Attempts.swift) run them for a project user
- * whose row exists and whose factor has no failures:
- *   the sign-in read (configuration, user, factors)
- *   BEGIN IMMEDIATE
- *   the attempt read (user with its consumed credentials, mfa_consumed,
- *     configuration, factor, TOTP row with the step it was stored with)
- *   the user's update (last_second_factor_at, failures cleared, the
- *     credential and the code's step added to the consumed column)
- *   COMMIT
+ * whose row exists and whose factor has no failures, the resolve on the
+ * context that signed in (AttemptMemo.swift):
+ *   the sign-in read (configuration, user with its consumed column and
+ *     failure counts, factors with their failure counts and TOTP rows)
+ *   the user's conditional update, in autocommit (last_second_factor_at,
+ *     failures cleared, the credential and the code's step added to the
+ *     consumed column; only if the epoch, the backoff, the failure counts
+ *     and the column are as read and the factor is still there)
  * in WAL mode with synchronous=NORMAL and libmfa's 16 MiB page cache,
  * statements prepared once. Keep it in step with those files.
  *
@@ -42,9 +42,7 @@
 
 #define FACTOR_COLUMNS                                                                                           \
     "f.enrollment_id, f.tenant, f.uid, f.factor_id, f.display_name, f.enrolled_at, f.key_id, f.sealed, "       \
-    "f.locked_until, f.seal_format, CASE f.factor_id WHEN 'recoveryCodes' THEN (SELECT COUNT(*) FROM "         \
-    "mfa_recovery_codes c WHERE c.enrollment_id = f.enrollment_id AND c.used_at = 0) WHEN 'webauthn' THEN "    \
-    "(SELECT c.authenticator_kind FROM mfa_webauthn_credentials c WHERE c.enrollment_id = f.enrollment_id) END"
+    "f.locked_until, f.seal_format, NULL"
 
 /* Runs a statement to its end. */
 static void step_all(sqlite3 *db, sqlite3_stmt *statement, const char *what) {
@@ -78,27 +76,26 @@ static void client(long p, void *context) {
     sqlite3 *mine = open_db(args->path, PRAGMAS);
     sqlite3_stmt *read = prepare(mine,
         "SELECT d.project, d.tenant_document, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, "
-        "u.locked_until, " FACTOR_COLUMNS " FROM (SELECT (SELECT document FROM mfa_config WHERE tenant = '') "
+        "u.locked_until, " FACTOR_COLUMNS ", u.consumed, u.failures, u.last_failure_at, f.failures, t.algorithm, "
+        "t.digits, t.period, t.last_step FROM (SELECT (SELECT document FROM mfa_config WHERE tenant = '') "
         "AS project, NULL AS tenant_document) d LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? "
-        "LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ?");
-    sqlite3_stmt *begin = prepare(mine, "BEGIN IMMEDIATE");
-    sqlite3_stmt *view = prepare(mine,
-        "SELECT u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, u.locked_until, "
-        "(SELECT COUNT(*) FROM mfa_consumed WHERE token_id = ?), "
-        "(SELECT document FROM mfa_config WHERE tenant = ''), NULL, f.failures, u.consumed, " FACTOR_COLUMNS
-        ", t.algorithm, t.digits, t.period, t.last_step FROM (SELECT 1 AS one) o LEFT JOIN mfa_users u ON u.tenant = ? "
-        "AND u.uid = ? LEFT JOIN mfa_factors f ON f.enrollment_id = ? "
+        "LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ? "
         "LEFT JOIN mfa_totp_factors t ON t.enrollment_id = f.enrollment_id");
-    sqlite3_stmt *account = prepare(mine, "UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, "
-                                          "locked_until = 0, consumed = ? WHERE tenant = ? AND uid = ?");
-    sqlite3_stmt *commit = prepare(mine, "COMMIT");
+    sqlite3_stmt *account = prepare(mine,
+        "UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, locked_until = 0, consumed = ? "
+        "WHERE tenant = ? AND uid = ? AND token_epoch = ? AND locked_until <= ? AND failures = ? "
+        "AND last_failure_at = ? AND consumed IS NOT DISTINCT FROM ? AND EXISTS (SELECT 1 FROM mfa_factors f "
+        "WHERE f.enrollment_id = ? AND f.factor_id = ? AND f.tenant = mfa_users.tenant AND f.uid = mfa_users.uid "
+        "AND f.locked_until <= ? AND f.failures = 0)");
     unsigned long long state = 0x9E3779B97F4A7C15ull ^ (unsigned long long)(p + 1);
     long now = 1800000000;
     for (long i = 0; i < args->signins; i++) {
         if (i > 0 && i % share == 0) now += 30;
         long u = p * share + (i * 7919) % share;
         char uid[32], id[64] = {0};
-        unsigned char token[16];
+        unsigned char token[16], read_column[1024];
+        int read_size;
+        long long failures, last_failure;
         snprintf(uid, sizeof uid, "user%07ld", u);
         token_id(&state, token);
         sqlite3_bind_text(read, 1, "", 0, SQLITE_STATIC);
@@ -107,13 +104,14 @@ static void client(long p, void *context) {
         sqlite3_bind_text(read, 4, uid, -1, SQLITE_STATIC);
         if (sqlite3_step(read) != SQLITE_ROW) check(mine, SQLITE_ERROR, "read");
         snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(read, 6));
+        /* The consumed column (17) as read, and the user's failure counts (18, 19). */
+        read_size = sqlite3_column_bytes(read, 17);
+        if (read_size > (int)sizeof read_column) read_size = (int)sizeof read_column;
+        if (read_size > 0) memcpy(read_column, sqlite3_column_blob(read, 17), (size_t)read_size);
+        int column_null = sqlite3_column_type(read, 17) == SQLITE_NULL;
+        failures = sqlite3_column_int64(read, 18);
+        last_failure = sqlite3_column_int64(read, 19);
         step_all(mine, read, "read");
-        step_all(mine, begin, "begin");
-        sqlite3_bind_blob(view, 1, token, sizeof token, SQLITE_STATIC);
-        sqlite3_bind_text(view, 2, "", 0, SQLITE_STATIC);
-        sqlite3_bind_text(view, 3, uid, -1, SQLITE_STATIC);
-        sqlite3_bind_text(view, 4, id, -1, SQLITE_STATIC);
-        step_all(mine, view, "view");
         if (args->updating) {
             /* The column: a generation, the credential's entry (the user's only
              * live one: its id, then until when), the factor's step entry (a
@@ -134,9 +132,18 @@ static void client(long p, void *context) {
             sqlite3_bind_blob(account, 2, column, (int)size, SQLITE_TRANSIENT);
             sqlite3_bind_text(account, 3, "", 0, SQLITE_STATIC);
             sqlite3_bind_text(account, 4, uid, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(account, 5, 0);
+            sqlite3_bind_int64(account, 6, now);
+            sqlite3_bind_int64(account, 7, failures);
+            sqlite3_bind_int64(account, 8, last_failure);
+            if (column_null) sqlite3_bind_null(account, 9);
+            else sqlite3_bind_blob(account, 9, read_column, read_size, SQLITE_STATIC);
+            sqlite3_bind_text(account, 10, id, -1, SQLITE_STATIC);
+            sqlite3_bind_text(account, 11, "totp", -1, SQLITE_STATIC);
+            sqlite3_bind_int64(account, 12, now);
             step_all(mine, account, "account");
+            if (sqlite3_changes(mine) != 1) check(mine, SQLITE_ERROR, "account: the checks did not hold");
         }
-        step_all(mine, commit, "commit");
     }
 }
 
