@@ -26,9 +26,23 @@ package final class AttemptMemo: @unchecked Sendable {
         let views: [AttemptView]
     }
 
+    /// A token id as two words: hashed in two steps, not sixteen.
+    private struct Key: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        init(_ id: [UInt8]) {
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { out in
+                id.withUnsafeBytes { out.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(16))) }
+            }
+            (high, low) = (words.0, words.1 ^ UInt64(id.count))
+        }
+    }
+
     private let lock = Lock()
     /// Only touched with `lock` held.
-    private var entries: [[UInt8]: Entry] = [:]
+    private var entries: [Key: Entry] = [:]
 
     package init() {}
 
@@ -47,14 +61,14 @@ package final class AttemptMemo: @unchecked Sendable {
                     for key in entries.keys.prefix(Self.capacity / 4) { entries[key] = nil }
                 }
             }
-            entries[tokenID] = Entry(expires: expires, views: views)
+            entries[Key(tokenID)] = Entry(expires: expires, views: views)
         }
     }
 
     /// Forgets the pending credential `tokenID`, returning the view kept for
     /// its factor `enrollmentID`, if any and not past `now`.
     package func take(_ tokenID: [UInt8], enrollmentID: String, now: Int64) -> AttemptView? {
-        guard let entry = lock.withLock({ entries.removeValue(forKey: tokenID) }), entry.expires >= now else {
+        guard let entry = lock.withLock({ entries.removeValue(forKey: Key(tokenID)) }), entry.expires >= now else {
             return nil
         }
         return entry.views.first { $0.factor?.enrollmentID == enrollmentID }
