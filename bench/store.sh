@@ -10,7 +10,8 @@
 #                the floor, bench/sqlite_floor.c: libmfa's own statements
 #                with nothing else, against the same peer
 #   PostgreSQL   libmfa vs pgbench's simple-update transaction (-N, prepared
-#                statements), 1, 2 and 8 client processes, on a server on
+#                statements), 1, 2 and 8 client processes, each side for 5
+#                seconds after its clients connected, on a server on
 #                loopback started here (fsync on, synchronous_commit off:
 #                like SQLite's WAL with synchronous=NORMAL, it survives a
 #                crash of any process but may lose the last commits on power
@@ -55,7 +56,9 @@ sqlite_floor() {
 }
 pg_libmfa() {
     psql_do "DROP SCHEMA IF EXISTS mfa CASCADE; CREATE SCHEMA mfa"
-    BENCH_RESOLVE_ELSEWHERE=${ELSEWHERE:-0} "$out/store_bench" "$url?options=-csearch_path%3Dmfa" "$users" "$signins" "$1" |
+    # Timed as pgbench -T 5 is: 5 seconds, from when every client has connected.
+    BENCH_SECONDS=5 BENCH_RESOLVE_ELSEWHERE=${ELSEWHERE:-0} \
+        "$out/store_bench" "$url?options=-csearch_path%3Dmfa" "$users" "$signins" "$1" |
         cut -d' ' -f2
 }
 pg_peer() {

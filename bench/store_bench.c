@@ -7,6 +7,7 @@
  * one, which has not seen the sign-in).
  *
  * usage: store_bench STORE USERS SIGNINS_PER_PROCESS PROCESSES
+ * (with BENCH_SECONDS=S, each process signs in for S seconds instead)
  * Prints: processes, sign-ins per second in all.
  * Built and run by bench/store.sh.
  */
@@ -91,6 +92,14 @@ int main(int argc, char **argv) {
     mfa_close(ctx);
 
     long share = users / processes;
+    /* BENCH_SECONDS=S: as pgbench -T S, every process signs in for S seconds,
+     * counted from when all of them have opened their store (connection time
+     * left out, and no process runs alone at the end); else each does
+     * SIGNINS_PER_PROCESS, timed from the first fork to the last exit. */
+    const char *timed = getenv("BENCH_SECONDS");
+    double duration = timed ? atof(timed) : 0;
+    int ready[2], go[2], counts[2];
+    if (pipe(ready) != 0 || pipe(go) != 0 || pipe(counts) != 0) die("pipe", 0, NULL);
     double start = seconds();
     for (long p = 0; p < processes; p++) {
         pid_t pid = fork();
@@ -99,24 +108,41 @@ int main(int argc, char **argv) {
             /* BENCH_RESOLVE_ELSEWHERE=1: each resolve on a second context, as when another server gets it. */
             const char *elsewhere = getenv("BENCH_RESOLVE_ELSEWHERE");
             mfa_ctx *resolving = elsewhere && *elsewhere == '1' ? open_store(store) : mine;
-            for (long i = 0; i < signins; i++) {
+            char byte = 0;
+            if (duration > 0 && (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1)) _exit(1);
+            double until = seconds() + duration;
+            long done = 0;
+            for (long i = 0; duration > 0 ? seconds() < until : i < signins; i++) {
                 if (i > 0 && i % share == 0) bench_now += 30;
                 sign_in(mine, resolving, p * share + (i * 7919) % share);
+                done++;
             }
             if (resolving != mine) mfa_close(resolving);
             mfa_close(mine);
+            if (write(counts[1], &done, sizeof done) != sizeof done) _exit(1);
             _exit(0);
         }
         if (pid < 0) die("fork", 0, NULL);
     }
+    if (duration > 0) {
+        char byte = 0;
+        for (long p = 0; p < processes; p++)
+            if (read(ready[0], &byte, 1) != 1) die("a client process failed", 0, NULL);
+        start = seconds();
+        for (long p = 0; p < processes; p++)
+            if (write(go[1], &byte, 1) != 1) die("pipe", 0, NULL);
+    }
     int failed = 0;
+    long total = 0;
     for (long p = 0; p < processes; p++) {
         int wstatus = 0;
+        long done = 0;
+        if (read(counts[0], &done, sizeof done) == sizeof done) total += done;
         wait(&wstatus);
         if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) failed = 1;
     }
     double elapsed = seconds() - start;
     if (failed) die("a client process failed", 0, NULL);
-    printf("%ld %.0f\n", processes, processes * signins / elapsed);
+    printf("%ld %.0f\n", processes, total / elapsed);
     return 0;
 }
