@@ -136,14 +136,20 @@ extension MFAStore {
     /// configuration documents, judges the code and decides, touching no
     /// database; it throws to refuse the attempt without counting it.
     ///
+    /// When this context minted the credential, the attempt first decides
+    /// on what the sign-in read (`memo`): a TOTP code it accepts is recorded
+    /// by one update of the user's row that checks everything again
+    /// (`acceptRecorded`), on either store; anything else goes on below.
+    ///
     /// Where statements can hold data-modifying CTEs (PostgreSQL and the
     /// databases of its dialect), the attempt first reads, then acts on the
     /// decision:
     /// - **Accepted, the fast way.** One statement, committed by itself,
-    ///   locks the user's and the factor's rows, checks again that no
-    ///   backoff runs, that the credential is unused and of the user's
-    ///   epoch, runs the kind's claim, consumes the credential and clears
-    ///   the failure counts. If it cannot (a race changed something, the
+    ///   checks again that no backoff runs, that the credential is unused
+    ///   and of the user's epoch, runs the kind's claim, consumes the
+    ///   credential and clears the failure counts (for a TOTP step, the
+    ///   update of `acceptRecorded`; for other claims, a statement that
+    ///   locks the user's and the factor's rows first). If it cannot (a race changed something, the
     ///   user has no row yet, the claim failed, the user's row holds as many
     ///   used credentials as it can), nothing was written and the attempt
     ///   goes the careful way.
