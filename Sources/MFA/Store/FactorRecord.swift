@@ -146,6 +146,9 @@ package struct AttemptView: Sendable {
     /// The user's failure count and last failure time as read: every
     /// counted failure changes them.
     package var userFailures: (count: Int64, last: Int64) = (0, 0)
+
+    /// Whether the factor has no failure count or backoff to clear.
+    package var factorClear: Bool { factorFailures == 0 && factor?.lockedUntil == 0 }
 }
 
 /// The outcome of a backoff-counted failure.

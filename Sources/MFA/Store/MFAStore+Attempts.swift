@@ -149,10 +149,10 @@ extension MFAStore {
     ///   and of the user's epoch, runs the kind's claim, consumes the
     ///   credential and clears the failure counts (for a TOTP step, the
     ///   update of `acceptRecorded`; for other claims, a statement that
-    ///   locks the user's and the factor's rows first). If it cannot (a race changed something, the
-    ///   user has no row yet, the claim failed, the user's row holds as many
-    ///   used credentials as it can), nothing was written and the attempt
-    ///   goes the careful way.
+    ///   locks the user's and the factor's rows first). If it cannot (a
+    ///   race changed something, the user has no row yet, the claim failed,
+    ///   the user's row holds as many used credentials as it can), nothing
+    ///   was written and the attempt goes the careful way.
     /// - **The careful way**, for every wrong code, and always on SQLite
     ///   (whose write transaction holds the whole database, so that a read
     ///   followed by a checking statement would cost more): one transaction
@@ -171,12 +171,11 @@ extension MFAStore {
         -> AttemptResult {
         // What the sign-in read, when this context minted the credential:
         // a right code then costs one write and no read.
+        // A refusal on what may be stale goes on to read afresh.
         if let enrollmentID = request.enrollmentID,
            let view = memo.take(request.tokenID, enrollmentID: enrollmentID, now: request.now),
-           kind?.id == view.factor?.factorID, case .accept(let until, _, let claim)? = try? decide(view),
-           claim.shape == nil, claim.step?.holds(in: view.consumedTokens) ?? true,
-           let recorded = view.consumedTokens.adding(request.tokenID, until: until, now: request.now,
-                                                     step: claim.step),
+           kind?.id == view.factor?.factorID,
+           let (claim, recorded) = Self.acceptance(try? decide(view), request, view), claim.shape == nil,
            try acceptRecorded(request, enrollmentID: enrollmentID, view: view, recorded: recorded) {
             return .accepted
         }
@@ -189,10 +188,7 @@ extension MFAStore {
                                                            tenant: request.tenant, uid: request.uid,
                                                            tokenID: request.tokenID))
             }
-            if case .accept(let until, _, let claim) = try decide(first.1),
-               claim.step?.holds(in: first.1.consumedTokens) ?? true,
-               let recorded = first.1.consumedTokens.adding(request.tokenID, until: until, now: request.now,
-                                                            step: claim.step),
+            if let (claim, recorded) = Self.acceptance(try decide(first.1), request, first.1),
                try acceptFast(request, enrollmentID: first.0, view: first.1, claim: claim, recorded: recorded) {
                 return .accepted
             }
@@ -220,7 +216,7 @@ extension MFAStore {
             case .accept(let until, let acceptLimits, let claim):
                 guard !view.consumed else { throw MFAError(.invalidSession, "the credential was already used") }
                 if try claim.run(db, recorded: view.consumedTokens) {
-                    if !wholeDatabase || view.factorFailures != 0 || view.factor?.lockedUntil != 0 {
+                    if !wholeDatabase || !view.factorClear {
                         try db.execute(Self.clearFactorSQL, [.text(enrollmentID)])
                     }
                     // Under the user's row lock what the attempt read stands: the
@@ -260,6 +256,17 @@ extension MFAStore {
         return id
     }
 
+    /// The claim of `decision` and the user's next `ConsumedTokens` column
+    /// with the credential recorded, if `decision` accepts, its step (if
+    /// any) holds in `view`, and the user's row has room for the credential.
+    private static func acceptance(_ decision: AttemptDecision?, _ request: AttemptRequest,
+                                   _ view: AttemptView) -> (claim: FactorClaim, recorded: [UInt8])? {
+        guard case .accept(let until, _, let claim)? = decision, claim.step?.holds(in: view.consumedTokens) ?? true,
+              let recorded = view.consumedTokens.adding(request.tokenID, until: until, now: request.now,
+                                                        step: claim.step) else { return nil }
+        return (claim, recorded)
+    }
+
     /// The accepting statement: true if it accepted the attempt; false if
     /// its checks no longer held (nothing was accepted; the careful way
     /// decides). `view` is what the attempt read; `recorded` the user's
@@ -267,7 +274,7 @@ extension MFAStore {
     private func acceptFast(_ request: AttemptRequest, enrollmentID: String, view: AttemptView, claim: FactorClaim,
                             recorded: [UInt8]) throws(MFAError) -> Bool {
         // A step claimed in the user's row: one update of the user's row, which checks everything itself.
-        if claim.shape == nil, view.factorFailures == 0, view.factor?.lockedUntil == 0 {
+        if claim.shape == nil, view.factorClear {
             return try acceptRecorded(request, enrollmentID: enrollmentID, view: view, recorded: recorded)
         }
         let factorID = view.factor?.factorID ?? ""
@@ -295,7 +302,7 @@ extension MFAStore {
     /// factor has failures to clear (the careful way clears them).
     func acceptRecorded(_ request: AttemptRequest, enrollmentID: String, view: AttemptView,
                         recorded: [UInt8]) throws(MFAError) -> Bool {
-        guard view.factorFailures == 0, view.factor?.lockedUntil == 0 else { return false }
+        guard view.factorClear else { return false }
         let parameters: [SQLValue] = [
             .int(request.now), .blob(recorded), .text(request.tenant), .text(request.uid),
             .int(request.epoch), .int(request.now), .int(view.userFailures.count), .int(view.userFailures.last),
