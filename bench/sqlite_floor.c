@@ -18,7 +18,7 @@
  *   the user's conditional update, in autocommit (last_second_factor_at,
  *     failures cleared, the credential and the code's step added to the
  *     consumed column; only if the epoch, the backoff, the failure counts
- *     and the column are as read and the factor is still there)
+ *     and the column are as read)
  * in WAL mode with synchronous=NORMAL and libmfa's 16 MiB page cache,
  * statements prepared once. Keep it in step with those files.
  *
@@ -40,9 +40,10 @@
 /* libmfa's own page cache (SQLiteDatabase.swift). */
 #define PRAGMAS "PRAGMA cache_size=-16384"
 
+/* The factor's columns but its owner's (the read names the owner). */
 #define FACTOR_COLUMNS                                                                                           \
-    "f.enrollment_id, f.tenant, f.uid, f.factor_id, f.display_name, f.enrolled_at, f.key_id, f.sealed, "       \
-    "f.locked_until, f.seal_format, NULL"
+    "f.enrollment_id, f.factor_id, f.display_name, f.enrolled_at, f.key_id, f.sealed, f.locked_until, "        \
+    "f.seal_format"
 
 /* Runs a statement to its end. */
 static void step_all(sqlite3 *db, sqlite3_stmt *statement, const char *what) {
@@ -75,18 +76,16 @@ static void client(long p, void *context) {
     long share = args->share;
     sqlite3 *mine = open_db(args->path, PRAGMAS);
     sqlite3_stmt *read = prepare(mine,
-        "SELECT d.project, d.tenant_document, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, "
+        "SELECT d.project, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, "
         "u.locked_until, " FACTOR_COLUMNS ", u.consumed, u.failures, u.last_failure_at, f.failures, t.algorithm, "
         "t.digits, t.period, t.last_step FROM (SELECT (SELECT document FROM mfa_config WHERE tenant = '') "
-        "AS project, NULL AS tenant_document) d LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? "
+        "AS project) d LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? "
         "LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ? "
         "LEFT JOIN mfa_totp_factors t ON t.enrollment_id = f.enrollment_id");
     sqlite3_stmt *account = prepare(mine,
         "UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, locked_until = 0, consumed = ? "
         "WHERE tenant = ? AND uid = ? AND token_epoch = ? AND locked_until <= ? AND failures = ? "
-        "AND last_failure_at = ? AND consumed IS NOT DISTINCT FROM ? AND EXISTS (SELECT 1 FROM mfa_factors f "
-        "WHERE f.enrollment_id = ? AND f.factor_id = ? AND f.tenant = mfa_users.tenant AND f.uid = mfa_users.uid "
-        "AND f.locked_until <= ? AND f.failures = 0)");
+        "AND last_failure_at = ? AND consumed IS NOT DISTINCT FROM ?");
     unsigned long long state = 0x9E3779B97F4A7C15ull ^ (unsigned long long)(p + 1);
     long now = 1800000000;
     for (long i = 0; i < args->signins; i++) {
@@ -103,14 +102,14 @@ static void client(long p, void *context) {
         sqlite3_bind_text(read, 3, "", 0, SQLITE_STATIC);
         sqlite3_bind_text(read, 4, uid, -1, SQLITE_STATIC);
         if (sqlite3_step(read) != SQLITE_ROW) check(mine, SQLITE_ERROR, "read");
-        snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(read, 6));
-        /* The consumed column (17) as read, and the user's failure counts (18, 19). */
-        read_size = sqlite3_column_bytes(read, 17);
+        snprintf(id, sizeof id, "%s", (const char *)sqlite3_column_text(read, 5));
+        /* The consumed column (13) as read, and the user's failure counts (14, 15). */
+        read_size = sqlite3_column_bytes(read, 13);
         if (read_size > (int)sizeof read_column) read_size = (int)sizeof read_column;
-        if (read_size > 0) memcpy(read_column, sqlite3_column_blob(read, 17), (size_t)read_size);
-        int column_null = sqlite3_column_type(read, 17) == SQLITE_NULL;
-        failures = sqlite3_column_int64(read, 18);
-        last_failure = sqlite3_column_int64(read, 19);
+        if (read_size > 0) memcpy(read_column, sqlite3_column_blob(read, 13), (size_t)read_size);
+        int column_null = sqlite3_column_type(read, 13) == SQLITE_NULL;
+        failures = sqlite3_column_int64(read, 14);
+        last_failure = sqlite3_column_int64(read, 15);
         step_all(mine, read, "read");
         if (args->updating) {
             /* The column: a generation, the credential's entry (the user's only
@@ -138,9 +137,6 @@ static void client(long p, void *context) {
             sqlite3_bind_int64(account, 8, last_failure);
             if (column_null) sqlite3_bind_null(account, 9);
             else sqlite3_bind_blob(account, 9, read_column, read_size, SQLITE_STATIC);
-            sqlite3_bind_text(account, 10, id, -1, SQLITE_STATIC);
-            sqlite3_bind_text(account, 11, "totp", -1, SQLITE_STATIC);
-            sqlite3_bind_int64(account, 12, now);
             step_all(mine, account, "account");
             if (sqlite3_changes(mine) != 1) check(mine, SQLITE_ERROR, "account: the checks did not hold");
         }

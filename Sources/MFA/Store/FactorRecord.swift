@@ -77,17 +77,48 @@ package struct FactorRecord: Sendable, Equatable {
     /// Reads a row of `selectList` from a part of a longer row.
     init(row: ArraySlice<SQLValue>) throws(MFAError) {
         let at = row.startIndex
-        guard row.count == Self.storedColumns.count + 1, let id = row[at].text, let tenant = row[at + 1].text,
-              let uid = row[at + 2].text, let factorID = row[at + 3].text,
-              row[at + 4].text != nil || row[at + 4] == .null, let enrolledAt = row[at + 5].int,
-              let keyID = row[at + 6].text, let sealed = row[at + 7].blob, let lockedUntil = row[at + 8].int,
-              let format = row[at + 9].int, format == 1 || format == 2,
+        guard row.count == Self.storedColumns.count + 1, let tenant = row[at + 1].text, let uid = row[at + 2].text,
               row[at + 10].int != nil || row[at + 10] == .null else {
             throw MFAError(.storageError, "a stored factor is malformed")
         }
-        self.init(enrollmentID: id, tenant: tenant, uid: uid, factorID: factorID, displayName: row[at + 4].text,
-                  enrolledAt: enrolledAt, keyID: keyID, sealed: sealed, lockedUntil: lockedUntil, sealFormat: format,
-                  summary: row[at + 10].int)
+        try self.init(row, Self.storedPlaces, tenant: tenant, uid: uid)
+        summary = row[at + 10].int
+    }
+
+    /// The stored columns but the owner's, for a read that names the owner
+    /// itself (each column a statement returns costs PostgreSQL its setup
+    /// on every execution).
+    static let ownedColumns = storedColumns.filter { $0 != "tenant" && $0 != "uid" }
+
+    /// The columns a query selects from `mfa_factors f` when it names the owner.
+    static let ownedSelectList = ownedColumns.map { "f." + $0 }.joined(separator: ", ")
+
+    /// Reads a row of `ownedSelectList` (no summary) from a part of a longer
+    /// row: a factor of the user `tenant`, `uid`.
+    init(owned row: ArraySlice<SQLValue>, tenant: String, uid: String) throws(MFAError) {
+        guard row.count == Self.ownedColumns.count else { throw MFAError(.storageError, "a stored factor is malformed") }
+        try self.init(row, Self.ownedPlaces, tenant: tenant, uid: uid)
+    }
+
+    /// Where `init(_:_:tenant:uid:)` finds each column but the owner's, from
+    /// the slice's start: in a row of `selectList`, and of `ownedSelectList`.
+    private static let storedPlaces = [0, 3, 4, 5, 6, 7, 8, 9]
+    private static let ownedPlaces = [0, 1, 2, 3, 4, 5, 6, 7]
+
+    /// Reads the columns but the owner's at `places` (enrollment id, factor
+    /// id, display name, enrollment time, key id, sealed, lock, seal format).
+    private init(_ row: ArraySlice<SQLValue>, _ places: [Int], tenant: String, uid: String) throws(MFAError) {
+        let at = row.startIndex
+        guard let id = row[at + places[0]].text, let factorID = row[at + places[1]].text,
+              row[at + places[2]].text != nil || row[at + places[2]] == .null,
+              let enrolledAt = row[at + places[3]].int, let keyID = row[at + places[4]].text,
+              let sealed = row[at + places[5]].blob, let lockedUntil = row[at + places[6]].int,
+              let format = row[at + places[7]].int, format == 1 || format == 2 else {
+            throw MFAError(.storageError, "a stored factor is malformed")
+        }
+        self.init(enrollmentID: id, tenant: tenant, uid: uid, factorID: factorID,
+                  displayName: row[at + places[2]].text, enrolledAt: enrolledAt, keyID: keyID, sealed: sealed,
+                  lockedUntil: lockedUntil, sealFormat: format)
     }
 
     /// The values of `storedColumns`, for an insert.

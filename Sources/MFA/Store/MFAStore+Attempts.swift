@@ -47,54 +47,58 @@ extension MFAStore {
         -> (factors: [FactorRecord], user: UserRecord, documents: ConfigDocuments, views: [AttemptView]) {
         try database.read { (db) throws(MFAError) in
             // One statement: the documents and the user as a single row, the factors joined to it.
-            let rows = tenant.isEmpty
+            let project = tenant.isEmpty
+            let rows = project
                 ? try db.query(Self.projectSignInSQL, [.text(tenant), .text(uid), .text(tenant), .text(uid)])
                 : try db.query(Self.tenantSignInSQL,
                                [.text(tenant), .text(tenant), .text(uid), .text(tenant), .text(uid)])
-            guard let first = rows.first, first.count == Self.signInExtras + TOTPFactor.attemptColumns.count else {
+            // The layout: the documents (the tenant's only for a tenant's user), the user,
+            // the factor, the user's used-up column and failures, the factor's failures, TOTP's columns.
+            let user = project ? 1 : 2
+            let factor = user + 4
+            let extras = factor + FactorRecord.ownedColumns.count
+            let totp = extras + 4
+            guard let first = rows.first, first.count == totp + TOTPFactor.attemptColumns.count else {
                 throw MFAError(.storageError, "the sign-in query returned no row")
             }
-            let documents = ConfigDocuments(project: first[0].text, tenant: first[1].text)
-            let user = try Self.userRecord(first[2..<6])
+            let documents = ConfigDocuments(project: first[0].text, tenant: project ? nil : first[1].text)
+            let record = try Self.userRecord(first[user..<factor])
             var factors: [FactorRecord] = []
             var views: [AttemptView] = []
-            let extras = Self.signInFactors.upperBound
-            for row in rows where row[6] != .null {
-                let factor = try FactorRecord(row: row[Self.signInFactors])
-                factors.append(factor)
-                guard factor.factorID == TOTPMultiFactorID,
+            for row in rows where row[factor] != .null {
+                let found = try FactorRecord(owned: row[factor..<extras], tenant: tenant, uid: uid)
+                factors.append(found)
+                guard found.factorID == TOTPMultiFactorID,
                       let failures = row[extras + 3].int, let userFailures = row[extras + 1].int,
                       let lastFailure = row[extras + 2].int,
                       let recorded = try? ConsumedTokens(row[extras]) else { continue }
                 views.append(AttemptView(
-                    factor: factor, user: user, consumed: false, consumedTokens: recorded, documents: documents,
-                    state: Array(row[Self.signInExtras...]), userStored: true, factorFailures: failures,
+                    factor: found, user: record, consumed: false, consumedTokens: recorded, documents: documents,
+                    state: Array(row[totp...]), userStored: true, factorFailures: failures,
                     userFailures: (userFailures, lastFailure)))
             }
             try Self.summarize(db, &factors)
             factors.sort(by: FactorRecord.enrollmentOrder)
-            return (factors, user, documents, views)
+            return (factors, record, documents, views)
         }
     }
 
     /// The sign-in read of a project's user (parameters: tenant, uid, tenant, uid).
-    private static let projectSignInSQL = signInSQL(tenantDocument: "NULL")
+    private static let projectSignInSQL = signInSQL(tenantDocument: nil)
     /// The sign-in read of a tenant's user (parameters: tenant, tenant, uid, tenant, uid).
     private static let tenantSignInSQL =
         signInSQL(tenantDocument: "(SELECT document FROM mfa_config WHERE tenant = ? AND tenant <> '')")
-    /// Where the sign-in read's factor columns are.
-    private static let signInFactors = 6..<(6 + FactorRecord.storedColumns.count + 1)
-    /// Where the sign-in read's TOTP columns begin (after the user's used-up
-    /// column, the user's and the factor's failure counts).
-    private static let signInExtras = signInFactors.upperBound + 4
 
-    private static func signInSQL(tenantDocument: String) -> String {
+    /// The sign-in read: no column it could do without (the factors' owner
+    /// is the user read, a project's user has no tenant document), as each
+    /// column a statement returns costs PostgreSQL its setup on every execution.
+    private static func signInSQL(tenantDocument: String?) -> String {
         """
-        SELECT d.project, d.tenant_document, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, \
-        u.locked_until, \(FactorRecord.selectList(summary: "NULL")), u.consumed, u.failures, u.last_failure_at, \
-        f.failures, \(TOTPFactor.attemptColumns.joined(separator: ", ")) FROM (SELECT \
-        (SELECT document FROM mfa_config WHERE tenant = '') AS project, \
-        \(tenantDocument) AS tenant_document) d \
+        SELECT d.project, \(tenantDocument == nil ? "" : "d.tenant_document, ")u.revoked_at_ms, u.token_epoch, \
+        u.last_second_factor_at, u.locked_until, \(FactorRecord.ownedSelectList), u.consumed, u.failures, \
+        u.last_failure_at, f.failures, \(TOTPFactor.attemptColumns.joined(separator: ", ")) FROM (SELECT \
+        (SELECT document FROM mfa_config WHERE tenant = '') AS project\
+        \(tenantDocument.map { ", \($0) AS tenant_document" } ?? "")) d \
         LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? \
         LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ? \(TOTPFactor.attemptJoin)
         """
@@ -303,10 +307,13 @@ extension MFAStore {
     func acceptRecorded(_ request: AttemptRequest, enrollmentID: String, view: AttemptView,
                         recorded: [UInt8]) throws(MFAError) -> Bool {
         guard view.factorClear else { return false }
+        // The decision admitted the factor as the user's (`MFAContext.admit`): so does the write.
+        guard let factor = view.factor, factor.enrollmentID == enrollmentID, factor.tenant == request.tenant,
+              factor.uid == request.uid else { return false }
         let parameters: [SQLValue] = [
             .int(request.now), .blob(recorded), .text(request.tenant), .text(request.uid),
             .int(request.epoch), .int(request.now), .int(view.userFailures.count), .int(view.userFailures.last),
-            view.consumedTokens.stored, .text(enrollmentID), .text(view.factor?.factorID ?? ""), .int(request.now),
+            view.consumedTokens.stored,
         ]
         return try database.write { (db) throws(MFAError) -> Bool in
             try db.execute(Self.recordingUpdateSQL, parameters) == 1
@@ -325,15 +332,18 @@ extension MFAStore {
     /// - nothing of the user was used since (every consumption, also one
     ///   recorded in `mfa_consumed`, moves the `consumed` column's
     ///   generation on; the attempt's read found the credential in neither).
-    /// The factor is checked as the statement's snapshot finds it: still the
-    /// user's, of its kind, with no backoff or failures. Parameters: now,
-    /// the next column, tenant, uid, epoch, now, failure count, last
-    /// failure time, the column as read, enrollment id, factor id, now.
+    /// The factor's row is not read again, because nothing that could turn
+    /// the decision leaves the user's row as it was: the attempt found the
+    /// factor the user's, of its kind, with no failures or backoff; a
+    /// removal moves the epoch on (and drops the factor's step from
+    /// `consumed`), a failure counted against the factor changes the user's
+    /// count (it only grows, or restarts at 1 from a time long past) and
+    /// time, and what else is ever written to a factor (its display name, a
+    /// cleared count) cannot. Parameters: now, the next column, tenant,
+    /// uid, epoch, now, failure count, last failure time, the column as read.
     private static let recordingUpdateSQL = """
         \(recordUserSQL) AND token_epoch = ? AND locked_until <= ? AND failures = ? AND last_failure_at = ? \
-        AND consumed IS NOT DISTINCT FROM ? AND EXISTS (SELECT 1 FROM mfa_factors f WHERE f.enrollment_id = ? \
-        AND f.factor_id = ? AND f.tenant = mfa_users.tenant AND f.uid = mfa_users.uid AND f.locked_until <= ? \
-        AND f.failures = 0)
+        AND consumed IS NOT DISTINCT FROM ?
         """
 
     /// The accepting statement of a claim, with data-modifying CTEs. The

@@ -96,12 +96,25 @@ struct AttemptMemoTests {
         #expect(try RawStore.query(pair.location, "SELECT COUNT(*) FROM mfa_factors").first?.first == .int(0))
     }
 
-    @Test("a factor with failures to clear goes the careful way; its count is cleared", arguments: StoreKind.available)
+    @Test("a failure counted against the factor in between goes the careful way, which clears both counts",
+          arguments: StoreKind.available)
     func factorFailures(_ kind: StoreKind) throws {
         let pair = try Pair(kind)
-        #expect(try pair.resolve(pair.code(1)) {
-            try RawStore.execute(pair.location, "UPDATE mfa_factors SET failures = 3")
-        } == nil)
+        let there = pair.there
+        for _ in 0..<2 {
+            var counted: [SQLValue]?
+            #expect(try pair.resolve(pair.code(1)) {
+                _ = errorCode { _ = try there.resolver(there.user()).resolveSignIn(with: pair.wrong()) }
+                counted = try RawStore.query(pair.location, "SELECT failures FROM mfa_factors").first
+            } == nil)
+            #expect(counted?.first == .int(1), "the failure was counted against the factor")
+            #expect(try RawStore.query(pair.location, "SELECT failures FROM mfa_factors").first?.first == .int(0))
+            #expect(try RawStore.query(pair.location, "SELECT failures FROM mfa_users").first?.first == .int(0))
+            pair.here.clock.advance(60)
+        }
+        // Counted before the sign-in read it: the factor is not clear, and the careful way clears it.
+        _ = errorCode { _ = try there.resolver(there.user()).resolveSignIn(with: pair.wrong()) }
+        #expect(try pair.resolve(pair.code(1)) {} == nil)
         #expect(try RawStore.query(pair.location, "SELECT failures FROM mfa_factors").first?.first == .int(0))
     }
 
