@@ -29,11 +29,11 @@ extension MFAContext {
         let claims = TokenClaims(purpose: .signIn, id: try newTokenID(), tenant: user.tenantKey, uid: user.uid,
                                  expires: now.plus(config.limits.pendingCredentialLifetime),
                                  epoch: snapshot.user.tokenEpoch)
+        let session = try OpaqueToken.seal(claims, keyring: keyring)
         let resolver = MultiFactorResolver(
             hints: try factors.map { (record) throws(MFAError) in try factorInfo(record, masked: true) },
-            session: try OpaqueToken.seal(claims, keyring: keyring), tenant: user.tenant, uid: user.uid,
-            context: self)
-        store.memo.keep(claims.id, views: snapshot.views, expires: claims.expires, now: now)
+            session: session, tenant: user.tenant, uid: user.uid, context: self)
+        store.memo.keep(session, claims: claims, views: snapshot.views, now: now)
         return .secondFactorRequired(resolver)
     }
 
@@ -156,11 +156,17 @@ extension MFAContext {
     }
 
     /// Opens a pending credential: intact, of this tenant, and (unless told
-    /// otherwise) unexpired.
+    /// otherwise) unexpired. One this context sealed and still remembers
+    /// (`AttemptMemo`) is not decrypted again.
     func openPendingCredential(_ token: String, tenant: String?, now: Int64,
                                checkExpiry: Bool = true) throws(MFAError) -> TokenClaims {
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
-        let claims = try OpaqueToken.open(token, purpose: .signIn, keyring: keyring)
+        let claims: TokenClaims
+        if let remembered = store.memo.claims(of: token) {
+            claims = remembered
+        } else {
+            claims = try OpaqueToken.open(token, purpose: .signIn, keyring: keyring)
+        }
         guard claims.tenant == (tenant ?? "") else {
             throw MFAError(.tenantMismatch, "the pending credential belongs to another tenant")
         }

@@ -14,6 +14,10 @@
 /// when another context changed it meanwhile (this context's own changes
 /// empty the memo).
 ///
+/// It also keeps the pending credential's text with the claims sealed in
+/// it, so that the resolve need not open the credential again: a text that
+/// equals, byte for byte, one this context sealed says what it said then.
+///
 /// Each entry is used once, lives no longer than its pending credential,
 /// and holds only what the store holds (secrets stay sealed); at most
 /// `capacity` entries are kept.
@@ -24,12 +28,18 @@ package final class AttemptMemo: @unchecked Sendable {
     private struct Entry {
         let expires: Int64
         let views: [AttemptView]
+        let token: String
+        let claims: TokenClaims
     }
 
     /// A token id as two words: hashed in two steps, not sixteen.
     private struct Key: Hashable {
         let high: UInt64
         let low: UInt64
+
+        init(high: UInt64, low: UInt64) {
+            (self.high, self.low) = (high, low)
+        }
 
         init(_ id: [UInt8]) {
             var words: (UInt64, UInt64) = (0, 0)
@@ -43,16 +53,33 @@ package final class AttemptMemo: @unchecked Sendable {
     private let lock = Lock()
     /// Only touched with `lock` held.
     private var entries: [Key: Entry] = [:]
+    /// The token id of each remembered credential, by `textKey` of its text (with `lock` held).
+    private var byText: [Key: Key] = [:]
+
+    /// A credential's text as two words: its first characters after the
+    /// version prefix, which encode the random nonce in front of the
+    /// sealed bytes (distinct for every credential; the whole text is
+    /// compared after the lookup).
+    private static func textKey(_ token: String) -> Key? {
+        var token = token
+        return token.withUTF8 { (utf8) -> Key? in
+            guard utf8.count >= 19 else { return nil }
+            let words = UnsafeRawBufferPointer(utf8)
+            return Key(high: words.loadUnaligned(fromByteOffset: 3, as: UInt64.self),
+                       low: words.loadUnaligned(fromByteOffset: 11, as: UInt64.self))
+        }
+    }
 
     package init() {}
 
     /// How many pending credentials are remembered.
     package var count: Int { lock.withLock { entries.count } }
 
-    /// Remembers `views` for the pending credential `tokenID`, until `expires`
-    /// (the credential's expiry); `now` is the current time, to drop old entries when full.
-    package func keep(_ tokenID: [UInt8], views: [AttemptView], expires: Int64, now: Int64) {
-        guard !views.isEmpty else { return }
+    /// Remembers `views` for the pending credential `token` sealing
+    /// `claims`, until the credential expires; `now` is the current time,
+    /// to drop old entries when full.
+    package func keep(_ token: String, claims: TokenClaims, views: [AttemptView], now: Int64) {
+        guard !views.isEmpty, let text = Self.textKey(token) else { return }
         lock.withLock {
             if entries.count >= Self.capacity {
                 entries = entries.filter { $0.value.expires >= now }
@@ -60,22 +87,42 @@ package final class AttemptMemo: @unchecked Sendable {
                 if entries.count >= Self.capacity {
                     for key in entries.keys.prefix(Self.capacity / 4) { entries[key] = nil }
                 }
+                byText = byText.filter { entries[$0.value] != nil }
             }
-            entries[Key(tokenID)] = Entry(expires: expires, views: views)
+            let key = Key(claims.id)
+            if let earlier = entries[key], let earlierText = Self.textKey(earlier.token) { byText[earlierText] = nil }
+            entries[key] = Entry(expires: claims.expires, views: views, token: token, claims: claims)
+            byText[text] = key
+        }
+    }
+
+    /// The claims sealed in `token`, if this context sealed exactly that
+    /// text and still remembers it (the entry stays for `take`).
+    package func claims(of token: String) -> TokenClaims? {
+        guard let text = Self.textKey(token) else { return nil }
+        return lock.withLock { () -> TokenClaims? in
+            guard let key = byText[text], let entry = entries[key], entry.token == token else { return nil }
+            return entry.claims
         }
     }
 
     /// Forgets the pending credential `tokenID`, returning the view kept for
     /// its factor `enrollmentID`, if any and not past `now`.
     package func take(_ tokenID: [UInt8], enrollmentID: String, now: Int64) -> AttemptView? {
-        guard let entry = lock.withLock({ entries.removeValue(forKey: Key(tokenID)) }), entry.expires >= now else {
-            return nil
+        let found = lock.withLock { () -> Entry? in
+            guard let entry = entries.removeValue(forKey: Key(tokenID)) else { return nil }
+            if let text = Self.textKey(entry.token) { byText[text] = nil }
+            return entry
         }
+        guard let entry = found, entry.expires >= now else { return nil }
         return entry.views.first { $0.factor?.enrollmentID == enrollmentID }
     }
 
     /// Forgets everything (the configuration changed).
     package func clear() {
-        lock.withLock { entries.removeAll() }
+        lock.withLock {
+            entries.removeAll()
+            byText.removeAll()
+        }
     }
 }

@@ -118,6 +118,33 @@ struct AttemptMemoTests {
         #expect(try RawStore.query(pair.location, "SELECT failures FROM mfa_factors").first?.first == .int(0))
     }
 
+    @Test("a remembered credential is recognized by its exact text only; another context opens it itself",
+          arguments: StoreKind.available)
+    func credentialText(_ kind: StoreKind) throws {
+        let pair = try Pair(kind)
+        let here = pair.here.context
+        let session = try pair.here.resolver(pair.here.user()).session
+        let bytes = Array(session.utf8)
+        for index in [5, bytes.count - 1] {
+            var changed = bytes
+            changed[index] = changed[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            let text = String(decoding: changed, as: UTF8.self)
+            #expect(errorCode {
+                _ = try here.resolveSignIn(pendingCredential: text, tenant: nil, assertion: try pair.code(1))
+            } == .invalidSession, "a text that differs at \(index)")
+        }
+        #expect(errorCode {
+            _ = try here.resolveSignIn(pendingCredential: session, tenant: "other-tenant", assertion: try pair.code(1))
+        } == .tenantMismatch)
+        #expect(here.rememberedSignIns == 1, "refusals before the store leave the sign-in remembered")
+        // Another context, which never saw the credential, opens it and signs in.
+        _ = try pair.there.context.resolveSignIn(pendingCredential: session, tenant: nil, assertion: try pair.code(1))
+        // Here the same credential is now used up, though remembered.
+        #expect(errorCode {
+            _ = try here.resolveSignIn(pendingCredential: session, tenant: nil, assertion: try pair.code(2))
+        } == .invalidSession)
+    }
+
     @Test("bounded, and emptied by a configuration change made here", arguments: StoreKind.available)
     func bounded(_ kind: StoreKind) throws {
         let pair = try Pair(kind)

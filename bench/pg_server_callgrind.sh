@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The PostgreSQL server's instructions per complete TOTP sign-in
+# (mfa_sign_in, then mfa_resolve_totp) and per pgbench -N transaction,
+# counted by valgrind's callgrind in the server's backends: exact and
+# repeatable on a shared machine, where rates are not. The server runs
+# under callgrind on loopback (started here, fsync on, synchronous_commit
+# off, autovacuum off so that no worker lands in the count); each side runs
+# N and then 2N operations over one connection, and the difference of the
+# two backends' counts divided by N is the cost of one operation, without
+# the connection's start. The client's own instructions are in
+# bench/callgrind.sh. A benchmark, not a test.
+#
+#   bench/pg_server_callgrind.sh [operations]
+set -euo pipefail
+. "$(dirname "$0")/../scripts/env.sh"
+"$ROOT/scripts/setup.sh" > /dev/null
+"$ROOT/scripts/build.sh" > /dev/null
+. "$ROOT/bench/store_programs.sh"
+n=${1:-300}
+users=10000
+port=$((${MFA_PG_PORT_BASE:-25432} + 9))
+bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+work=$(mktemp -d)
+chmod 755 "$work"
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" = 0 ] && chown postgres "$work"
+stop() { as_postgres "$bin/pg_ctl" -D "$work/data" -m immediate -w stop > /dev/null 2>&1 || true; rm -rf "$work"; }
+trap stop EXIT
+as_postgres "$bin/initdb" -D "$work/data" -U postgres --auth=trust -E UTF8 > /dev/null
+settings="-c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=off -c autovacuum=off"
+as_postgres "$bin/pg_ctl" -D "$work/data" -l "$work/server.log" -w -t 300 \
+    -o "-p $port -k $work $settings" start > /dev/null
+as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres libmfa
+url="postgres://postgres@127.0.0.1:$port/libmfa"
+as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -i -q -s 1 -n libmfa > /dev/null 2>&1
+"$out/store_bench" "$url" "$users" 0 1 > /dev/null
+# From here on every new backend runs under callgrind: restart the server in it.
+as_postgres "$bin/pg_ctl" -D "$work/data" -m fast -w stop > /dev/null
+as_postgres valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" "$bin/postgres" -D "$work/data" \
+    -p "$port" -k "$work" $settings > "$work/server.log" 2>&1 &
+for _ in $(seq 120); do
+    as_postgres "$bin/pg_isready" -h 127.0.0.1 -p "$port" -q && break
+    sleep 1
+done
+
+# count COMMAND...: instructions of the backends that COMMAND started (written when they exit)
+count() {
+    local before after
+    before=$(ls "$work"/cg.* 2> /dev/null | sort || true)
+    "$@" > /dev/null 2>&1
+    sleep 3
+    after=$(ls "$work"/cg.* | sort)
+    comm -13 <(echo "$before") <(echo "$after") | xargs -r grep -h '^summary:' | awk '{s += $2} END {print s + 0}'
+}
+per_op() { echo $(( ($2 - $1) / n )); }
+pgbench_n() { as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -n -N -M prepared -c 1 -j 1 -t "$1" libmfa; }
+signins() { BENCH_TIME_OFFSET=$2 BENCH_SKIP_IMPORT=1 "$out/store_bench" "$url" "$users" "$1" 1; }
+
+echo "PostgreSQL server instructions per operation (callgrind, $(basename "$(dirname "$bin")")), $n and $((2 * n)) operations, $(date -u +%Y-%m-%d)"
+peer=$(per_op "$(count pgbench_n "$n")" "$(count pgbench_n $((2 * n)))")
+mine=$(per_op "$(count signins "$n" 100000)" "$(count signins $((2 * n)) 200000)")
+printf '%-52s %10s\n' "pgbench -N -M prepared, one transaction" "$peer" \
+    "libmfa, one complete TOTP sign-in" "$mine"
+echo "ratio (libmfa / pgbench): $(awk -v a="$mine" -v b="$peer" 'BEGIN {printf "%.2f", a / b}')"
