@@ -57,6 +57,9 @@ pgbench_n() { as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -n -N -M p
 signins() { BENCH_TIME_OFFSET=$2 BENCH_SKIP_IMPORT=1 "$out/store_bench" "$url" "$users" "$1" 1; }
 
 echo "PostgreSQL server instructions per operation (callgrind, $(basename "$(dirname "$bin")")), $n and $((2 * n)) operations, $(date -u +%Y-%m-%d)"
+# The first backends after the start build the server's catalog caches: a run of each first.
+count pgbench_n 10 > /dev/null
+count signins 10 50000 > /dev/null
 peer=$(per_op "$(count pgbench_n "$n")" "$(count pgbench_n $((2 * n)))")
 mine=$(per_op "$(count signins "$n" 100000)" "$(count signins $((2 * n)) 200000)")
 printf '%-52s %10s\n' "pgbench -N -M prepared, one transaction" "$peer" \
