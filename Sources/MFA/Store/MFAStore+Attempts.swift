@@ -335,8 +335,8 @@ extension MFAStore {
     /// The factor's row is not read again, because nothing that could turn
     /// the decision leaves the user's row as it was: the attempt found the
     /// factor the user's, of its kind, with no failures or backoff; a
-    /// removal moves the epoch on (and drops the factor's step from
-    /// `consumed`), a failure counted against the factor changes the user's
+    /// removal moves the epoch on (and drops the factor's step, if it has
+    /// one, from `consumed`), a failure counted against the factor changes the user's
     /// count (it only grows, or restarts at 1 from a time long past) and
     /// time, and what else is ever written to a factor (its display name, a
     /// cleared count) cannot. Parameters: now, the next column, tenant,
