@@ -50,12 +50,16 @@ as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -i -q -s 1 -n libmfa > /
 best() { # best NUMBER...: the largest
     printf '%s\n' "$@" | sort -n | tail -n 1
 }
+# import_warm STORE: imports the users, then signs each in once, untimed.
+import_warm() {
+    "$out/store_bench" "$1" "$users" 0 1 > /dev/null
+    BENCH_SKIP_IMPORT=1 "$out/store_bench" "$1" "$users" "$users" 1 > /dev/null
+}
 # The resolve on the context that signed in (it uses the sign-in's read), or
 # with ELSEWHERE=1 on a second context (as when another server gets it).
 sqlite_libmfa() {
     rm -f "$work"/s.sqlite*
-    "$out/store_bench" "$work/s.sqlite" "$users" 0 1 > /dev/null
-    BENCH_SKIP_IMPORT=1 "$out/store_bench" "$work/s.sqlite" "$users" "$users" 1 > /dev/null
+    import_warm "$work/s.sqlite"
     BENCH_SKIP_IMPORT=1 BENCH_TIME_OFFSET=1000000 BENCH_RESOLVE_ELSEWHERE=${ELSEWHERE:-0} \
         "$out/store_bench" "$work/s.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2
 }
@@ -101,8 +105,7 @@ done
 # and a first run of each side, neither counted (as pgbench's own tables
 # have been written before its counted runs).
 psql_do "DROP SCHEMA IF EXISTS mfa CASCADE; CREATE SCHEMA mfa"
-"$out/store_bench" "$url?options=-csearch_path%3Dmfa" "$users" 0 1 > /dev/null
-BENCH_SKIP_IMPORT=1 "$out/store_bench" "$url?options=-csearch_path%3Dmfa" "$users" "$users" 1 > /dev/null
+import_warm "$url?options=-csearch_path%3Dmfa"
 pg_peer 2 > /dev/null
 offset=1000000
 pg_libmfa 2 "$offset" > /dev/null
