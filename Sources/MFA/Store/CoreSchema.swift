@@ -2,7 +2,7 @@
 enum CoreSchema {
     /// Migration N (1-based) is `migrations[N - 1]`.
     static let migrations: [Migration] = [
-        { d in [
+        { d, _ in [
             d.createKeyedTable("mfa_config", "tenant TEXT PRIMARY KEY, document TEXT NOT NULL, updated_at BIGINT NOT NULL"),
             d.createKeyedTable("mfa_users", """
                 tenant TEXT NOT NULL, uid TEXT NOT NULL, \
@@ -29,7 +29,7 @@ enum CoreSchema {
             "CREATE INDEX mfa_consumed_expires ON mfa_consumed (expires)",
         ] },
         // Version 2: SMS (the phone factor's tables, kept in the core track where they began).
-        { d in [
+        { d, _ in [
             d.createKeyedTable("mfa_sms_verifications", """
                 verification_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, \
                 uid TEXT NOT NULL, purpose INTEGER NOT NULL, enrollment_id TEXT, bound_token \(d.blobType) NOT NULL, \
@@ -46,7 +46,7 @@ enum CoreSchema {
         // context that opens the store with their keys: seal_format 1 -> 2).
         // Pending secrets and SMS codes, sealed the old way and at most
         // minutes old, are dropped: enrollments in flight start again.
-        { d in [
+        { d, _ in [
             "ALTER TABLE mfa_users ADD COLUMN token_epoch BIGINT NOT NULL DEFAULT 0",
             "ALTER TABLE mfa_users ADD COLUMN revoked_at_ms BIGINT",
             // valid iff issued_at >= tokens_valid_after  ==  issued_at > (tokens_valid_after * 1000 - 1) / 1000
@@ -62,6 +62,9 @@ enum CoreSchema {
         // Version 4: the pending credentials a user has used, in the user's
         // row (`ConsumedTokens`; written where a write transaction holds the
         // whole database, read everywhere beside `mfa_consumed`).
-        { d in ["ALTER TABLE mfa_users ADD COLUMN consumed \(d.blobType)"] },
+        { d, _ in ["ALTER TABLE mfa_users ADD COLUMN consumed \(d.blobType)"] },
+        // Version 5: on SQLite, the factors stored in the order of their owner
+        // (`FactorsByOwner`); PostgreSQL's tables are unchanged.
+        FactorsByOwner.migration,
     ]
 }

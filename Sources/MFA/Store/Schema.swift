@@ -49,7 +49,15 @@ package enum Schema {
                 }
                 guard stored < known || rows.isEmpty else { continue }
                 for migration in track.migrations[Int(stored)...] {
-                    for statement in migration(database.dialect) { try db.execute(statement, []) }
+                    let statements: [String]
+                    do {
+                        statements = try migration(database.dialect, db)
+                    } catch let error as MFAError {
+                        throw error
+                    } catch {
+                        throw MFAError(.storageError, "a migration of \(track.name) failed: \(error)")
+                    }
+                    for statement in statements { try db.execute(statement, []) }
                 }
                 try db.execute(database.dialect.upsert(into: "mfa_meta", columns: ["name", "value"],
                                                         conflict: ["name"], update: [.proposed("value")]),
@@ -66,5 +74,9 @@ package enum Schema {
     }
 }
 
-/// One migration: the statements to run, in the store's dialect.
-package typealias Migration = @Sendable (any SQLDialect) -> [String]
+/// One migration: the statements to run, in the store's dialect. The
+/// connection is the migrating transaction's, for a migration that must
+/// read the shape it changes first (run nothing on it but reads). It
+/// throws `MFAError` (a typed throw here crashes Swift 6.3's SIL lowering
+/// of the closures in the migration lists).
+package typealias Migration = @Sendable (any SQLDialect, any SQLConnection) throws -> [String]

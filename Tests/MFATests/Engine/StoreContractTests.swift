@@ -44,6 +44,28 @@ struct StoreContractTests {
                            "schema_version:totp", "schema_version:webauthn"])
     }
 
+    @Test("on SQLite a user's factors lie together, keyed by their owner; an enrollment id stays unique")
+    func factorsByOwner() throws {
+        let (store, location) = try store(.sqlite)
+        let none: (SQLConnection, FactorRecord) throws(MFAError) -> Void = { (_, _) throws(MFAError) in }
+        for (id, uid) in [("f2", "b"), ("f1", "a"), ("f0", "b")] {
+            try store.insertFactor(factor(id, uid: uid), maxFactors: 5, write: none)
+        }
+        let key = try RawStore.query(location,
+                                     "SELECT name FROM pragma_table_info('mfa_factors') WHERE pk > 0 ORDER BY pk")
+        #expect(key.compactMap { $0.first?.text } == ["tenant", "uid", "enrollment_id"])
+        let stored = try RawStore.query(location, "SELECT enrollment_id, sealed FROM mfa_factors")
+        #expect(stored.compactMap { $0.first?.text } == ["f1", "f0", "f2"], "in the order of the owner")
+        let plan = try RawStore.query(location,
+                                      "EXPLAIN QUERY PLAN SELECT * FROM mfa_factors WHERE tenant = '' AND uid = 'b'")
+        #expect(plan.compactMap { $0.last?.text } == ["SEARCH mfa_factors USING PRIMARY KEY (tenant=? AND uid=?)"])
+        #expect(try store.factors(tenant: "", uid: "b").map(\.enrollmentID).sorted() == ["f0", "f2"])
+        #expect(errorCode { try store.insertFactor(factor("f1", uid: "c"), maxFactors: 5, write: none) } != nil,
+                "an id another user holds is refused")
+        #expect(try store.factors(tenant: "", uid: "c").isEmpty)
+        #expect(try store.factor(enrollmentID: "f1")?.uid == "a")
+    }
+
     @Test("a store written by a newer libmfa is refused", arguments: StoreKind.available)
     func newerSchema(_ kind: StoreKind) throws {
         for track in ["schema_version", "schema_version:totp"] {

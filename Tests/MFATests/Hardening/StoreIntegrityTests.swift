@@ -92,6 +92,12 @@ struct StoreIntegrityTests {
         #expect(try fixture.context.schemaVersion() == Schema.currentVersion)
         let formats = try RawStore.query(location, "SELECT seal_format FROM mfa_factors").compactMap { $0.first?.int }
         #expect(formats == [2, 2])
+        let columns = try RawStore.query(location, "SELECT name, pk FROM pragma_table_info('mfa_factors')")
+        #expect(columns.compactMap { $0.first?.text } == ["enrollment_id", "tenant", "uid", "factor_id", "display_name",
+                                                         "enrolled_at", "key_id", "sealed", "failures",
+                                                         "last_failure_at", "locked_until", "seal_format"],
+                "the TOTP columns moved out after the table was rebuilt by its owner")
+        #expect(columns.compactMap { $0.last?.int } == [3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0])
         // alice's imported TOTP factor (secret 00 01 ... 13) signs in.
         clock.advance(60)
         let resolver = try fixture.resolver(fixture.user("alice"))

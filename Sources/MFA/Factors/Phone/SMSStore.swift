@@ -93,7 +93,7 @@ package enum SMSStore {
     package static let migrations: [Migration] = [
         // Version 1: one row per budget, locked by each send that spends it
         // (so that the count and the send are ordered per budget, not store-wide).
-        { d in [d.createKeyedTable("mfa_sms_budgets", "scope TEXT PRIMARY KEY, touched_at BIGINT NOT NULL")] },
+        { d, _ in [d.createKeyedTable("mfa_sms_budgets", "scope TEXT PRIMARY KEY, touched_at BIGINT NOT NULL")] },
     ]
 
     /// Takes the row locks of `scopes` (creating their rows), in one order

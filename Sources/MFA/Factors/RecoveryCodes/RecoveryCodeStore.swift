@@ -3,7 +3,7 @@
 enum RecoveryCodeStore {
     /// The recovery-codes track of the schema.
     static let migrations: [Migration] = [
-        { d in [
+        { d, _ in [
             d.createKeyedTable("mfa_recovery_codes", """
                 enrollment_id TEXT NOT NULL, code_hash \(d.blobType) NOT NULL, used_at BIGINT NOT NULL DEFAULT 0, \
                 PRIMARY KEY (enrollment_id, code_hash)

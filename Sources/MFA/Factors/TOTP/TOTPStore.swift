@@ -6,7 +6,7 @@ package enum TOTPStore {
     /// The TOTP track of the schema.
     package static let migrations: [Migration] = [
         // Version 1: the TOTP columns move out of mfa_factors.
-        { d in [
+        { d, _ in [
             d.createKeyedTable("mfa_totp_factors", """
                 enrollment_id TEXT PRIMARY KEY, algorithm BIGINT NOT NULL, digits BIGINT NOT NULL, \
                 period BIGINT NOT NULL, last_step BIGINT NOT NULL DEFAULT -1
@@ -24,7 +24,7 @@ package enum TOTPStore {
         // user's row (`ConsumedTokens`), no longer in last_step, which keeps
         // the step the factor was stored with. Nothing moves: both are read.
         // An older libmfa, which would drop those entries, refuses the store.
-        { _ in [] },
+        { _, _ in [] },
     ]
 
     /// Pending secrets, sealed for their pending id.

@@ -7,7 +7,7 @@
 package enum WebAuthnStore {
     /// The WebAuthn track of the schema.
     package static let migrations: [Migration] = [
-        { d in [
+        { d, _ in [
             d.createKeyedTable("mfa_webauthn_credentials", """
                 enrollment_id TEXT PRIMARY KEY, credential_id \(d.blobType) NOT NULL, \
                 user_handle \(d.blobType) NOT NULL, algorithm BIGINT NOT NULL, sign_count BIGINT NOT NULL, \
