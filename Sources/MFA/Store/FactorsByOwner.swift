@@ -1,7 +1,7 @@
 /// Core schema version 5: on SQLite, `mfa_factors` keyed by its owner.
 ///
 /// A WITHOUT ROWID table is stored in the order of its primary key. Keyed
-/// by `enrollment_id`, a user's factors lay wherever their random ids put
+/// by `enrollment_id`, a user's factors lie wherever their random ids put
 /// them, and the sign-in read went through the `(tenant, uid)` index and
 /// then the table: two b-trees. Keyed by `(tenant, uid, enrollment_id)`,
 /// they lie side by side and the read is one range of one b-tree; a unique
@@ -16,6 +16,13 @@ enum FactorsByOwner {
     /// The table the rows are copied into, renamed `mfa_factors` after.
     private static let building = "mfa_factors_by_owner"
 
+    /// Whether `text` is made only of the bytes in `ranges` (the rebuild
+    /// writes names, types and defaults into SQL as the table has them:
+    /// libmfa's own are lowercase names, uppercase types and integers).
+    private static func only(_ text: String, _ ranges: [ClosedRange<UInt8>]) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in ranges.contains { $0.contains(byte) } }
+    }
+
     /// The statements that rebuild the table, read from its present columns
     /// (on a store older than the TOTP track, the TOTP columns are still in
     /// it: that track moves them out after this migration).
@@ -26,7 +33,8 @@ enum FactorsByOwner {
         var names: [String] = []
         for row in try db.query("SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info('mfa_factors')", []) {
             guard row.count == 4, let name = row[0].text, let type = row[1].text, let notNull = row[2].int,
-                  name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || ($0 >= 0x61 && $0 <= 0x7a) }) else {
+                  only(name, [0x61...0x7a, 0x30...0x39, 0x5f...0x5f]), only(type, [0x41...0x5a]),
+                  row[3] == .null || row[3].text.map({ only($0, [0x30...0x39, 0x2d...0x2d]) }) == true else {
                 throw MFAError(.storageError, "mfa_factors has a column this libmfa cannot move")
             }
             var definition = "\(name) \(type)"

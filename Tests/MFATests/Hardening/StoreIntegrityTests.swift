@@ -81,6 +81,23 @@ struct StoreIntegrityTests {
         }
     }
 
+    @Test("a schema-2 store whose factor table has a column the rebuild cannot write is refused, untouched",
+          arguments: ["\"x y\" TEXT", "note TEXT DEFAULT 'a'", "n REAL DEFAULT 1.5"])
+    func regressionSchemaTwoStrangeColumn(_ column: String) throws {
+        let fixtureURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("fixtures/store-v2.sqlite")
+        let location = try StoreKind.sqlite.freshLocation(file: true)
+        try FileManager.default.copyItem(at: fixtureURL, to: URL(fileURLWithPath: location))
+        try RawStore.execute(location, "ALTER TABLE mfa_factors ADD COLUMN \(column)")
+        #expect(errorCode { try MFAStore(database: SQLiteDatabase(path: location)) } == .storageError)
+        let versions = try RawStore.query(location, "SELECT name, value FROM mfa_meta ORDER BY name")
+        #expect(versions.compactMap { $0.first?.text } == ["schema_version"], "no track was written")
+        #expect(versions.first?.last?.int == 2)
+        let key = try RawStore.query(location, "SELECT name FROM pragma_table_info('mfa_factors') WHERE pk > 0")
+        #expect(key.compactMap { $0.first?.text } == ["enrollment_id"], "the table is as it was")
+        #expect(try RawStore.query(location, "SELECT COUNT(*) FROM mfa_factors").first?.first?.int == 2)
+    }
+
     @Test("item 8: a store of schema version 2 is migrated and re-sealed; its factors still sign in")
     func regressionSchemaTwoStoreResealed() throws {
         let fixtureURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
