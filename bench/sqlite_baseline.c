@@ -9,8 +9,9 @@
  * enrollment id; a TOTP row keyed by enrollment id), USERS users. (Keyed by
  * enrollment id with an index on the owner, as libmfa's factors were before
  * core schema 5, this baseline runs at the same rate: its sequential ids
- * keep the index and the table in the same order.) Every user signs in once, untimed, before the timed
- * sign-ins (as in bench/store.sh's libmfa runs).
+ * keep the index and the table in the same order.) Every user signs in
+ * once, untimed, before the timed sign-ins (as in bench/store.sh's libmfa
+ * runs).
  *
  * usage: sqlite_baseline FILE USERS SIGNINS_PER_PROCESS PROCESSES
  * Prints: processes, sign-ins per second in all.

@@ -60,7 +60,8 @@ struct StoreContractTests {
                                       "EXPLAIN QUERY PLAN SELECT * FROM mfa_factors WHERE tenant = '' AND uid = 'b'")
         #expect(plan.compactMap { $0.last?.text } == ["SEARCH mfa_factors USING PRIMARY KEY (tenant=? AND uid=?)"])
         #expect(try store.factors(tenant: "", uid: "b").map(\.enrollmentID).sorted() == ["f0", "f2"])
-        #expect(errorCode { try store.insertFactor(factor("f1", uid: "c"), maxFactors: 5, write: none) } != nil,
+        #expect(errorCode { try store.insertFactor(factor("f1", uid: "c"), maxFactors: 5, write: none) }
+                == .storageError,
                 "an id another user holds is refused")
         #expect(try store.factors(tenant: "", uid: "c").isEmpty)
         #expect(try store.factor(enrollmentID: "f1")?.uid == "a")

@@ -81,13 +81,19 @@ struct StoreIntegrityTests {
         }
     }
 
-    @Test("a schema-2 store whose factor table has a column the rebuild cannot write is refused, untouched",
-          arguments: ["\"x y\" TEXT", "note TEXT DEFAULT 'a'", "n REAL DEFAULT 1.5"])
-    func regressionSchemaTwoStrangeColumn(_ column: String) throws {
+    /// A copy of `Tests/fixtures/store-v2.sqlite` (schema version 2, before the TOTP track).
+    private func schemaTwoStore() throws -> String {
         let fixtureURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("fixtures/store-v2.sqlite")
         let location = try StoreKind.sqlite.freshLocation(file: true)
         try FileManager.default.copyItem(at: fixtureURL, to: URL(fileURLWithPath: location))
+        return location
+    }
+
+    @Test("a schema-2 store whose factor table has a column the rebuild cannot write is refused, untouched",
+          arguments: ["\"x y\" TEXT", "note TEXT DEFAULT 'a'", "n REAL DEFAULT 1.5"])
+    func regressionSchemaTwoStrangeColumn(_ column: String) throws {
+        let location = try schemaTwoStore()
         try RawStore.execute(location, "ALTER TABLE mfa_factors ADD COLUMN \(column)")
         #expect(errorCode { try MFAStore(database: SQLiteDatabase(path: location)) } == .storageError)
         let versions = try RawStore.query(location, "SELECT name, value FROM mfa_meta ORDER BY name")
@@ -100,10 +106,7 @@ struct StoreIntegrityTests {
 
     @Test("item 8: a store of schema version 2 is migrated and re-sealed; its factors still sign in")
     func regressionSchemaTwoStoreResealed() throws {
-        let fixtureURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("fixtures/store-v2.sqlite")
-        let location = try StoreKind.sqlite.freshLocation(file: true)
-        try FileManager.default.copyItem(at: fixtureURL, to: URL(fileURLWithPath: location))
+        let location = try schemaTwoStore()
         let clock = TestClock(1_800_000_000)
         let fixture = try PhoneFixture(store: location, config: FlowFixture.config, clock: clock)
         #expect(try fixture.context.schemaVersion() == Schema.currentVersion)
