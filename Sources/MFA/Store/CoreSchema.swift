@@ -66,5 +66,10 @@ enum CoreSchema {
         // Version 5: on SQLite, the factors stored in the order of their owner
         // (`FactorsByOwner`); PostgreSQL's tables are unchanged.
         FactorsByOwner.migration,
+        // Version 6: the factors still sealed the schema-2 way, in an index of
+        // their own (empty once every seal is current). Opening a context looks
+        // for them (`MFAContext.upgradeSeals`); without it that look read every
+        // factor of the store, at every open.
+        { _, _ in ["CREATE INDEX mfa_factors_legacy_seal ON mfa_factors (enrollment_id) WHERE seal_format = 1"] },
     ]
 }

@@ -223,6 +223,6 @@ package struct SealedTable: Sendable, Equatable {
     }
 
     /// The enrolled factors.
-    static let factors = SealedTable(table: "mfa_factors", idColumn: "enrollment_id", record: "factor",
-                                     kindColumn: "factor_id")
+    package static let factors = SealedTable(table: "mfa_factors", idColumn: "enrollment_id", record: "factor",
+                                             kindColumn: "factor_id")
 }

@@ -20,26 +20,9 @@ extension MFAStore {
         try database.read { (db) throws(MFAError) in
             var out: [SealedRow] = []
             for table in legacy ? [SealedTable.factors] : Self.sealedTables {
-                let kind = table.kindColumn ?? "'\(table.kind)'"
-                var conditions: [String] = []
-                var parameters: [SQLValue] = []
-                if let keyID {
-                    conditions.append("key_id <> ?")
-                    parameters.append(.text(keyID))
-                }
-                if legacy {
-                    conditions.append("seal_format = 1 AND key_id IN (\(Self.placeholders(max(keys.count, 1))))")
-                    parameters += keys.isEmpty ? [.text("")] : keys.map(SQLValue.text)
-                }
-                if !after.isEmpty {
-                    conditions.append("\(table.idColumn) > ?")
-                    parameters.append(.text(after))
-                }
-                let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-                for row in try db.query("""
-                    SELECT \(table.idColumn), key_id, sealed, tenant, uid, \(kind) FROM \(table.table)\(whereClause) \
-                    ORDER BY \(table.idColumn) LIMIT ?
-                    """, parameters + [.int(Int64(limit))]) {
+                let (sql, parameters) = Self.sealedQuery(table, notUnder: keyID, legacy: legacy, keys: keys,
+                                                         after: after, limit: limit)
+                for row in try db.query(sql, parameters) {
                     guard row.count == 6, let id = row[0].text, let key = row[1].text, let sealed = row[2].blob,
                           let tenant = row[3].text, let uid = row[4].text, let kind = row[5].text else {
                         throw MFAError(.storageError, "a sealed record is malformed")
@@ -50,6 +33,34 @@ extension MFAStore {
             }
             return out
         }
+    }
+
+    /// The statement `sealedRecords` runs on `table`, with its parameters.
+    /// With `legacy`, its `seal_format = 1` is the predicate of the index
+    /// `mfa_factors_legacy_seal` (core schema 6), which it reads instead of
+    /// every factor.
+    package static func sealedQuery(_ table: SealedTable, notUnder keyID: String?, legacy: Bool, keys: [String],
+                                    after: String, limit: Int) -> (sql: String, parameters: [SQLValue]) {
+        let kind = table.kindColumn ?? "'\(table.kind)'"
+        var conditions: [String] = []
+        var parameters: [SQLValue] = []
+        if let keyID {
+            conditions.append("key_id <> ?")
+            parameters.append(.text(keyID))
+        }
+        if legacy {
+            conditions.append("seal_format = 1 AND key_id IN (\(placeholders(max(keys.count, 1))))")
+            parameters += keys.isEmpty ? [.text("")] : keys.map(SQLValue.text)
+        }
+        if !after.isEmpty {
+            conditions.append("\(table.idColumn) > ?")
+            parameters.append(.text(after))
+        }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return ("""
+            SELECT \(table.idColumn), key_id, sealed, tenant, uid, \(kind) FROM \(table.table)\(whereClause) \
+            ORDER BY \(table.idColumn) LIMIT ?
+            """, parameters + [.int(Int64(limit))])
     }
 
     /// Replaces sealed values, each only if it is still under the key (and

@@ -67,6 +67,34 @@ struct StoreContractTests {
         #expect(try store.factor(enrollmentID: "f1")?.uid == "a")
     }
 
+    @Test("opening looks for factors with old seals in their own index, not by reading every factor",
+          arguments: StoreKind.available)
+    func legacySealIndex(_ kind: StoreKind) throws {
+        let (store, location) = try store(kind)
+        let none: (SQLConnection, FactorRecord) throws(MFAError) -> Void = { (_, _) throws(MFAError) in }
+        for id in ["f0", "f1", "f2"] { try store.insertFactor(factor(id, uid: id), maxFactors: 5, write: none) }
+        try RawStore.execute(location, "UPDATE mfa_factors SET seal_format = 1 WHERE enrollment_id = 'f1'")
+        let found = try store.sealedRecords(notUnder: nil, legacy: true, keys: ["k"], limit: 10)
+        #expect(found.map(\.id) == ["f1"])
+        #expect(try store.sealedRecords(notUnder: nil, legacy: true, keys: ["k"], after: "f1", limit: 10).isEmpty)
+        #expect(try store.sealedRecords(notUnder: nil, legacy: true, keys: ["other"], limit: 10).isEmpty)
+        if kind == .sqlite {
+            for after in ["", "f0"] {
+                let (sql, parameters) = MFAStore.sealedQuery(.factors, notUnder: nil, legacy: true, keys: ["k"],
+                                                             after: after, limit: 500)
+                let plan = try RawStore.query(location, "EXPLAIN QUERY PLAN " + sql, parameters)
+                #expect(plan.compactMap { $0.last?.text }.allSatisfy { $0.contains("INDEX mfa_factors_legacy_seal") },
+                        "\(plan)")
+            }
+        } else {
+            let definition = try RawStore.query(location, """
+                SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() \
+                AND indexname = 'mfa_factors_legacy_seal'
+                """).first?.first?.text
+            #expect(definition?.hasSuffix("WHERE (seal_format = 1)") == true, "\(definition ?? "no index")")
+        }
+    }
+
     @Test("a store written by a newer libmfa is refused", arguments: StoreKind.available)
     func newerSchema(_ kind: StoreKind) throws {
         for track in ["schema_version", "schema_version:totp"] {
