@@ -16,13 +16,13 @@ func cFactorInfo(_ info: MultiFactorInfo, _ arena: CArena) -> mfa_factor_info {
 
 /// Lays out a sign-in result with its claims.
 func cSignInResult(_ result: SignInResult) throws(MFAError) -> UnsafeMutablePointer<mfa_sign_in_result> {
-    try CBlock.make { arena in
-        let claims = result.claims
-        return mfa_sign_in_result(uid: arena.string(result.uid), tenant: arena.string(result.tenant),
-                                  factor_id: arena.string(result.factorID),
-                                  enrollment_id: arena.string(result.enrollmentID), time: result.time,
-                                  kind: cKind(result.factorID), claim_count: claims.count,
-                                  claims: arena.array(claims) { mfa_claim(name: arena.string($0.name),
-                                                                          value: arena.string($0.value)) })
+    let claims = result.claims // built once: `make` runs its closure twice (measure, then fill)
+    return try CBlock.make { arena in
+        mfa_sign_in_result(uid: arena.string(result.uid), tenant: arena.string(result.tenant),
+                           factor_id: arena.string(result.factorID),
+                           enrollment_id: arena.string(result.enrollmentID), time: result.time,
+                           kind: cKind(result.factorID), claim_count: claims.count,
+                           claims: arena.array(claims) { mfa_claim(name: arena.string($0.name),
+                                                                   value: arena.string($0.value)) })
     }
 }
