@@ -70,6 +70,8 @@ enum CoreSchema {
         // their own (empty once every seal is current). Opening a context looks
         // for them (`MFAContext.upgradeSeals`); without it that look read every
         // factor of the store, at every open.
-        { _, _ in ["CREATE INDEX mfa_factors_legacy_seal ON mfa_factors (enrollment_id) WHERE seal_format = 1"] },
+        { _, _ in
+            ["CREATE INDEX mfa_factors_legacy_seal ON mfa_factors (enrollment_id) WHERE \(MFAStore.legacySealPredicate)"]
+        },
     ]
 }

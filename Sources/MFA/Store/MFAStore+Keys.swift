@@ -35,6 +35,10 @@ extension MFAStore {
         }
     }
 
+    /// The factors still sealed the schema-2 way: the predicate of the index
+    /// `mfa_factors_legacy_seal` and of the query that reads it.
+    static let legacySealPredicate = "seal_format = 1"
+
     /// The statement `sealedRecords` runs on `table`, with its parameters.
     /// With `legacy`, its `seal_format = 1` is the predicate of the index
     /// `mfa_factors_legacy_seal` (core schema 6), which it reads instead of
@@ -49,7 +53,7 @@ extension MFAStore {
             parameters.append(.text(keyID))
         }
         if legacy {
-            conditions.append("seal_format = 1 AND key_id IN (\(placeholders(max(keys.count, 1))))")
+            conditions.append("\(legacySealPredicate) AND key_id IN (\(placeholders(max(keys.count, 1))))")
             parameters += keys.isEmpty ? [.text("")] : keys.map(SQLValue.text)
         }
         if !after.isEmpty {

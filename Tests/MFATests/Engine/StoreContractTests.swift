@@ -83,8 +83,8 @@ struct StoreContractTests {
                 let (sql, parameters) = MFAStore.sealedQuery(.factors, notUnder: nil, legacy: true, keys: ["k"],
                                                              after: after, limit: 500)
                 let plan = try RawStore.query(location, "EXPLAIN QUERY PLAN " + sql, parameters)
-                #expect(plan.compactMap { $0.last?.text }.allSatisfy { $0.contains("INDEX mfa_factors_legacy_seal") },
-                        "\(plan)")
+                let steps = plan.compactMap { $0.last?.text }
+                #expect(!steps.isEmpty && steps.allSatisfy { $0.contains("INDEX mfa_factors_legacy_seal") }, "\(plan)")
             }
         } else {
             let definition = try RawStore.query(location, """
