@@ -28,22 +28,29 @@ package struct SealBinding: Sendable, Equatable {
     }
 
     /// The associated data: a version, then each field NUL-terminated.
-    var associated: [UInt8] {
+    package var associated: [UInt8] {
         let version: StaticString = "libmfa seal v2"
-        var out: [UInt8] = []
-        out.reserveCapacity(version.utf8CodeUnitCount + 5 + record.utf8.count + kind.utf8.count + tenant.utf8.count
-                            + uid.utf8.count + id.utf8.count)
-        out.append(contentsOf: UnsafeBufferPointer(start: version.utf8Start, count: version.utf8CodeUnitCount))
-        func field(_ text: String) {
-            out.append(0)
-            out.append(contentsOf: text.utf8)
+        let size = version.utf8CodeUnitCount + 5 + record.utf8.count + kind.utf8.count + tenant.utf8.count
+            + uid.utf8.count + id.utf8.count
+        return [UInt8](unsafeUninitializedCapacity: size) { out, count in
+            let start = out.baseAddress!
+            start.initialize(from: version.utf8Start, count: version.utf8CodeUnitCount)
+            count = version.utf8CodeUnitCount
+            func field(_ text: String) {
+                start[count] = 0
+                count += 1
+                var text = text
+                text.withUTF8 { utf8 in
+                    if let source = utf8.baseAddress { (start + count).initialize(from: source, count: utf8.count) }
+                    count += utf8.count
+                }
+            }
+            field(record)
+            field(kind)
+            field(tenant)
+            field(uid)
+            field(id)
         }
-        field(record)
-        field(kind)
-        field(tenant)
-        field(uid)
-        field(id)
-        return out
     }
 
     /// The associated data that schema versions 1 and 2 used (id and tenant

@@ -28,17 +28,17 @@ package struct UsedStep: Sendable, Equatable {
     package static func key(_ enrollmentID: String) -> [UInt8] {
         var high: UInt64 = 0xcbf2_9ce4_8422_2325
         var low: UInt64 = 0x6c62_272e_07bb_0142
-        for byte in enrollmentID.utf8 {
-            high = (high ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            low = (low ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        var text = enrollmentID
+        text.withUTF8 { utf8 in
+            for byte in utf8 {
+                high = (high ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                low = (low ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
         }
         low ^= high >> 29
-        var key = [UInt8](repeating: 0, count: 16)
-        for index in 0..<8 {
-            key[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
-            key[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
-        }
-        return key
+        // Both lanes big-endian, high first.
+        let lanes = (high.bigEndian, low.bigEndian)
+        return withUnsafeBytes(of: lanes) { Array($0) }
     }
 
     /// Whether the claim holds against the user's row as read.

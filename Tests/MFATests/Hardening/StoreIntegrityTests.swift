@@ -6,6 +6,16 @@ import Testing
 /// error, never a crash and never a pass.
 @Suite("Hardening: a tampered store")
 struct StoreIntegrityTests {
+    @Test("item 8: a sealed value's associated data is the stored format: the version, then each field after a NUL")
+    func sealBindingFormat() {
+        // Every factor in a store was sealed with these bytes: a new libmfa
+        // must build exactly them to open it.
+        let binding = SealBinding.factor("totp", tenant: "acme", uid: "ü-1", id: "e9")
+        #expect(binding.associated == Array("libmfa seal v2\u{0}factor\u{0}totp\u{0}acme\u{0}ü-1\u{0}e9".utf8))
+        #expect(SealBinding.factor("totp", tenant: "", uid: "u", id: "").associated
+                == Array("libmfa seal v2\u{0}factor\u{0}totp\u{0}\u{0}u\u{0}".utf8))
+    }
+
     @Test("item 8: a factor row moved to another user does not open for them; audited",
           arguments: StoreKind.available)
     func regressionMovedFactorRow(_ kind: StoreKind) throws {

@@ -8,6 +8,15 @@ import Testing
 struct UsedStepTests {
     private func id(_ n: Int) -> [UInt8] { (0..<16).map { UInt8(truncatingIfNeeded: n &+ $0 * 7) } }
 
+    @Test("a factor's key is the stored format: FNV-1a in two lanes, each big-endian, high lane first")
+    func keyFormat() {
+        // Stores hold these bytes in the user's row: a new libmfa must find
+        // the steps an older one recorded.
+        let key = UsedStep.key("factor-a")
+        #expect(key.map { String(format: "%02x", $0) }.joined() == "e72fa6d9851957f08d2fc622c7fca437")
+        #expect(UsedStep.key("").count == 16 && UsedStep.key("") != UsedStep.key("\u{0}"))
+    }
+
     @Test("a step entry is kept past any date, replaced by the factor's next step, removed with its factor")
     func entries() throws {
         let a = UsedStep(enrollmentID: "factor-a", step: 100, stored: 40)
