@@ -25,8 +25,8 @@
 # do the same with their rows; pgbench's tables are loaded once and written
 # by a first, uncounted run.
 #
-# The machine is shared and noisy: each pair is run ROUNDS times on
-# PostgreSQL (5 seconds a run) and SQLITE_ROUNDS times on SQLite (well
+# The machine is shared and noisy: each pair is run [rounds] times on
+# PostgreSQL (5 seconds a run) and [sqlite rounds] times on SQLite (well
 # under a second a run), alternately, and the best of each side is kept.
 # libmfa's sign-ins use codes made before the clock starts, as a user's
 # authenticator makes them (bench/store_bench.c); the peers make none.

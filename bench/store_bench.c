@@ -43,6 +43,9 @@ static mfa_ctx *open_store(const char *store) {
     return ctx;
 }
 
+/* The user of process p's sign-in i: its share of the users, in a scattered order. */
+static long user_of(long p, long i, long share) { return p * share + (i * 7919) % share; }
+
 /* The code user `u`'s authenticator shows at `now`, into `code`. */
 static void user_code(long u, int64_t now, char code[MFA_CODE_BUFFER_SIZE]) {
     unsigned char secret[20];
@@ -112,13 +115,12 @@ int main(int argc, char **argv) {
     double duration = timed ? atof(timed) : 0;
     int ready[2], go[2], counts[2];
     if (pipe(ready) != 0 || pipe(go) != 0 || pipe(counts) != 0) die("pipe", 0, NULL);
-    /* Sign-in i of process p: user p * share + (i * 7919) % share, the clock
-     * a step later after each pass over the share; its code made here. */
+    /* The code of each sign-in, the clock a step later after each pass over the share. */
     char (*codes)[MFA_CODE_BUFFER_SIZE] = malloc((size_t)(processes * signins + 1) * MFA_CODE_BUFFER_SIZE);
     if (!codes) die("out of memory", 0, NULL);
     for (long p = 0; p < processes; p++)
         for (long i = 0; i < signins; i++)
-            user_code(p * share + (i * 7919) % share, bench_now + 30 * (i / share), codes[p * signins + i]);
+            user_code(user_of(p, i, share), bench_now + 30 * (i / share), codes[p * signins + i]);
     double start = seconds();
     for (long p = 0; p < processes; p++) {
         pid_t pid = fork();
@@ -133,7 +135,7 @@ int main(int argc, char **argv) {
             long done = 0;
             for (long i = 0; duration > 0 ? seconds() < until : i < signins; i++) {
                 if (i > 0 && i % share == 0) bench_now += 30;
-                long u = p * share + (i * 7919) % share;
+                long u = user_of(p, i, share);
                 char late[MFA_CODE_BUFFER_SIZE];
                 if (i >= signins) user_code(u, bench_now, late);
                 sign_in(mine, resolving, u, i < signins ? codes[p * signins + i] : late);
