@@ -63,6 +63,24 @@ def test_at_most_five_factors(kit):
         kit.ctx.multi_factor(user).session()
 
 
+def test_factors_enrolled_in_one_second_list_in_enrollment_order(kit):
+    """Enrollment ids are random; factors enrolled in the same second still list (and hint)
+    in the order they were enrolled, for every user, not by the ids' order."""
+    for trial in range(12):
+        user = kit.user("same-second-%d" % trial)
+        enrolled = [kit.enroll(user, "app %d" % index)[0].uid for index in range(5)]
+        assert [f.uid for f in kit.ctx.multi_factor(user).enrolled_factors()] == enrolled
+        assert [h.uid for h in kit.resolver(user).hints] == enrolled
+        assert len(set(enrolled)) == 5 and all(ENROLLMENT_ID.match(uid) for uid in enrolled)
+        assert not any(uid.startswith("-") for uid in enrolled)
+    # A later second starts over: its factor lists last whatever its id.
+    user = kit.user("same-second-0")
+    kit.ctx.multi_factor(user).unenroll(kit.ctx.multi_factor(user).enrolled_factors()[0].uid)
+    kit.clock.advance(1)
+    later = kit.enroll(kit.user("same-second-0"), "later")[0].uid
+    assert kit.ctx.multi_factor(user).enrolled_factors()[-1].uid == later
+
+
 def test_a_secret_from_before_an_enrollment_is_revoked(kit):
     """Changed on purpose (issue 8): an enrollment moves the user's token epoch on, so a
     second secret generated before it is USER_TOKEN_EXPIRED (it was refused by the limit)."""

@@ -98,6 +98,20 @@ def test_two_numbers_for_one_user(phone_kit):
     assert first.uid != second.uid
 
 
+def test_phones_and_apps_enrolled_in_one_second_list_in_enrollment_order(phone_kit):
+    kit = phone_kit
+    for trial in range(4):
+        user = kit.user("mixed-%d" % trial)
+        enrolled = [kit.enroll(user, "app")[0].uid,
+                    kit.enroll_phone(user, "+4420718387%02d" % (10 + trial), "home").uid,
+                    kit.enroll(user, "second app")[0].uid,
+                    kit.enroll_phone(user, "+4420718387%02d" % (50 + trial), "work").uid]
+        listed = kit.ctx.multi_factor(user).enrolled_factors()
+        assert [f.uid for f in listed] == enrolled
+        assert [f.display_name for f in listed] == ["app", "home", "second app", "work"]
+        assert [h.uid for h in kit.resolver(user).hints] == enrolled
+
+
 def test_a_session_is_used_up_by_the_enrollment(phone_kit):
     kit = phone_kit
     user = kit.user()

@@ -77,7 +77,7 @@ extension MFAContext {
                                              displayName: String?, now: Int64) throws(MFAError) -> MultiFactorInfo {
         try Self.checkOwner(enrollment.session, user)
         let config = try config(tenant: user.tenant)
-        let enrollmentID = try newEnrollmentID()
+        let enrollmentID = try newEnrollmentID(after: store.factors(tenant: user.tenantKey, uid: user.uid), at: now)
         let sealed = try RecordSealer.seal(enrollment.payload, F.binding(tenant: user.tenantKey, uid: user.uid,
                                                                          enrollmentID: enrollmentID),
                                            keyring: keyring)

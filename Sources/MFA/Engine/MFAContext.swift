@@ -69,4 +69,11 @@ public final class MFAContext: Sendable {
         let id = try random.identifier(bytes: 21)
         return id.hasPrefix("-") ? "_" + id.dropFirst() : id
     }
+
+    /// A new enrollment id that sorts after those of the user's factors
+    /// enrolled at `now` (`siblings`), so that the user's factors list in
+    /// enrollment order (see `EnrollmentOrder`).
+    func newEnrollmentID(after siblings: [FactorRecord], at now: Int64) throws(MFAError) -> String {
+        EnrollmentOrder.id(try newEnrollmentID(), after: siblings, at: now)
+    }
 }

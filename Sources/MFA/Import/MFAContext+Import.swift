@@ -131,10 +131,12 @@ extension MFAContext {
             var reports: [ImportLineReport] = []
             var stored: [FactorRecord] = []
             var nextRecoveryID = recoveryIDs.makeIterator()
-            for (candidate, enrollmentID) in zip(candidates, ids) {
+            for (candidate, randomID) in zip(candidates, ids) {
                 let uid = candidate.uid
                 try MFAStore.lockUser(db, tenant, uid, store.dialect)
                 let existing = try MFAStore.factors(db, tenant, uid)
+                // After the user's factors of this second, this batch's earlier lines included.
+                let enrollmentID = EnrollmentOrder.id(randomID, after: existing, at: now)
                 var unreadable = false
                 var match: FactorRecord?
                 for factor in existing where factor.factorID == TOTPMultiFactorID {
@@ -181,7 +183,8 @@ extension MFAContext {
                 stored.append(record)
                 reports.append(ImportLineReport(line: candidate.line, uid: uid, outcome: .imported,
                                                 reason: candidate.note ?? "imported", enrollmentID: enrollmentID))
-                if !candidate.recoveryCodes.isEmpty, let setID = nextRecoveryID.next() {
+                if !candidate.recoveryCodes.isEmpty, let randomSetID = nextRecoveryID.next() {
+                    let setID = EnrollmentOrder.id(randomSetID, after: existing + [record], at: now)
                     let codes = candidate.recoveryCodes.compactMap { RecoveryCodeFormat.normalize($0.code) }
                     let set = try RecoveryCodesFactor.importSet(db, codes: codes, tenant: tenant, uid: uid,
                                                                 enrollmentID: setID, now: now, keyring: keyring)

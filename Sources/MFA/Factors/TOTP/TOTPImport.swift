@@ -26,7 +26,7 @@ extension MFAContext {
         guard totp.t0 == 0 else { throw MFAError(.invalidArgument, "an imported factor must use T0 = 0") }
         let now = clock.now()
         let config = try config(tenant: user.tenant)
-        let enrollmentID = try newEnrollmentID()
+        let enrollmentID = try newEnrollmentID(after: store.factors(tenant: user.tenantKey, uid: user.uid), at: now)
         let sealed = try RecordSealer.seal(totp.secret, TOTPFactor.binding(tenant: user.tenantKey, uid: user.uid,
                                                                            enrollmentID: enrollmentID),
                                            keyring: keyring)
