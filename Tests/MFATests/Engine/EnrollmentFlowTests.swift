@@ -20,6 +20,18 @@ struct EnrollmentFlowTests {
         #expect(url.hasPrefix("otpauth://totp/ACME%20Co:alice%40example.com?secret=\(secret.sharedSecretKey())"))
     }
 
+    @Test("factors enrolled in one second list and hint in enrollment order", arguments: StoreKind.available)
+    func sameSecondOrder(_ kind: StoreKind) throws {
+        let fixture = try EngineFixture(kind)
+        for index in 0..<6 {
+            let user = fixture.user("order-\(index)", tenant: index % 2 == 0 ? nil : "t1")
+            var enrolled: [String] = []
+            for _ in 0..<5 { enrolled.append(try fixture.enrollTOTP(user).0.uid) }
+            #expect(try fixture.context.multiFactor(for: user).enrolledFactors().map(\.uid) == enrolled)
+            #expect(try fixture.resolver(user).hints.map(\.uid) == enrolled)
+        }
+    }
+
     @Test("prerequisites are checked in order, each with its named error", arguments: StoreKind.available)
     func prerequisites(_ kind: StoreKind) throws {
         let fixture = try EngineFixture(kind)
