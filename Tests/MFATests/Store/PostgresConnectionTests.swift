@@ -33,6 +33,23 @@ struct PostgresConnectionTests {
         #expect(userTimeout == 30000, "TCP_USER_TIMEOUT on the socket")
     }
 
+    /// Tests/ha/pgbouncer.sh runs this through a PgBouncer that refuses
+    /// startup options, with MFA_TEST_POOLER=refusing.
+    @Test("a pooler is found out by itself (when it refuses the startup options); a server reached directly is none")
+    func poolerFound() throws {
+        guard let url = Self.server else { return }
+        let database = try PostgresDatabase(url: url)
+        defer { database.close() }
+        for _ in 0..<3 {
+            #expect(try database.read { (db) throws(MFAError) in try db.query("SELECT 1", []) } == [[.int(1)]])
+        }
+        switch ProcessInfo.processInfo.environment["MFA_TEST_POOLER"] {
+        case "refusing"?: #expect(database.foundPooler)
+        case nil: #expect(!database.foundPooler)
+        default: break
+        }
+    }
+
     @Test("the URL's own settings win over the defaults")
     func urlOverridesDefaults() throws {
         guard let url = Self.server else { return }

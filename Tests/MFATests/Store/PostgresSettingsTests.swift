@@ -105,6 +105,31 @@ struct PostgresSettingsTests {
         }
     }
 
+    @Test("behind a pooler found out: no startup options, unnamed statements unless mfa_prepared=on")
+    func behindPooler() throws {
+        let plain = try PostgresSettings(url: base + "?mfa_deadline_ms=2000")
+        #expect(plain.prepared && plain.startupOptions != nil && !plain.pooled)
+        let pooled = plain.behindPooler()
+        #expect(pooled.pooled && !pooled.prepared && pooled.startupOptions == nil)
+        #expect(!pooled.connectionParameters.contains { $0.keyword == "options" })
+        #expect(pooled.url == plain.url && pooled.deadline == 2000)
+        // A pooler that carries named statements (mfa_prepared=on): they stay named, the options go.
+        let carried = try PostgresSettings(url: base + "?mfa_prepared=on").behindPooler()
+        #expect(carried.prepared && carried.startupOptions == nil)
+        #expect(!(try PostgresSettings(url: base + "?mfa_prepared=off").behindPooler().prepared))
+    }
+
+    @Test("a statement's name is the hash of its text: the same for every client, distinct per statement")
+    func statementNames() {
+        let a = PostgresConnection.statementName("SELECT 1 FROM mfa_users WHERE uid = $1")
+        #expect(a == PostgresConnection.statementName("SELECT 1 FROM mfa_users WHERE uid = $1"))
+        #expect(a != PostgresConnection.statementName("SELECT 1 FROM mfa_users WHERE uid = $2"))
+        #expect(a.hasPrefix("mfa_") && a.utf8.count == 36 && a.utf8.count < 64)
+        #expect(a.dropFirst(4).allSatisfy { "0123456789abcdef".contains($0) })
+        // BLAKE2b-128 of "" (RFC 7693's parameters, 16-byte digest, no key).
+        #expect(PostgresConnection.statementName("") == "mfa_cae66941d9efbd404e4d88758ea67670")
+    }
+
     @Test("a libpq that cannot be loaded is STORAGE_ERROR naming the library")
     func missingLibrary() {
         let path = "/nonexistent/libmfa-test/libpq.so.5"

@@ -1,4 +1,5 @@
 import CPQ
+import CSodium
 import Glibc
 
 /// One libpq connection with its prepared statements.
@@ -14,26 +15,56 @@ import Glibc
 /// The connection keeps no session state on the server but its prepared
 /// statements, and with `mfa_prepared=off` not even those: a transaction
 /// pooler may hand each transaction to another server connection.
-final class PostgresConnection: SQLConnection {
+///
+/// A pooler the URL does not mention is found out (`foundPooler`): when it
+/// refuses the startup options, the connection is made again without them
+/// (`PostgresSettings.behindPooler`); when a statement prepared under a name
+/// is missing on the server connection a transaction lands on (SQLSTATE
+/// 26000), or already taken there (42P05), the connection sends its
+/// statements unnamed from then on. A name is the hash of its statement's
+/// text (`statementName`), so a statement never runs under a name another
+/// client prepared for something else on that server connection.
+package final class PostgresConnection: SQLConnection {
     private let pq: LibPQ
     private var handle: OpaquePointer?
     private let deadline: Int
     /// Whether statements are prepared under a name (`mfa_prepared`).
-    private let named: Bool
+    private(set) var named: Bool
+    /// Whether a transaction pooler turned out to sit between the
+    /// connection and the server (see the type's documentation).
+    private(set) var foundPooler = false
+    /// The settings the connection was made with (without startup options
+    /// when the server refused them).
+    private(set) var settings: PostgresSettings
     /// Prepared statement names by SQL text.
     private var prepared: [SQLKey: String] = [:]
     /// SQL texts with `?` numbered as `$1`, `$2`, … (for unnamed statements).
     private var numbered: [SQLKey: String] = [:]
     /// The SQLSTATE of the last statement that failed on the server, if any.
     private(set) var lastSQLState: String?
+    /// Whether the last attempt to connect failed because the server refused
+    /// the startup options.
+    private var refusedOptions = false
 
-    /// Connects, within `settings.connectDeadline`.
+    /// Connects, within `settings.connectDeadline`; again without startup
+    /// options if the server refuses them (a pooler).
+    /// - Parameter named: whether to prepare statements under names (the
+    ///   settings', unless the store found they do not last).
     /// - Throws: `storageError` if the server cannot be reached in time or refuses.
-    init(pq: LibPQ, settings: PostgresSettings) throws(MFAError) {
+    init(pq: LibPQ, settings: PostgresSettings, named: Bool? = nil) throws(MFAError) {
         self.pq = pq
+        self.settings = settings
         deadline = settings.deadline
-        named = settings.prepared
-        try connect(settings)
+        self.named = named ?? settings.prepared
+        do {
+            try connect(settings)
+        } catch {
+            guard refusedOptions, settings.startupOptions != nil else { throw error }
+            self.settings = settings.behindPooler()
+            self.named = self.named && self.settings.prepared
+            foundPooler = true
+            try connect(self.settings)
+        }
         if let handle {
             _ = pq.setNonblocking(handle, 1)
             // Notices ("relation already exists, skipping") are not for the host's stderr.
@@ -47,6 +78,12 @@ final class PostgresConnection: SQLConnection {
     var isUsable: Bool {
         guard let handle else { return false }
         return pq.status(handle) == CONNECTION_OK && pq.transactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// Sends every statement unnamed from now on.
+    func unname() {
+        named = false
+        prepared.removeAll()
     }
 
     /// Closes the connection without waiting for the server.
@@ -87,13 +124,13 @@ final class PostgresConnection: SQLConnection {
     }
 
     @discardableResult
-    func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int {
+    package func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int {
         let result = try run(sql, parameters)
         defer { pq.clear(result) }
         return pq.cmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
     }
 
-    func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow] {
+    package func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow] {
         let result = try run(sql, parameters)
         defer { pq.clear(result) }
         let rows = pq.ntuples(result)
@@ -136,6 +173,8 @@ final class PostgresConnection: SQLConnection {
         }
         let message = Self.text(pq.errorMessage(handle))
         finish()
+        // PgBouncer: "unsupported startup parameter: options".
+        refusedOptions = message.contains("unsupported startup parameter")
         throw MFAError(.storageError, "postgres: cannot connect: \(Self.firstLine(message))")
     }
 
@@ -149,15 +188,36 @@ final class PostgresConnection: SQLConnection {
 
     private func run(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> OpaquePointer {
         let buffers = PostgresParameters(parameters)
-        let result: OpaquePointer
+        var result: OpaquePointer?
         if named {
             let name = try statement(sql, count: parameters.count)
-            result = try exchange { handle in
-                buffers.withArrays { values, lengths, formats in
-                    pq.sendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+            if let name {
+                result = try exchange { handle in
+                    buffers.withArrays { values, lengths, formats in
+                        pq.sendQueryPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+                    }
                 }
             }
-        } else {
+            if let failed = result, pq.resultStatus(failed) == PGRES_FATAL_ERROR,
+               Self.state(pq, failed) == Self.missingStatement {
+                // Missing on the server connection this landed on: names do not last.
+                pq.clear(failed)
+                result = nil
+            }
+            if result == nil {
+                // A transaction pooler hands out server connections: names go. Outside a
+                // transaction the statement did nothing: send it again, unnamed. Inside one
+                // the server ended the transaction, which the store runs again
+                // (`PostgresDatabase.isRetryable`).
+                unname()
+                foundPooler = true
+                guard let handle, pq.transactionStatus(handle) == PQTRANS_IDLE else {
+                    if lastSQLState == nil { lastSQLState = Self.missingStatement }
+                    throw MFAError(.storageError, "postgres: a prepared statement did not last (a transaction pooler)")
+                }
+            }
+        }
+        if result == nil {
             let text = numberedText(sql)
             result = try exchange { handle in
                 buffers.withArrays { values, lengths, formats in
@@ -165,6 +225,7 @@ final class PostgresConnection: SQLConnection {
                 }
             }
         }
+        guard let result else { throw failure(nil) }
         let status = pq.resultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             defer { pq.clear(result) }
@@ -173,16 +234,49 @@ final class PostgresConnection: SQLConnection {
         return result
     }
 
-    /// The name of `sql` prepared on this connection.
-    private func statement(_ sql: String, count: Int) throws(MFAError) -> String {
+    /// SQLSTATE invalid_sql_statement_name: "prepared statement … does not exist".
+    static let missingStatement = "26000"
+    /// SQLSTATE duplicate_prepared_statement: "prepared statement … already exists".
+    static let duplicateStatement = "42P05"
+
+    /// The SQLSTATE of a failed result.
+    private static func state(_ pq: LibPQ, _ result: OpaquePointer) -> String? {
+        pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+    }
+
+    /// The name of `sql` prepared on this connection, or nil if the server
+    /// connection already had that name (a transaction pooler's, prepared
+    /// by another client).
+    ///
+    /// A name is `mfa_` and 128 bits of the statement's BLAKE2b hash: every
+    /// client that names a statement so prepared the same text, so a name
+    /// found on a server connection a pooler hands over can only be the
+    /// statement it names.
+    private func statement(_ sql: String, count: Int) throws(MFAError) -> String? {
         if let name = prepared[SQLKey(sql)] { return name }
-        let name = "mfa_\(prepared.count)"
         let text = Self.numbering(sql)
+        let name = Self.statementName(text)
         let result = try exchange { handle in pq.sendPrepare(handle, name, text, Int32(count), nil) }
         defer { pq.clear(result) }
-        guard pq.resultStatus(result) == PGRES_COMMAND_OK else { throw failure(result) }
+        guard pq.resultStatus(result) == PGRES_COMMAND_OK else {
+            if Self.state(pq, result) == Self.duplicateStatement { return nil }
+            throw failure(result)
+        }
         prepared[SQLKey(sql)] = name
         return name
+    }
+
+    /// `mfa_` and the first 16 bytes of the BLAKE2b hash of `text`, in hex.
+    package static func statementName(_ text: String) -> String {
+        var hash = [UInt8](repeating: 0, count: 16)
+        var text = text
+        text.withUTF8 { bytes in
+            _ = crypto_generichash(&hash, 16, bytes.baseAddress, UInt64(bytes.count), nil, 0)
+        }
+        let digits = Array("0123456789abcdef".utf8)
+        var name = Array("mfa_".utf8)
+        for byte in hash { name += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: name, as: UTF8.self)
     }
 
     /// `sql` in PostgreSQL's numbering, remembered per connection.

@@ -18,11 +18,21 @@ import Glibc
 /// connection lost during COMMIT is never retried (the commit may have
 /// happened): that is `storageError`.
 ///
+/// Behind a transaction pooler the URL does not mention (PgBouncer in
+/// transaction mode), the first connection that finds it out
+/// (`PostgresConnection.foundPooler`) sets the store's connections from then
+/// on: no startup options, no named statements. A transaction ended by a
+/// statement name that did not last (SQLSTATE 26000) was rolled back whole
+/// and is run again the same way.
+///
 /// libpq itself is loaded when the first such database is opened (`LibPQ`).
 package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     package let dialect: any SQLDialect = PostgresDialect()
     private let pq: LibPQ
-    private let settings: PostgresSettings
+    /// The settings new connections get; only touched with `lock` held.
+    private var settings: PostgresSettings
+    /// Whether statement names turned out not to last (a pooler); only touched with `lock` held.
+    private var unnamed = false
     private let lock = Lock()
     /// Idle connections; only touched with `lock` held.
     private var idle: [PostgresConnection] = []
@@ -40,8 +50,13 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     package init(url: String) throws(MFAError) {
         settings = try PostgresSettings(url: url)
         pq = try LibPQ.shared()
-        idle.append(try PostgresConnection(pq: pq, settings: settings))
+        let first = try PostgresConnection(pq: pq, settings: settings)
+        adopt(first)
+        idle.append(first)
     }
+
+    /// Whether the store found a transaction pooler between it and the server.
+    package var foundPooler: Bool { lock.withLock { settings.pooled || unnamed } }
 
     @discardableResult
     package func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
@@ -78,9 +93,11 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
             let connection = try checkOut()
             do {
                 let result = try connection.transaction(begin: begin, body)
+                adopt(connection)
                 checkIn(connection)
                 return result
             } catch {
+                adopt(connection)
                 let usable = connection.isUsable
                 if usable {
                     checkIn(connection)
@@ -100,8 +117,19 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
 
     /// Whether a transaction that failed with `state` was rolled back by the
     /// server for a conflict, and may simply be run again.
+    /// (A statement name that did not last, 26000, ends the transaction
+    /// the same way: the connection that met it has stopped naming them.)
     static func isRetryable(_ state: String?) -> Bool {
-        state == "40001" || state == "40P01"
+        state == "40001" || state == "40P01" || state == PostgresConnection.missingStatement
+    }
+
+    /// Takes what `connection` found out about a pooler for the connections to come.
+    private func adopt(_ connection: PostgresConnection) {
+        guard connection.foundPooler else { return }
+        lock.withLock {
+            if connection.settings.pooled { settings = connection.settings }
+            if !connection.named { unnamed = true }
+        }
     }
 
     /// A short random pause before retry `number`: up to 1, 2, 4 … 64 ms.
@@ -128,12 +156,18 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     private func checkOut() throws(MFAError) -> PostgresConnection {
-        let reused = try lock.withLock { () throws(MFAError) -> PostgresConnection? in
+        let (reused, settings, unnamed) = try lock.withLock {
+            () throws(MFAError) -> (PostgresConnection?, PostgresSettings, Bool) in
             guard !closed else { throw MFAError(.storageError, "the store is closed") }
-            return idle.popLast()
+            return (idle.popLast(), self.settings, self.unnamed)
         }
-        if let reused { return reused }
-        return try PostgresConnection(pq: pq, settings: settings)
+        if let reused {
+            if unnamed && reused.named { reused.unname() }
+            return reused
+        }
+        let fresh = try PostgresConnection(pq: pq, settings: settings, named: unnamed ? false : nil)
+        adopt(fresh)
+        return fresh
     }
 
     private func checkIn(_ connection: PostgresConnection) {

@@ -17,6 +17,9 @@
 /// `max_prepared_statements`): every statement is sent unnamed, parsed
 /// with its parameters in the same round trip, and no startup options are
 /// sent (such poolers refuse them; give the role a `statement_timeout`).
+/// Without `mfa_prepared` in the URL such a pooler is found out by itself
+/// (`behindPooler`): a server that refuses the startup options, or a
+/// statement prepared on one server connection and missing on the next.
 ///
 /// Both are taken out of the URL before libpq reads it.
 package struct PostgresSettings: Equatable, Sendable {
@@ -46,8 +49,14 @@ package struct PostgresSettings: Equatable, Sendable {
     /// URL's `connect_timeout` if that is shorter.
     package let connectDeadline: Int
     /// Whether statements are prepared once per connection under a name
-    /// (`mfa_prepared=on`), or sent unnamed with each execution.
-    package let prepared: Bool
+    /// (`mfa_prepared=on`, or by default until a pooler is found), or sent
+    /// unnamed with each execution.
+    package var prepared: Bool { preparedGiven ?? !pooled }
+    /// `mfa_prepared` as the URL gives it, if it does.
+    package let preparedGiven: Bool?
+    /// Whether a transaction pooler was found between libmfa and the server
+    /// (`behindPooler`).
+    package private(set) var pooled = false
     /// The URL's own `options` (still percent-encoded), if it has any.
     private let urlOptions: Substring?
 
@@ -91,8 +100,19 @@ package struct PostgresSettings: Equatable, Sendable {
         self.url = kept.isEmpty ? String(parts[0]) : parts[0] + "?" + kept.joined(separator: "&")
         self.deadline = deadline ?? Self.defaultDeadline
         connectDeadline = min(self.deadline, connectTimeout ?? Int.max)
-        self.prepared = prepared ?? true
+        preparedGiven = prepared
         urlOptions = options
+    }
+
+    /// These settings for a transaction pooler found between libmfa and the
+    /// server (PgBouncer in transaction mode): no startup options, which
+    /// such a pooler refuses, and unnamed statements unless the URL says
+    /// `mfa_prepared=on` (a pooler that carries them, PgBouncer 1.21 and
+    /// later with `max_prepared_statements`).
+    package func behindPooler() -> PostgresSettings {
+        var settings = self
+        settings.pooled = true
+        return settings
     }
 
     /// What `PQconnectStartParams` gets, in order: the defaults, then the URL
@@ -112,10 +132,10 @@ package struct PostgresSettings: Equatable, Sendable {
     /// `plan_cache_mode=force_generic_plan` (every statement is planned once
     /// per connection, not at every execution: its plan is a handful of
     /// key lookups whatever the values), each unless the URL's options set
-    /// it; nil with `mfa_prepared=off` (a pooler would refuse them) or when
-    /// the URL sets `options` to nothing.
+    /// it; nil with `mfa_prepared=off` or behind a pooler found (a pooler
+    /// would refuse them) or when the URL sets `options` to nothing.
     package var startupOptions: String? {
-        guard prepared else { return nil }
+        guard prepared, !pooled else { return nil }
         let own = urlOptions.map(Self.percentDecoded) ?? ""
         if urlOptions != nil && own.isEmpty { return nil }
         var options = own.isEmpty ? [] : [own]
