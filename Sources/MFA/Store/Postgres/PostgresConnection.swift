@@ -42,9 +42,6 @@ package final class PostgresConnection: SQLConnection {
     private var numbered: [SQLKey: String] = [:]
     /// The SQLSTATE of the last statement that failed on the server, if any.
     private(set) var lastSQLState: String?
-    /// Whether the last attempt to connect failed because the server refused
-    /// the startup options.
-    private var refusedOptions = false
 
     /// Connects, within `settings.connectDeadline`; again without startup
     /// options if the server refuses them (a pooler).
@@ -59,7 +56,10 @@ package final class PostgresConnection: SQLConnection {
         do {
             try connect(settings)
         } catch {
-            guard refusedOptions, settings.startupOptions != nil else { throw error }
+            // PgBouncer: "unsupported startup parameter: options".
+            guard error.message.contains("unsupported startup parameter"), settings.startupOptions != nil else {
+                throw error
+            }
             self.settings = settings.behindPooler()
             self.named = self.named && self.settings.prepared
             foundPooler = true
@@ -173,8 +173,6 @@ package final class PostgresConnection: SQLConnection {
         }
         let message = Self.text(pq.errorMessage(handle))
         finish()
-        // PgBouncer: "unsupported startup parameter: options".
-        refusedOptions = message.contains("unsupported startup parameter")
         throw MFAError(.storageError, "postgres: cannot connect: \(Self.firstLine(message))")
     }
 
@@ -273,10 +271,9 @@ package final class PostgresConnection: SQLConnection {
         text.withUTF8 { bytes in
             _ = crypto_generichash(&hash, 16, bytes.baseAddress, UInt64(bytes.count), nil, 0)
         }
-        let digits = Array("0123456789abcdef".utf8)
-        var name = Array("mfa_".utf8)
-        for byte in hash { name += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
-        return String(decoding: name, as: UTF8.self)
+        var hex = [CChar](repeating: 0, count: 33)
+        sodium_bin2hex(&hex, hex.count, hash, hash.count)
+        return "mfa_" + String(decoding: hex.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `sql` in PostgreSQL's numbering, remembered per connection.
