@@ -73,7 +73,23 @@ enum CArguments {
 
     /// Whether `bytes` is well-formed UTF-8 (fast for ASCII, which codes are).
     static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if !bytes.contains(where: { $0 >= 0x80 }) { return true }
+        if isASCII(bytes) { return true }
         return String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    /// Whether every byte is below 0x80, read eight bytes at a time (ids,
+    /// tokens and codes are ASCII, and a token is a few hundred bytes).
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= bytes.count {
+            high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            high |= UInt64(bytes[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 }

@@ -58,12 +58,18 @@ final class CArena {
     }
 
     /// A C array of `items`, each made by `make` (which may place strings too).
+    ///
+    /// The array's space is reserved before `make` places anything of its
+    /// own, so measuring and filling lay out the same; each element is
+    /// written in place as it is made.
     func array<Source, Element>(_ items: [Source], _ make: (Source) -> Element) -> UnsafePointer<Element>? {
-        let elements = items.map(make)
-        guard let raw = reserve(MemoryLayout<Element>.stride * max(elements.count, 1),
-                                alignment: MemoryLayout<Element>.alignment) else { return nil }
-        let out = raw.bindMemory(to: Element.self, capacity: max(elements.count, 1))
-        out.initialize(from: elements, count: elements.count)
-        return UnsafePointer(out)
+        let raw = reserve(MemoryLayout<Element>.stride * max(items.count, 1),
+                          alignment: MemoryLayout<Element>.alignment)
+        let out = raw?.bindMemory(to: Element.self, capacity: max(items.count, 1))
+        for index in items.indices {
+            let element = make(items[index])
+            out?.advanced(by: index).initialize(to: element)
+        }
+        return out.map { UnsafePointer($0) }
     }
 }
