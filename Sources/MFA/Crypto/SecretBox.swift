@@ -13,11 +13,22 @@ enum SecretBox {
     /// `nonce || ciphertext || tag` of `plaintext`, bound to `associated`.
     static func seal(_ plaintext: UnsafeRawBufferPointer, key: SecureBytes,
                      associated: [UInt8]) throws(MFAError) -> [UInt8] {
+        try seal(plaintext, key: key, associated: associated, nonce: nil)
+    }
+
+    /// `seal`, with the nonce drawn from libsodium's CSPRNG by the caller
+    /// together with other fresh bytes (`FreshDraw`), or here when nil.
+    static func seal(_ plaintext: UnsafeRawBufferPointer, key: SecureBytes, associated: [UInt8],
+                     nonce drawn: FreshNonce?) throws(MFAError) -> [UInt8] {
         try Sodium.ensureReady()
         var out = [UInt8](repeating: 0, count: nonceBytes + plaintext.count + tagBytes)
         out.withUnsafeMutableBufferPointer { buffer in
             let nonce = buffer.baseAddress!
-            randombytes_buf(nonce, nonceBytes)
+            if let drawn {
+                drawn.copy(to: UnsafeMutableRawBufferPointer(start: nonce, count: nonceBytes))
+            } else {
+                randombytes_buf(nonce, nonceBytes)
+            }
             var written: UInt64 = 0
             _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
                 nonce + nonceBytes, &written, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self),
@@ -27,8 +38,11 @@ enum SecretBox {
     }
 
     /// `seal` of an array.
-    static func seal(_ plaintext: [UInt8], key: SecureBytes, associated: [UInt8]) throws(MFAError) -> [UInt8] {
-        try withBytes(of: plaintext) { (buffer) throws(MFAError) in try seal(buffer, key: key, associated: associated) }
+    static func seal(_ plaintext: [UInt8], key: SecureBytes, associated: [UInt8],
+                     nonce: FreshNonce? = nil) throws(MFAError) -> [UInt8] {
+        try withBytes(of: plaintext) { (buffer) throws(MFAError) in
+            try seal(buffer, key: key, associated: associated, nonce: nonce)
+        }
     }
 
     /// The plaintext, decrypted into guarded memory, or nil if `sealed` was

@@ -26,10 +26,11 @@ extension MFAContext {
         guard user.firstFactorSupportsMFA else {
             throw MFAError(.unsupportedFirstFactor, "users with second factors cannot sign in with this first factor")
         }
-        let claims = TokenClaims(purpose: .signIn, id: try newTokenID(), tenant: user.tenantKey, uid: user.uid,
+        let draw = try FreshDraw(random, system: randomIsSystem)
+        let claims = TokenClaims(purpose: .signIn, id: draw.tokenID, tenant: user.tenantKey, uid: user.uid,
                                  expires: now.plus(config.limits.pendingCredentialLifetime),
                                  epoch: snapshot.user.tokenEpoch)
-        let session = try OpaqueToken.seal(claims, keyring: keyring)
+        let session = try OpaqueToken.seal(claims, keyring: keyring, nonce: draw.nonce)
         let resolver = MultiFactorResolver(
             hints: try factors.map { (record) throws(MFAError) in try factorInfo(record, masked: true) },
             session: session, tenant: user.tenant, uid: user.uid, context: self)

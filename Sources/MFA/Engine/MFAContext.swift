@@ -8,6 +8,8 @@ public final class MFAContext: Sendable {
     let keyring: MasterKeyring
     let clock: any MFAClock
     let random: any RandomSource
+    /// Whether `random` is libsodium's CSPRNG (`SystemRandom`), told once (see `FreshDraw`).
+    let randomIsSystem: Bool
     let auditSink: (@Sendable (AuditEvent) -> Void)?
     let configCache = ConfigCache()
     let smsSender: (any SMSSender)?
@@ -27,6 +29,7 @@ public final class MFAContext: Sendable {
         keyring = options.keyring
         clock = options.clock
         random = options.random
+        randomIsSystem = options.random is SystemRandom
         auditSink = options.audit
         smsSender = options.smsSender
         appVerifier = options.appVerifier

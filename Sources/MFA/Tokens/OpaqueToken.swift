@@ -70,8 +70,10 @@ package enum OpaqueToken {
     /// purpose, expires, id, epoch, parent expiry.
     private static let fixedBytes = 1 + 8 + 16 + 8 + 8
 
-    /// Seals `claims` under the keyring's current key.
-    package static func seal(_ claims: TokenClaims, keyring: MasterKeyring) throws(MFAError) -> String {
+    /// Seals `claims` under the keyring's current key, with `nonce` if one
+    /// was drawn with the token's id (`FreshDraw`).
+    static func seal(_ claims: TokenClaims, keyring: MasterKeyring,
+                     nonce: FreshNonce?) throws(MFAError) -> String {
         guard claims.id.count == 16 else { throw MFAError(.internal, "a token id must be 16 bytes") }
         let texts = (claims.tenant.utf8.count, claims.uid.utf8.count, claims.reference.utf8.count)
         guard texts.0 <= 1024, texts.1 <= 1024, texts.2 <= 1024 else {
@@ -87,8 +89,14 @@ package enum OpaqueToken {
         append(claims.tenant, to: &plain)
         append(claims.uid, to: &plain)
         append(claims.reference, to: &plain)
-        return Base64URL.encode(try SecretBox.seal(plain, key: keyring.current.tokensKey, associated: associated),
+        return Base64URL.encode(try SecretBox.seal(plain, key: keyring.current.tokensKey, associated: associated,
+                                                   nonce: nonce),
                                 prefix: prefix)
+    }
+
+    /// Seals `claims` under the keyring's current key.
+    package static func seal(_ claims: TokenClaims, keyring: MasterKeyring) throws(MFAError) -> String {
+        try seal(claims, keyring: keyring, nonce: nil)
     }
 
     /// Opens a token and checks its purpose; expiry, single use and
