@@ -87,6 +87,8 @@ public struct MasterKeyring: Sendable {
     /// Every key, the current one first.
     var all: [MasterKey] { [current] + previous }
 
-    /// The key with this id.
-    func key(id: String) -> MasterKey? { all.first { $0.id == id } }
+    /// The key with this id (the current one, as for nearly every record, found without building `all`).
+    func key(id: String) -> MasterKey? {
+        current.id == id ? current : previous.first { $0.id == id }
+    }
 }

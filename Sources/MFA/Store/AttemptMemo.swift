@@ -50,11 +50,17 @@ package final class AttemptMemo: @unchecked Sendable {
         }
     }
 
+    /// The remembered credentials: kept in one value, so that a call
+    /// checks its exclusive access once, not at each of its dictionary operations.
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        /// The token id of each remembered credential, by `textKey` of its text.
+        var byText: [Key: Key] = [:]
+    }
+
     private let lock = Lock()
     /// Only touched with `lock` held.
-    private var entries: [Key: Entry] = [:]
-    /// The token id of each remembered credential, by `textKey` of its text (with `lock` held).
-    private var byText: [Key: Key] = [:]
+    private var state = State()
 
     /// A credential's text as two words: its first characters after the
     /// version prefix, which encode the random nonce in front of the
@@ -73,56 +79,66 @@ package final class AttemptMemo: @unchecked Sendable {
     package init() {}
 
     /// How many pending credentials are remembered.
-    package var count: Int { lock.withLock { entries.count } }
+    package var count: Int { lock.withLock { state.entries.count } }
 
     /// Remembers `views` for the pending credential `token` sealing
     /// `claims`, until the credential expires; `now` is the current time,
     /// to drop old entries when full.
     package func keep(_ token: String, claims: TokenClaims, views: [AttemptView], now: Int64) {
         guard !views.isEmpty, let text = Self.textKey(token) else { return }
-        lock.withLock {
-            if entries.count >= Self.capacity {
-                entries = entries.filter { $0.value.expires >= now }
-                // Still full: forget a quarter, in no particular order.
-                if entries.count >= Self.capacity {
-                    for key in entries.keys.prefix(Self.capacity / 4) { entries[key] = nil }
-                }
-                byText = byText.filter { entries[$0.value] != nil }
+        let key = Key(claims.id)
+        let entry = Entry(expires: claims.expires, views: views, token: token, claims: claims)
+        lock.withLock { Self.keep(entry, key: key, text: text, now: now, in: &state) }
+    }
+
+    private static func keep(_ entry: Entry, key: Key, text: Key, now: Int64, in state: inout State) {
+        if state.entries.count >= capacity {
+            state.entries = state.entries.filter { $0.value.expires >= now }
+            // Still full: forget a quarter, in no particular order.
+            if state.entries.count >= capacity {
+                for key in state.entries.keys.prefix(capacity / 4) { state.entries[key] = nil }
             }
-            let key = Key(claims.id)
-            if let earlier = entries[key], let earlierText = Self.textKey(earlier.token) { byText[earlierText] = nil }
-            entries[key] = Entry(expires: claims.expires, views: views, token: token, claims: claims)
-            byText[text] = key
+            let entries = state.entries
+            state.byText = state.byText.filter { entries[$0.value] != nil }
         }
+        if let earlier = state.entries.updateValue(entry, forKey: key), let earlierText = textKey(earlier.token) {
+            state.byText[earlierText] = nil
+        }
+        state.byText[text] = key
     }
 
     /// The claims sealed in `token`, if this context sealed exactly that
     /// text and still remembers it (the entry stays for `take`).
     package func claims(of token: String) -> TokenClaims? {
         guard let text = Self.textKey(token) else { return nil }
-        return lock.withLock { () -> TokenClaims? in
-            guard let key = byText[text], let entry = entries[key], entry.token == token else { return nil }
-            return entry.claims
-        }
+        return lock.withLock { Self.claims(of: token, text: text, in: state) }
     }
 
     /// Forgets the pending credential `tokenID`, returning the view kept for
     /// its factor `enrollmentID`, if any and not past `now`.
     package func take(_ tokenID: [UInt8], enrollmentID: String, now: Int64) -> AttemptView? {
-        let found = lock.withLock { () -> Entry? in
-            guard let entry = entries.removeValue(forKey: Key(tokenID)) else { return nil }
-            if let text = Self.textKey(entry.token) { byText[text] = nil }
-            return entry
-        }
+        let key = Key(tokenID)
+        let found = lock.withLock { Self.take(key, from: &state) }
         guard let entry = found, entry.expires >= now else { return nil }
-        return entry.views.first { $0.factor?.enrollmentID == enrollmentID }
+        // The entry is this call's alone now: its view is moved out, not copied.
+        var views = entry.views
+        guard let index = views.firstIndex(where: { $0.factor?.enrollmentID == enrollmentID }) else { return nil }
+        return views.remove(at: index)
+    }
+
+    private static func claims(of token: String, text: Key, in state: State) -> TokenClaims? {
+        guard let key = state.byText[text], let entry = state.entries[key], entry.token == token else { return nil }
+        return entry.claims
+    }
+
+    private static func take(_ key: Key, from state: inout State) -> Entry? {
+        guard let entry = state.entries.removeValue(forKey: key) else { return nil }
+        if let text = textKey(entry.token) { state.byText[text] = nil }
+        return entry
     }
 
     /// Forgets everything (the configuration changed).
     package func clear() {
-        lock.withLock {
-            entries.removeAll()
-            byText.removeAll()
-        }
+        lock.withLock { state = State() }
     }
 }
