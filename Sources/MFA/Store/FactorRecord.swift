@@ -81,7 +81,7 @@ package struct FactorRecord: Sendable, Equatable {
               row[at + 10].int != nil || row[at + 10] == .null else {
             throw MFAError(.storageError, "a stored factor is malformed")
         }
-        try self.init(row, Self.storedPlaces, tenant: tenant, uid: uid)
+        try self.init(row, from: 0, Self.storedPlaces, tenant: tenant, uid: uid)
         summary = row[at + 10].int
     }
 
@@ -93,11 +93,13 @@ package struct FactorRecord: Sendable, Equatable {
     /// The columns a query selects from `mfa_factors f` when it names the owner.
     static let ownedSelectList = ownedColumns.map { "f." + $0 }.joined(separator: ", ")
 
-    /// Reads a row of `ownedSelectList` (no summary) from a part of a longer
-    /// row: a factor of the user `tenant`, `uid`.
-    init(owned row: ArraySlice<SQLValue>, tenant: String, uid: String) throws(MFAError) {
-        guard row.count == Self.ownedColumns.count else { throw MFAError(.storageError, "a stored factor is malformed") }
-        try self.init(row, Self.ownedPlaces, tenant: tenant, uid: uid)
+    /// Reads the columns of `ownedSelectList` (no summary) that begin at
+    /// `start` in a longer row: a factor of the user `tenant`, `uid`.
+    init(owned row: any SQLColumns, from start: Int, tenant: String, uid: String) throws(MFAError) {
+        guard row.count - start >= Self.ownedColumns.count else {
+            throw MFAError(.storageError, "a stored factor is malformed")
+        }
+        try self.init(row, from: start, Self.ownedPlaces, tenant: tenant, uid: uid)
     }
 
     /// Where `init(_:_:tenant:uid:)` finds each column but the owner's, from
@@ -105,20 +107,20 @@ package struct FactorRecord: Sendable, Equatable {
     private static let storedPlaces = [0, 3, 4, 5, 6, 7, 8, 9]
     private static let ownedPlaces = [0, 1, 2, 3, 4, 5, 6, 7]
 
-    /// Reads the columns but the owner's at `places` (enrollment id, factor
-    /// id, display name, enrollment time, key id, sealed, lock, seal format).
-    private init(_ row: ArraySlice<SQLValue>, _ places: [Int], tenant: String, uid: String) throws(MFAError) {
-        let at = row.startIndex
-        guard let id = row[at + places[0]].text, let factorID = row[at + places[1]].text,
-              row[at + places[2]].text != nil || row[at + places[2]] == .null,
-              let enrolledAt = row[at + places[3]].int, let keyID = row[at + places[4]].text,
-              let sealed = row[at + places[5]].blob, let lockedUntil = row[at + places[6]].int,
-              let format = row[at + places[7]].int, format == 1 || format == 2 else {
+    /// Reads the columns but the owner's at `places` from `start` (enrollment
+    /// id, factor id, display name, enrollment time, key id, sealed, lock, seal format).
+    private init(_ row: any SQLColumns, from start: Int, _ places: [Int], tenant: String,
+                 uid: String) throws(MFAError) {
+        let displayName = row.text(start + places[2])
+        guard let id = row.text(start + places[0]), let factorID = row.text(start + places[1]),
+              displayName != nil || row.isNull(start + places[2]),
+              let enrolledAt = row.int(start + places[3]), let keyID = row.text(start + places[4]),
+              let sealed = row.blob(start + places[5]), let lockedUntil = row.int(start + places[6]),
+              let format = row.int(start + places[7]), format == 1 || format == 2 else {
             throw MFAError(.storageError, "a stored factor is malformed")
         }
-        self.init(enrollmentID: id, tenant: tenant, uid: uid, factorID: factorID,
-                  displayName: row[at + places[2]].text, enrolledAt: enrolledAt, keyID: keyID, sealed: sealed,
-                  lockedUntil: lockedUntil, sealFormat: format)
+        self.init(enrollmentID: id, tenant: tenant, uid: uid, factorID: factorID, displayName: displayName,
+                  enrolledAt: enrolledAt, keyID: keyID, sealed: sealed, lockedUntil: lockedUntil, sealFormat: format)
     }
 
     /// The values of `storedColumns`, for an insert.

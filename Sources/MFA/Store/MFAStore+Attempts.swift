@@ -48,38 +48,47 @@ extension MFAStore {
         try database.read { (db) throws(MFAError) in
             // One statement: the documents and the user as a single row, the factors joined to it.
             let project = tenant.isEmpty
-            let rows = project
-                ? try db.query(Self.projectSignInSQL, [.text(tenant), .text(uid), .text(tenant), .text(uid)])
-                : try db.query(Self.tenantSignInSQL,
-                               [.text(tenant), .text(tenant), .text(uid), .text(tenant), .text(uid)])
             // The layout: the documents (the tenant's only for a tenant's user), the user,
             // the factor, the user's used-up column and failures, the factor's failures, TOTP's columns.
             let user = project ? 1 : 2
             let factor = user + 4
             let extras = factor + FactorRecord.ownedColumns.count
             let totp = extras + 4
-            guard let first = rows.first, first.count == totp + TOTPFactor.attemptColumns.count else {
-                throw MFAError(.storageError, "the sign-in query returned no row")
-            }
-            let documents = ConfigDocuments(project: first[0].text, tenant: project ? nil : first[1].text)
-            let record = try Self.userRecord(first[user..<factor])
+            var first: (documents: ConfigDocuments, user: UserRecord)?
             var factors: [FactorRecord] = []
             var views: [AttemptView] = []
-            for row in rows where row[factor] != .null {
-                let found = try FactorRecord(owned: row[factor..<extras], tenant: tenant, uid: uid)
+            // Each row read where it is (`scan`): no row is built.
+            try db.scan(project ? Self.projectSignInSQL : Self.tenantSignInSQL,
+                        project ? [.text(tenant), .text(uid), .text(tenant), .text(uid)]
+                                : [.text(tenant), .text(tenant), .text(uid), .text(tenant), .text(uid)]) {
+                (row) throws(MFAError) in
+                guard row.count == totp + TOTPFactor.attemptColumns.count else {
+                    throw MFAError(.storageError, "the sign-in query returned no row")
+                }
+                let (documents, record): (ConfigDocuments, UserRecord)
+                if let first {
+                    (documents, record) = first
+                } else {
+                    documents = ConfigDocuments(project: row.text(0), tenant: project ? nil : row.text(1))
+                    record = try Self.userRecord(row, from: user)
+                    first = (documents, record)
+                }
+                guard !row.isNull(factor) else { return }
+                let found = try FactorRecord(owned: row, from: factor, tenant: tenant, uid: uid)
                 factors.append(found)
                 guard found.factorID == TOTPMultiFactorID,
-                      let failures = row[extras + 3].int, let userFailures = row[extras + 1].int,
-                      let lastFailure = row[extras + 2].int,
-                      let recorded = try? ConsumedTokens(row[extras]) else { continue }
+                      let failures = row.int(extras + 3), let userFailures = row.int(extras + 1),
+                      let lastFailure = row.int(extras + 2),
+                      let recorded = try? ConsumedTokens(row.value(extras)) else { return }
                 views.append(AttemptView(
                     factor: found, user: record, consumed: false, consumedTokens: recorded, documents: documents,
-                    state: Array(row[totp...]), userStored: true, factorFailures: failures,
+                    state: row.values(from: totp), userStored: true, factorFailures: failures,
                     userFailures: (userFailures, lastFailure)))
             }
+            guard let first else { throw MFAError(.storageError, "the sign-in query returned no row") }
             try Self.summarize(db, &factors)
             factors.sort(by: FactorRecord.enrollmentOrder)
-            return (factors, record, documents, views)
+            return (factors, first.user, first.documents, views)
         }
     }
 

@@ -84,13 +84,23 @@ extension MFAStore {
     /// Reads the four `userColumns` from a part of a longer row.
     static func userRecord(_ row: ArraySlice<SQLValue>) throws(MFAError) -> UserRecord {
         guard row.count == 4 else { throw MFAError(.storageError, "a stored user is malformed") }
-        if row.allSatisfy({ $0 == .null }) { return UserRecord() }
-        let at = row.startIndex
-        guard row[at].int != nil || row[at] == .null, let epoch = row[at + 1].int, epoch >= 0,
-              let last = row[at + 2].int, let locked = row[at + 3].int else {
+        return try userRecord(row, from: 0)
+    }
+
+    /// Reads the four `userColumns` that begin at `start` in a longer row
+    /// (all NULL: the user has no row yet).
+    static func userRecord(_ row: any SQLColumns, from start: Int) throws(MFAError) -> UserRecord {
+        guard row.count - start >= 4 else { throw MFAError(.storageError, "a stored user is malformed") }
+        let revoked = row.int(start)
+        guard let epoch = row.int(start + 1) else {
+            if (start..<start + 4).allSatisfy(row.isNull) { return UserRecord() }
             throw MFAError(.storageError, "a stored user is malformed")
         }
-        return UserRecord(revokedAtMs: row[at].int, tokenEpoch: epoch, lastSecondFactorAt: last, lockedUntil: locked)
+        guard revoked != nil || row.isNull(start), epoch >= 0, let last = row.int(start + 2),
+              let locked = row.int(start + 3) else {
+            throw MFAError(.storageError, "a stored user is malformed")
+        }
+        return UserRecord(revokedAtMs: revoked, tokenEpoch: epoch, lastSecondFactorAt: last, lockedUntil: locked)
     }
 
     /// Records a single-use token as consumed until `until`; throws

@@ -9,6 +9,10 @@ package protocol SQLConnection: AnyObject {
     func execute(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> Int
     /// Runs a query.
     func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow]
+    /// Runs a query and hands each row to `body` as it is read, without
+    /// building the rows (see `SQLColumns`; by default, through `query`).
+    func scan(_ sql: String, _ parameters: [SQLValue],
+              _ body: (any SQLColumns) throws(MFAError) -> Void) throws(MFAError)
 }
 
 /// A database that runs closures as transactions.

@@ -149,6 +149,19 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
+    func scan(_ sql: String, _ parameters: [SQLValue],
+              _ body: (any SQLColumns) throws(MFAError) -> Void) throws(MFAError) {
+        let statement = try prepared(sql, parameters)
+        defer { sqlite3_reset(statement) }
+        let row = SQLiteRow(statement: statement, count: Int(sqlite3_column_count(statement)))
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw failure(status) }
+            try body(row)
+        }
+    }
+
     private func prepared(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> OpaquePointer {
         guard let handle else { throw MFAError(.storageError, "the store is closed") }
         let statement = try cached(sql, handle)
@@ -222,23 +235,65 @@ final class SQLiteConnection: SQLConnection {
     }
 
     private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, index))
-        case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard count > 0, let text = sqlite3_column_text(statement, index) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard count > 0, let base = sqlite3_column_blob(statement, index) else { return .blob([]) }
-            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
-        case SQLITE_NULL: return .null
-        default: return .int(Int64(sqlite3_column_double(statement, index)))
-        }
+        SQLiteRow(statement: statement, count: 0).value(Int(index))
     }
 
     private func failure(_ status: Int32) -> MFAError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
         return MFAError(.storageError, "sqlite (\(status)): \(message)")
+    }
+}
+
+/// The row a statement is on, read column by column in place: no row is
+/// built, and a typed read skips the other types' conversions.
+struct SQLiteRow: SQLColumns {
+    let statement: OpaquePointer
+    let count: Int
+
+    func value(_ index: Int) -> SQLValue {
+        let column = Int32(index)
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: return .int(sqlite3_column_int64(statement, column))
+        case SQLITE_TEXT: return .text(textColumn(column))
+        case SQLITE_BLOB: return .blob(blobColumn(column))
+        case SQLITE_NULL: return .null
+        default: return .int(Int64(sqlite3_column_double(statement, column)))
+        }
+    }
+
+    func int(_ index: Int) -> Int64? {
+        let column = Int32(index)
+        guard sqlite3_column_type(statement, column) == SQLITE_INTEGER else { return nil }
+        return sqlite3_column_int64(statement, column)
+    }
+
+    func text(_ index: Int) -> String? {
+        let column = Int32(index)
+        guard sqlite3_column_type(statement, column) == SQLITE_TEXT else { return nil }
+        return textColumn(column)
+    }
+
+    func blob(_ index: Int) -> [UInt8]? {
+        let column = Int32(index)
+        guard sqlite3_column_type(statement, column) == SQLITE_BLOB else { return nil }
+        return blobColumn(column)
+    }
+
+    func isNull(_ index: Int) -> Bool {
+        sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL
+    }
+
+    /// A TEXT column's value.
+    private func textColumn(_ column: Int32) -> String {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let text = sqlite3_column_text(statement, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// A BLOB column's value.
+    private func blobColumn(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
     }
 }
