@@ -140,6 +140,20 @@ static void test_bad_input(void) {
     CHECK_STATUS(mfa_resolve_totp(ctx, &result, cred, NULL, "\xc3\x28", "123456", NULL), MFA_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mfa_resolve_totp(ctx, &result, cred, NULL, f.eid, "\xff", NULL), MFA_ERR_INVALID_ARGUMENT);
     CHECK(result == NULL);
+    {
+        /* A long argument read eight bytes at a time: a byte that is not
+         * UTF-8 in a middle word, and as the last byte. */
+        char spoiled[600];
+        size_t length = strlen(cred);
+        CHECK(length > 40 && length + 2 < sizeof spoiled);
+        memcpy(spoiled, cred, length + 1);
+        spoiled[21] = (char)0xff;
+        CHECK_STATUS(mfa_resolve_totp(ctx, &result, spoiled, NULL, f.eid, "123456", NULL), MFA_ERR_INVALID_ARGUMENT);
+        memcpy(spoiled, cred, length + 1);
+        spoiled[length - 1] = (char)0x80; /* in the tail unless the length is a multiple of eight */
+        CHECK_STATUS(mfa_resolve_totp(ctx, &result, spoiled, NULL, f.eid, "123456", NULL), MFA_ERR_INVALID_ARGUMENT);
+        CHECK(result == NULL);
+    }
 
     /* Wrong struct versions. */
     bad = user;
