@@ -11,6 +11,8 @@ package protocol SQLConnection: AnyObject {
     func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow]
     /// Runs a query and hands each row to `body` as it is read, without
     /// building the rows (see `SQLColumns`; by default, through `query`).
+    /// The row is valid only during the call, and `body` runs no statement
+    /// of its own on this connection.
     func scan(_ sql: String, _ parameters: [SQLValue],
               _ body: (any SQLColumns) throws(MFAError) -> Void) throws(MFAError)
 }
