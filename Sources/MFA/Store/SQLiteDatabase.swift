@@ -138,19 +138,19 @@ final class SQLiteConnection: SQLConnection {
     }
 
     func query(_ sql: String, _ parameters: [SQLValue]) throws(MFAError) -> [SQLRow] {
-        let statement = try prepared(sql, parameters)
-        defer { sqlite3_reset(statement) }
         var rows: [SQLRow] = []
-        while true {
-            let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { return rows }
-            guard status == SQLITE_ROW else { throw failure(status) }
-            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
-        }
+        try rowsOf(sql, parameters) { (row) throws(MFAError) in rows.append(row.values(from: 0)) }
+        return rows
     }
 
     func scan(_ sql: String, _ parameters: [SQLValue],
               _ body: (any SQLColumns) throws(MFAError) -> Void) throws(MFAError) {
+        try rowsOf(sql, parameters) { (row) throws(MFAError) in try body(row) }
+    }
+
+    /// Runs a query, handing `body` each row the statement steps onto.
+    private func rowsOf(_ sql: String, _ parameters: [SQLValue],
+                        _ body: (SQLiteRow) throws(MFAError) -> Void) throws(MFAError) {
         let statement = try prepared(sql, parameters)
         defer { sqlite3_reset(statement) }
         let row = SQLiteRow(statement: statement, count: Int(sqlite3_column_count(statement)))
@@ -232,10 +232,6 @@ final class SQLiteConnection: SQLConnection {
         }
         recent[slot] = (sql, statement)
         return statement
-    }
-
-    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
-        SQLiteRow(statement: statement, count: 0).value(Int(index))
     }
 
     private func failure(_ status: Int32) -> MFAError {
