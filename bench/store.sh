@@ -17,8 +17,11 @@
 #                crash of any process but may lose the last commits on power
 #                loss)
 #
-# Every side is measured warm, as a running store is: the libmfa users are
-# imported, then each signs in once, untimed, before the counted runs (the
+# Every SQLite side runs the same number of sign-ins per process, so that
+# each process's fixed costs (opening, the first statements, closing)
+# weigh the same on every side. Every side is measured warm, as a running
+# store is: the libmfa users are imported, then each signs in once,
+# untimed, before the counted runs (the
 # first write of each row after an import is dearer on both stores: SQLite
 # splits pages as the rows grow, PostgreSQL finds no room on the loaded
 # pages for a HOT update); bench/sqlite_baseline.c and bench/sqlite_floor.c
@@ -39,7 +42,7 @@ set -euo pipefail
 "$ROOT/scripts/build.sh" > /dev/null
 . "$ROOT/bench/store_programs.sh"
 users=${1:-10000}
-signins=${2:-5000}
+signins=${2:-10000}
 rounds=${3:-3}
 sqlite_rounds=${4:-5}
 port=$((${MFA_PG_PORT_BASE:-25432} + 8))
@@ -68,11 +71,11 @@ sqlite_libmfa() {
     BENCH_SKIP_IMPORT=1 BENCH_TIME_OFFSET=1000000 BENCH_RESOLVE_ELSEWHERE=${ELSEWHERE:-0} \
         "$out/store_bench" "$work/s.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2
 }
-sqlite_bare() { rm -f "$work"/b.sqlite*; "$out/sqlite_baseline" "$work/b.sqlite" "$users" "$((signins * 2))" "$1" | cut -d' ' -f2; }
+sqlite_bare() { rm -f "$work"/b.sqlite*; "$out/sqlite_baseline" "$work/b.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2; }
 sqlite_floor() {
     rm -f "$work"/f.sqlite*
     "$out/store_bench" "$work/f.sqlite" "$users" 0 1 > /dev/null
-    "$out/sqlite_floor" "$work/f.sqlite" "$users" "$((signins * 2))" "$1" | cut -d' ' -f2
+    "$out/sqlite_floor" "$work/f.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2
 }
 # pg_libmfa PROCESSES OFFSET: on the store imported and warmed below, each
 # run on time steps of its own (OFFSET seconds later), as pgbench's runs all
