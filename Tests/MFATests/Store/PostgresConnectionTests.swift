@@ -50,6 +50,36 @@ struct PostgresConnectionTests {
         }
     }
 
+    /// Tests/ha/pgbouncer.sh runs this through a PgBouncer that refuses
+    /// startup options too. Regression: libmfa connected again without any
+    /// options, the URL's own as well, so a store named by its search_path
+    /// would have been read and written in another schema.
+    @Test("the URL's own options reach the server; a pooler that refuses them is STORAGE_ERROR, not a store without them")
+    func ownOptionsKept() throws {
+        guard let url = Self.server else { return }
+        let own = Self.with(url, "options=-cwork_mem%3D1234kB")
+        if ProcessInfo.processInfo.environment["MFA_TEST_POOLER"] == "refusing" {
+            do {
+                let database = try PostgresDatabase(url: own)
+                defer { database.close() }
+                _ = try database.read { (db) throws(MFAError) in try db.query("SELECT 1", []) }
+                Issue.record("a pooler refusing the URL's options was used without them")
+            } catch {
+                #expect(error.code == .storageError)
+                #expect(error.message.contains("options of its own"))
+            }
+            return
+        }
+        let database = try PostgresDatabase(url: own)
+        defer { database.close() }
+        let name = try database.read { (db) throws(MFAError) in try db.query("SHOW work_mem", []) }
+        #expect(name.first?.first == .text("1234kB"))
+        let off = try PostgresDatabase(url: Self.with(own, "mfa_prepared=off"))
+        defer { off.close() }
+        let unnamed = try off.read { (db) throws(MFAError) in try db.query("SHOW work_mem", []) }
+        #expect(unnamed.first?.first == .text("1234kB"), "sent with mfa_prepared=off too")
+    }
+
     @Test("the URL's own settings win over the defaults")
     func urlOverridesDefaults() throws {
         guard let url = Self.server else { return }

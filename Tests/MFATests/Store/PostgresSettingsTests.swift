@@ -91,13 +91,17 @@ struct PostgresSettingsTests {
         #expect(try PostgresSettings(url: base + "?options").startupOptions == nil)
     }
 
-    @Test("mfa_prepared=off (for transaction poolers) sends unnamed statements and no startup options")
+    @Test("mfa_prepared=off (for transaction poolers) sends unnamed statements and none of libmfa's startup options")
     func preparedOff() throws {
         let on = try PostgresSettings(url: base + "?mfa_prepared=on")
         #expect(on.prepared && on.url == base)
         let off = try PostgresSettings(url: base + "?sslmode=disable&mfa_prepared=off")
         #expect(!off.prepared && off.url == base + "?sslmode=disable" && off.startupOptions == nil)
         #expect(!off.connectionParameters.contains { $0.keyword == "options" })
+        // The URL's own options are the host's: they are sent all the same, without libmfa's.
+        let own = try PostgresSettings(url: base + "?mfa_prepared=off&options=-csearch_path%3Dx")
+        #expect(own.hasOwnOptions && own.startupOptions == "-csearch_path=x")
+        #expect(own.connectionParameters.contains { $0.keyword == "options" && $0.value == "-csearch_path=x" })
         #expect(try PostgresSettings(url: base).prepared)
         for bad in ["?mfa_prepared", "?mfa_prepared=", "?mfa_prepared=no", "?mfa_prepared=OFF",
                     "?mfa_prepared=on&mfa_prepared=off"] {
@@ -105,7 +109,7 @@ struct PostgresSettingsTests {
         }
     }
 
-    @Test("behind a pooler found out: no startup options, unnamed statements unless mfa_prepared=on")
+    @Test("behind a pooler found out: none of libmfa's startup options, unnamed statements unless mfa_prepared=on")
     func behindPooler() throws {
         let plain = try PostgresSettings(url: base + "?mfa_deadline_ms=2000")
         #expect(plain.prepared && plain.startupOptions != nil && !plain.pooled)
@@ -117,6 +121,10 @@ struct PostgresSettingsTests {
         let carried = try PostgresSettings(url: base + "?mfa_prepared=on").behindPooler()
         #expect(carried.prepared && carried.startupOptions == nil)
         #expect(!(try PostgresSettings(url: base + "?mfa_prepared=off").behindPooler().prepared))
+        // The URL's own options stay: a pooler that refuses them refuses the connection (PostgresConnection).
+        let own = try PostgresSettings(url: base + "?options=-csearch_path%3Dx").behindPooler()
+        #expect(own.hasOwnOptions && own.startupOptions == "-csearch_path=x")
+        #expect(try !plain.hasOwnOptions && !PostgresSettings(url: base + "?options=").hasOwnOptions)
     }
 
     @Test("a statement's name is the hash of its text: the same for every client, distinct per statement")

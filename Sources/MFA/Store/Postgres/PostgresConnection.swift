@@ -18,7 +18,9 @@ import Glibc
 ///
 /// A pooler the URL does not mention is found out (`foundPooler`): when it
 /// refuses the startup options, the connection is made again without them
-/// (`PostgresSettings.behindPooler`); when a statement prepared under a name
+/// (`PostgresSettings.behindPooler`), unless the URL set `options` of its
+/// own (then connecting fails with `storageError`: dropping them could put
+/// the store in another schema); when a statement prepared under a name
 /// is missing on the server connection a transaction lands on (SQLSTATE
 /// 26000), or already taken there (42P05), the connection sends its
 /// statements unnamed from then on. A name is the hash of its statement's
@@ -59,6 +61,13 @@ package final class PostgresConnection: SQLConnection {
             // PgBouncer: "unsupported startup parameter: options".
             guard error.message.contains("unsupported startup parameter"), settings.startupOptions != nil else {
                 throw error
+            }
+            // libmfa's own options can go; the URL's cannot (a search_path
+            // left out would put the store in another schema).
+            guard !settings.hasOwnOptions else {
+                throw MFAError(.storageError, "postgres: the server (a connection pooler?) refuses startup options, "
+                    + "and the store URL sets options of its own: set them for the role on the server "
+                    + "(ALTER ROLE ... SET) or in the pooler, and take them out of the URL")
             }
             self.settings = settings.behindPooler()
             self.named = self.named && self.settings.prepared

@@ -15,8 +15,10 @@
 /// pooler that does not carry prepared statements from one server
 /// connection to the next (PgBouncer before 1.21, or without
 /// `max_prepared_statements`): every statement is sent unnamed, parsed
-/// with its parameters in the same round trip, and no startup options are
-/// sent (such poolers refuse them; give the role a `statement_timeout`).
+/// with its parameters in the same round trip, and libmfa adds no startup
+/// options (such poolers refuse them; give the role a `statement_timeout`).
+/// The URL's own `options` are still sent: a pooler that refuses them
+/// makes connecting fail rather than run without them.
 /// Without `mfa_prepared` in the URL such a pooler is found out by itself
 /// (`behindPooler`): a server that refuses the startup options, or a
 /// statement prepared on one server connection and missing on the next.
@@ -59,6 +61,10 @@ package struct PostgresSettings: Equatable, Sendable {
     package private(set) var pooled = false
     /// The URL's own `options` (still percent-encoded), if it has any.
     private let urlOptions: Substring?
+    /// Whether the URL names server settings of its own (`options`, not
+    /// empty): they are always sent, and a server that refuses them cannot
+    /// be used without them.
+    package var hasOwnOptions: Bool { urlOptions.map { !$0.isEmpty } ?? false }
 
     /// Reads a `postgres://` or `postgresql://` URL.
     /// - Throws: `invalidArgument` if `mfa_deadline_ms` is not a whole number
@@ -105,8 +111,8 @@ package struct PostgresSettings: Equatable, Sendable {
     }
 
     /// These settings for a transaction pooler found between libmfa and the
-    /// server (PgBouncer in transaction mode): no startup options, which
-    /// such a pooler refuses, and unnamed statements unless the URL says
+    /// server (PgBouncer in transaction mode): none of libmfa's startup
+    /// options, which such a pooler refuses, and unnamed statements unless the URL says
     /// `mfa_prepared=on` (a pooler that carries them, PgBouncer 1.21 and
     /// later with `max_prepared_statements`).
     package func behindPooler() -> PostgresSettings {
@@ -132,12 +138,13 @@ package struct PostgresSettings: Equatable, Sendable {
     /// `plan_cache_mode=force_generic_plan` (every statement is planned once
     /// per connection, not at every execution: its plan is a handful of
     /// key lookups whatever the values), each unless the URL's options set
-    /// it; nil with `mfa_prepared=off` or behind a pooler found (a pooler
-    /// would refuse them) or when the URL sets `options` to nothing.
+    /// it. With `mfa_prepared=off` or behind a pooler found, only the URL's
+    /// own (libmfa adds none a pooler would refuse); nil when there are none
+    /// to send, or when the URL sets `options` to nothing.
     package var startupOptions: String? {
-        guard prepared, !pooled else { return nil }
         let own = urlOptions.map(Self.percentDecoded) ?? ""
         if urlOptions != nil && own.isEmpty { return nil }
+        guard prepared, !pooled else { return hasOwnOptions ? own : nil }
         var options = own.isEmpty ? [] : [own]
         if !own.contains("statement_timeout") { options.append("-c statement_timeout=\(deadline + Self.serverGrace)") }
         if !own.contains("plan_cache_mode") { options.append("-c plan_cache_mode=force_generic_plan") }
