@@ -21,10 +21,10 @@
 # each process's fixed costs (opening, the first statements, closing)
 # weigh the same on every side. Every side is measured warm, as a running
 # store is: the libmfa users are imported, then each signs in once,
-# untimed, before the counted runs (the
-# first write of each row after an import is dearer on both stores: SQLite
-# splits pages as the rows grow, PostgreSQL finds no room on the loaded
-# pages for a HOT update); bench/sqlite_baseline.c and bench/sqlite_floor.c
+# untimed, before the counted runs (the first write of each row after an
+# import is dearer on both stores: SQLite splits pages as the rows grow,
+# PostgreSQL finds no room on the loaded pages for a HOT update);
+# bench/sqlite_baseline.c and bench/sqlite_floor.c
 # do the same with their rows; pgbench's tables are loaded once and written
 # by a first, uncounted run.
 #

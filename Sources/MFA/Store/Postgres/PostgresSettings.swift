@@ -112,9 +112,9 @@ package struct PostgresSettings: Equatable, Sendable {
 
     /// These settings for a transaction pooler found between libmfa and the
     /// server (PgBouncer in transaction mode): none of libmfa's startup
-    /// options, which such a pooler refuses, and unnamed statements unless the URL says
-    /// `mfa_prepared=on` (a pooler that carries them, PgBouncer 1.21 and
-    /// later with `max_prepared_statements`).
+    /// options, which such a pooler refuses, and unnamed statements unless
+    /// the URL says `mfa_prepared=on` (a pooler that carries them, PgBouncer
+    /// 1.21 and later with `max_prepared_statements`).
     package func behindPooler() -> PostgresSettings {
         var settings = self
         settings.pooled = true
@@ -144,7 +144,7 @@ package struct PostgresSettings: Equatable, Sendable {
     package var startupOptions: String? {
         let own = urlOptions.map(Self.percentDecoded) ?? ""
         if urlOptions != nil && own.isEmpty { return nil }
-        guard prepared, !pooled else { return hasOwnOptions ? own : nil }
+        guard prepared, !pooled else { return own.isEmpty ? nil : own }
         var options = own.isEmpty ? [] : [own]
         if !own.contains("statement_timeout") { options.append("-c statement_timeout=\(deadline + Self.serverGrace)") }
         if !own.contains("plan_cache_mode") { options.append("-c plan_cache_mode=force_generic_plan") }
