@@ -1,7 +1,7 @@
 /// The core track of the schema: what every factor kind shares.
-enum CoreSchema {
+package enum CoreSchema {
     /// Migration N (1-based) is `migrations[N - 1]`.
-    static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         { d, _ in [
             d.createKeyedTable("mfa_config", "tenant TEXT PRIMARY KEY, document TEXT NOT NULL, updated_at BIGINT NOT NULL"),
             d.createKeyedTable("mfa_users", """

@@ -39,4 +39,25 @@ package protocol SQLDatabase: Sendable {
     func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R
     /// Closes every connection; later calls fail with `storageError`.
     func close()
+    /// Whether opening a store applies each schema change in a transaction
+    /// of its own instead of all of them in one (`Schema`): for servers
+    /// that refuse a schema change after a write in the same transaction.
+    var separateSchemaChanges: Bool { get }
+    /// Runs one schema change as a transaction of its own.
+    /// - Returns: false if the server refused it with one of the SQLSTATEs
+    ///   in `alreadyDone` (what it would do is done already), true if it ran.
+    /// - Throws: `storageError` for any other failure.
+    func applySchemaChange(_ sql: String, alreadyDone: Set<String>) throws(MFAError) -> Bool
+}
+
+extension SQLDatabase {
+    /// Schema changes run together, in one transaction.
+    package var separateSchemaChanges: Bool { false }
+
+    /// Runs the change; this database reports no SQLSTATE, so it never
+    /// finds one done already.
+    package func applySchemaChange(_ sql: String, alreadyDone: Set<String>) throws(MFAError) -> Bool {
+        try write { (db) throws(MFAError) in try db.execute(sql, []) }
+        return true
+    }
 }

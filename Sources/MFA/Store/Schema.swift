@@ -7,6 +7,11 @@
 /// store applies, in one transaction, every migration after the stored
 /// versions: the core track first, then each factor's in registry order. A
 /// store with any track newer than this code knows is refused.
+///
+/// A server that refuses schema changes after writes in one transaction
+/// (CockroachDB, YugabyteDB: `SQLDatabase.separateSchemaChanges`) gets
+/// each statement of a migration as a transaction of its own instead, and
+/// each track's version recorded after each migration (`migrateSeparately`).
 package enum Schema {
     /// The core version this libmfa writes.
     package static var currentVersion: Int64 { Int64(CoreSchema.migrations.count) }
@@ -20,7 +25,7 @@ package enum Schema {
     /// Brings the database up to date.
     /// - Throws: `storageError` if the database is newer than this code, or on any failure.
     package static func migrate(_ database: SQLDatabase) throws(MFAError) {
-        let create = "CREATE TABLE IF NOT EXISTS mfa_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)"
+        if database.separateSchemaChanges { return try migrateSeparately(database) }
         // SQLite's write transaction holds the whole file: the table is made in
         // it. Elsewhere two processes creating the table at once may clash
         // (PostgreSQL's catalog) before any row can be locked: the loser finds
@@ -28,13 +33,13 @@ package enum Schema {
         let ownTransaction = !database.dialect.rowLock.isEmpty
         if ownTransaction {
             do {
-                try database.write { (db) throws(MFAError) in try db.execute(create, []) }
+                try database.write { (db) throws(MFAError) in try db.execute(createMeta, []) }
             } catch {
-                try database.write { (db) throws(MFAError) in try db.execute(create, []) }
+                try database.write { (db) throws(MFAError) in try db.execute(createMeta, []) }
             }
         }
         try database.transaction { (db) throws(MFAError) in
-            if !ownTransaction { try db.execute(create, []) }
+            if !ownTransaction { try db.execute(createMeta, []) }
             // The core version's row, locked (created at 0 in a new store):
             // opening processes migrate one after another.
             try db.execute(database.dialect.upsert(into: "mfa_meta", columns: ["name", "value"], conflict: ["name"],
@@ -49,20 +54,118 @@ package enum Schema {
                 }
                 guard stored < known || rows.isEmpty else { continue }
                 for migration in track.migrations[Int(stored)...] {
-                    let statements: [String]
-                    do {
-                        statements = try migration(database.dialect, db)
-                    } catch let error as MFAError {
-                        throw error
-                    } catch {
-                        throw MFAError(.storageError, "a migration of \(track.name) failed: \(error)")
-                    }
+                    let statements = try Self.statements(of: migration, track: track.name, database.dialect, db)
                     for statement in statements { try db.execute(statement, []) }
                 }
                 try db.execute(database.dialect.upsert(into: "mfa_meta", columns: ["name", "value"],
                                                         conflict: ["name"], update: [.proposed("value")]),
                                [.text(track.name), .int(known)])
             }
+        }
+    }
+
+    /// The table of the tracks' versions.
+    private static let createMeta = "CREATE TABLE IF NOT EXISTS mfa_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)"
+
+    /// A migration's statements, as it gives them for this dialect and store.
+    private static func statements(of migration: Migration, track: String, _ dialect: any SQLDialect,
+                                   _ db: any SQLConnection) throws(MFAError) -> [String] {
+        do {
+            return try migration(dialect, db)
+        } catch let error as MFAError {
+            throw error
+        } catch {
+            throw MFAError(.storageError, "a migration of \(track) failed: \(error)")
+        }
+    }
+
+    /// Brings the database up to date one statement at a time, for servers
+    /// that refuse a schema change after a write in the same transaction
+    /// (and advise one schema change per transaction).
+    ///
+    /// Nothing holds the other openers off, so each statement may meet its
+    /// own work done already, by another process opening the store at the
+    /// same time or by one that stopped halfway: a table or index that
+    /// exists, a column added or dropped, rows copied (`alreadyDone`). Such
+    /// a statement is passed over. A track's version moves on only after
+    /// every statement of a migration has run or been passed over, and
+    /// never backwards. Unlike the transactional way this is not atomic:
+    /// processes of an older libmfa must be stopped before a newer one
+    /// opens the store.
+    static func migrateSeparately(_ database: SQLDatabase) throws(MFAError) {
+        _ = try applyAlone(createMeta, database)
+        let dialect = database.dialect
+        let rows = try database.read { (db) throws(MFAError) in try db.query("SELECT name, value FROM mfa_meta", []) }
+        var versions: [String: Int64] = [:]
+        for row in rows where row.count == 2 {
+            if let name = row[0].text, let value = row[1].int { versions[name] = value }
+        }
+        var pending: [(name: String, migrations: ArraySlice<Migration>)] = []
+        for track in tracks {
+            if versions[track.name] == nil {
+                // The track's row, created at 0 (unless another process just made it).
+                try database.write { (db) throws(MFAError) in
+                    try db.execute(dialect.upsert(into: "mfa_meta", columns: ["name", "value"], conflict: ["name"],
+                                                  update: [.expression("value", "mfa_meta.value")]),
+                                   [.text(track.name), .int(0)])
+                }
+            }
+            let stored = versions[track.name] == nil ? try storedVersion(track.name, database) : versions[track.name]!
+            let known = Int64(track.migrations.count)
+            guard stored <= known, stored >= 0 else {
+                throw MFAError(.storageError, "the store has \(track.name) \(stored); this libmfa knows up to \(known)")
+            }
+            pending.append((track.name, track.migrations[Int(stored)...]))
+        }
+        for (name, migrations) in pending {
+            for (index, migration) in zip(migrations.indices, migrations) {
+                let statements = try database.read { (db) throws(MFAError) -> [String] in
+                    try Self.statements(of: migration, track: name, dialect, db)
+                }
+                for statement in statements { _ = try applyAlone(statement, database) }
+                try database.write { (db) throws(MFAError) in
+                    try db.execute("UPDATE mfa_meta SET value = ? WHERE name = ? AND value < ?",
+                                   [.int(Int64(index + 1)), .text(name), .int(Int64(index + 1))])
+                }
+            }
+        }
+    }
+
+    /// A track's stored version (0 without a row).
+    private static func storedVersion(_ name: String, _ database: SQLDatabase) throws(MFAError) -> Int64 {
+        try database.read { (db) throws(MFAError) in
+            try db.query("SELECT value FROM mfa_meta WHERE name = ?", [.text(name)]).first?.first?.int ?? 0
+        }
+    }
+
+    /// The SQLSTATEs that say a migration statement's work is done already:
+    /// the table or index exists (42P07), the column was added (42701),
+    /// the column was dropped, or a statement moving its values out of it
+    /// finds it gone (42703: the values moved before it went), the rows were
+    /// copied (23505: one statement copies them all or none).
+    package static func alreadyDone(_ statement: String) -> Set<String> {
+        let words = statement.split(separator: " ", maxSplits: 6).map { $0.uppercased() }
+        guard let first = words.first else { return [] }
+        switch first {
+        case "CREATE": return ["42P07"]
+        case "ALTER" where words.contains("ADD"): return ["42701"]
+        case "ALTER" where words.contains("DROP"): return ["42703"]
+        case "INSERT": return ["23505", "42703"]
+        case "UPDATE", "DELETE": return ["42703"]
+        default: return []
+        }
+    }
+
+    /// Runs one migration statement alone, passing over work done already;
+    /// a statement that fails otherwise is tried once more (two processes
+    /// creating one table at once may clash in PostgreSQL's catalog before
+    /// either sees the other's table).
+    private static func applyAlone(_ statement: String, _ database: SQLDatabase) throws(MFAError) -> Bool {
+        let done = alreadyDone(statement)
+        do {
+            return try database.applySchemaChange(statement, alreadyDone: done)
+        } catch {
+            return try database.applySchemaChange(statement, alreadyDone: done)
         }
     }
 

@@ -48,6 +48,21 @@ struct PostgresSettingsTests {
             == .invalidArgument)
     }
 
+    @Test("mfa_ddl is read and taken out of the URL; a bad value, none, or two are INVALID_ARGUMENT")
+    func ddlParameter() throws {
+        #expect(try PostgresSettings(url: base).separateDDLGiven == nil)
+        let separate = try PostgresSettings(url: base + "?sslmode=disable&mfa_ddl=separate")
+        #expect(separate.separateDDLGiven == true)
+        #expect(separate.url == base + "?sslmode=disable")
+        let transactional = try PostgresSettings(url: base + "?mfa_ddl=transactional&a=1")
+        #expect(transactional.separateDDLGiven == false)
+        #expect(transactional.url == base + "?a=1")
+        for bad in ["?mfa_ddl", "?mfa_ddl=", "?mfa_ddl=on", "?mfa_ddl=Separate",
+                    "?mfa_ddl=separate&mfa_ddl=separate"] {
+            #expect(errorCode { try PostgresSettings(url: base + bad) } == .invalidArgument, "\(bad)")
+        }
+    }
+
     @Test("opening a context with a bad mfa_deadline_ms is INVALID_ARGUMENT, before any connection")
     func openRefusesBadDeadline() throws {
         let keyring = try MasterKeyring(current: MasterKey(id: "k1", bytes: [UInt8](repeating: 7, count: 32)))

@@ -26,6 +26,7 @@ package struct LibPQ: @unchecked Sendable {
     let setNoticeProcessor: mfa_PQsetNoticeProcessor_fn
     let conninfo: mfa_PQconninfo_fn
     let conninfoFree: mfa_PQconninfoFree_fn
+    let parameterStatus: mfa_PQparameterStatus_fn
     let sendQuery: mfa_PQsendQuery_fn
     let sendPrepare: mfa_PQsendPrepare_fn
     let sendQueryPrepared: mfa_PQsendQueryPrepared_fn
@@ -85,6 +86,7 @@ package struct LibPQ: @unchecked Sendable {
             setNoticeProcessor: try symbols.resolve("PQsetNoticeProcessor"),
             conninfo: try symbols.resolve("PQconninfo"),
             conninfoFree: try symbols.resolve("PQconninfoFree"),
+            parameterStatus: try symbols.resolve("PQparameterStatus"),
             sendQuery: try symbols.resolve("PQsendQuery"),
             sendPrepare: try symbols.resolve("PQsendPrepare"),
             sendQueryPrepared: try symbols.resolve("PQsendQueryPrepared"),

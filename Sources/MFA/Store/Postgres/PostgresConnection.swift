@@ -89,6 +89,13 @@ package final class PostgresConnection: SQLConnection {
         return pq.status(handle) == CONNECTION_OK && pq.transactionStatus(handle) == PQTRANS_IDLE
     }
 
+    /// A setting the server reported when the connection started
+    /// (`server_version`; CockroachDB adds `crdb_version`), if it did.
+    func serverParameter(_ name: String) -> String? {
+        guard let handle, let value = pq.parameterStatus(handle, name) else { return nil }
+        return String(cString: value)
+    }
+
     /// Sends every statement unnamed from now on.
     func unname() {
         named = false

@@ -28,6 +28,9 @@ import Glibc
 /// libpq itself is loaded when the first such database is opened (`LibPQ`).
 package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     package let dialect: any SQLDialect = PostgresDialect()
+    /// Whether schema changes run each in a transaction of their own
+    /// (`mfa_ddl`, or a CockroachDB or YugabyteDB server; see `PostgresSettings`).
+    package let separateSchemaChanges: Bool
     private let pq: LibPQ
     /// The settings new connections get; only touched with `lock` held.
     private var settings: PostgresSettings
@@ -51,8 +54,37 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         settings = try PostgresSettings(url: url)
         pq = try LibPQ.shared()
         let first = try PostgresConnection(pq: pq, settings: settings)
+        separateSchemaChanges = settings.separateDDLGiven
+            ?? Self.isDistributed(serverVersion: first.serverParameter("server_version"),
+                                  cockroachVersion: first.serverParameter("crdb_version"))
         adopt(first)
         idle.append(first)
+    }
+
+    /// Whether the server is CockroachDB (it reports `crdb_version` when a
+    /// connection starts) or YugabyteDB (its `server_version` reads like
+    /// "11.2-YB-2.20.1.0-b0"): PostgreSQL's wire protocol, but schema
+    /// changes that do not mix with writes in one transaction.
+    package static func isDistributed(serverVersion: String?, cockroachVersion: String?) -> Bool {
+        cockroachVersion != nil || serverVersion?.contains("-YB-") == true
+    }
+
+    package func applySchemaChange(_ sql: String, alreadyDone: Set<String>) throws(MFAError) -> Bool {
+        var state: String?
+        do throws(MFAError) {
+            try run(begin: nil) { (db) throws(MFAError) in
+                do throws(MFAError) {
+                    try db.execute(sql, [])
+                } catch {
+                    state = (db as? PostgresConnection)?.lastSQLState
+                    throw error
+                }
+            }
+            return true
+        } catch {
+            if let state, alreadyDone.contains(state) { return false }
+            throw error
+        }
     }
 
     /// Whether the store found a transaction pooler between it and the server.

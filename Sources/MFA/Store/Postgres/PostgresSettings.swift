@@ -1,6 +1,6 @@
 /// What a `postgres://` store URL asks for: the URL libpq gets, the
 /// connection settings libmfa adds, and libmfa's own parameters,
-/// `mfa_deadline_ms` and `mfa_prepared`.
+/// `mfa_deadline_ms`, `mfa_prepared` and `mfa_ddl`.
 ///
 /// `mfa_deadline_ms` (100 to 600000, default 5000) bounds every wait on the
 /// server: connecting, and each statement, BEGIN and COMMIT. Past it the call
@@ -23,12 +23,22 @@
 /// (`behindPooler`): a server that refuses the startup options, or a
 /// statement prepared on one server connection and missing on the next.
 ///
-/// Both are taken out of the URL before libpq reads it.
+/// `mfa_ddl` (`transactional` or `separate`): how opening a store applies
+/// schema changes. `transactional` (PostgreSQL's way) runs them all in one
+/// transaction; `separate` runs each schema change in a transaction of its
+/// own, as CockroachDB requires (it refuses a schema change after a write in
+/// the same transaction) and YugabyteDB advises (`Schema`). Without it the
+/// server decides: `separate` for one that reports itself as CockroachDB or
+/// YugabyteDB when the connection starts, `transactional` otherwise.
+///
+/// All three are taken out of the URL before libpq reads it.
 package struct PostgresSettings: Equatable, Sendable {
     /// The query parameter that sets the deadline.
     package static let deadlineParameter = "mfa_deadline_ms"
     /// The query parameter that turns named prepared statements off.
     package static let preparedParameter = "mfa_prepared"
+    /// The query parameter that says how schema changes are applied.
+    package static let ddlParameter = "mfa_ddl"
     /// How much longer than the deadline the server lets a statement run, in milliseconds.
     package static let serverGrace = 1000
     /// The deadline when the URL sets none, in milliseconds.
@@ -56,6 +66,9 @@ package struct PostgresSettings: Equatable, Sendable {
     package var prepared: Bool { preparedGiven ?? !pooled }
     /// `mfa_prepared` as the URL gives it, if it does.
     package let preparedGiven: Bool?
+    /// Whether the URL says `mfa_ddl=separate` (true) or `transactional`
+    /// (false); nil if it does not say.
+    package let separateDDLGiven: Bool?
     /// Whether a transaction pooler was found between libmfa and the server
     /// (`behindPooler`).
     package private(set) var pooled = false
@@ -76,6 +89,7 @@ package struct PostgresSettings: Equatable, Sendable {
         var deadline: Int?
         var connectTimeout: Int?
         var prepared: Bool?
+        var separateDDL: Bool?
         var options: Substring?
         for item in items {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -88,6 +102,16 @@ package struct PostgresSettings: Equatable, Sendable {
                     throw MFAError(.invalidArgument, "postgres: \(Self.preparedParameter) must be on or off")
                 }
                 prepared = value == "on"
+                continue
+            }
+            if pair[0] == Self.ddlParameter {
+                guard separateDDL == nil else {
+                    throw MFAError(.invalidArgument, "postgres: \(Self.ddlParameter) is given twice in the store URL")
+                }
+                guard let value, value == "transactional" || value == "separate" else {
+                    throw MFAError(.invalidArgument, "postgres: \(Self.ddlParameter) must be transactional or separate")
+                }
+                separateDDL = value == "separate"
                 continue
             }
             if pair[0] == "options" { options = value ?? "" }
@@ -107,6 +131,7 @@ package struct PostgresSettings: Equatable, Sendable {
         self.deadline = deadline ?? Self.defaultDeadline
         connectDeadline = min(self.deadline, connectTimeout ?? Int.max)
         preparedGiven = prepared
+        separateDDLGiven = separateDDL
         urlOptions = options
     }
 
