@@ -102,15 +102,18 @@ package enum Schema {
         }
         var pending: [(name: String, migrations: ArraySlice<Migration>)] = []
         for track in tracks {
-            if versions[track.name] == nil {
+            let stored: Int64
+            if let version = versions[track.name] {
+                stored = version
+            } else {
                 // The track's row, created at 0 (unless another process just made it).
                 try database.write { (db) throws(MFAError) in
                     try db.execute(dialect.upsert(into: "mfa_meta", columns: ["name", "value"], conflict: ["name"],
                                                   update: [.expression("value", "mfa_meta.value")]),
                                    [.text(track.name), .int(0)])
                 }
+                stored = try storedVersion(track.name, database)
             }
-            let stored = versions[track.name] == nil ? try storedVersion(track.name, database) : versions[track.name]!
             let known = Int64(track.migrations.count)
             guard stored <= known, stored >= 0 else {
                 throw MFAError(.storageError, "the store has \(track.name) \(stored); this libmfa knows up to \(known)")
