@@ -42,9 +42,7 @@ package enum Schema {
             if !ownTransaction { try db.execute(createMeta, []) }
             // The core version's row, locked (created at 0 in a new store):
             // opening processes migrate one after another.
-            try db.execute(database.dialect.upsert(into: "mfa_meta", columns: ["name", "value"], conflict: ["name"],
-                                                   update: [.expression("value", "mfa_meta.value")]),
-                           [.text("schema_version"), .int(0)])
+            try db.execute(trackRow(database.dialect), [.text("schema_version"), .int(0)])
             for track in tracks {
                 let rows = try db.query("SELECT value FROM mfa_meta WHERE name = ?", [.text(track.name)])
                 let stored = rows.first?.first?.int ?? 0
@@ -66,6 +64,13 @@ package enum Schema {
 
     /// The table of the tracks' versions.
     private static let createMeta = "CREATE TABLE IF NOT EXISTS mfa_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)"
+
+    /// Creates a track's row at a version (parameters: name, version) unless
+    /// it is there; either way the row is locked until the transaction ends.
+    private static func trackRow(_ dialect: any SQLDialect) -> String {
+        dialect.upsert(into: "mfa_meta", columns: ["name", "value"], conflict: ["name"],
+                       update: [.expression("value", "mfa_meta.value")])
+    }
 
     /// A migration's statements, as it gives them for this dialect and store.
     private static func statements(of migration: Migration, track: String, _ dialect: any SQLDialect,
@@ -93,7 +98,7 @@ package enum Schema {
     /// processes of an older libmfa must be stopped before a newer one
     /// opens the store.
     static func migrateSeparately(_ database: SQLDatabase) throws(MFAError) {
-        _ = try applyAlone(createMeta, database)
+        try applyAlone(createMeta, database)
         let dialect = database.dialect
         let rows = try database.read { (db) throws(MFAError) in try db.query("SELECT name, value FROM mfa_meta", []) }
         var versions: [String: Int64] = [:]
@@ -108,9 +113,7 @@ package enum Schema {
             } else {
                 // The track's row, created at 0 (unless another process just made it).
                 try database.write { (db) throws(MFAError) in
-                    try db.execute(dialect.upsert(into: "mfa_meta", columns: ["name", "value"], conflict: ["name"],
-                                                  update: [.expression("value", "mfa_meta.value")]),
-                                   [.text(track.name), .int(0)])
+                    try db.execute(trackRow(dialect), [.text(track.name), .int(0)])
                 }
                 stored = try storedVersion(track.name, database)
             }
@@ -125,7 +128,7 @@ package enum Schema {
                 let statements = try database.read { (db) throws(MFAError) -> [String] in
                     try Self.statements(of: migration, track: name, dialect, db)
                 }
-                for statement in statements { _ = try applyAlone(statement, database) }
+                for statement in statements { try applyAlone(statement, database) }
                 try database.write { (db) throws(MFAError) in
                     try db.execute("UPDATE mfa_meta SET value = ? WHERE name = ? AND value < ?",
                                    [.int(Int64(index + 1)), .text(name), .int(Int64(index + 1))])
@@ -163,12 +166,12 @@ package enum Schema {
     /// a statement that fails otherwise is tried once more (two processes
     /// creating one table at once may clash in PostgreSQL's catalog before
     /// either sees the other's table).
-    private static func applyAlone(_ statement: String, _ database: SQLDatabase) throws(MFAError) -> Bool {
+    private static func applyAlone(_ statement: String, _ database: SQLDatabase) throws(MFAError) {
         let done = alreadyDone(statement)
         do {
-            return try database.applySchemaChange(statement, alreadyDone: done)
+            _ = try database.applySchemaChange(statement, alreadyDone: done)
         } catch {
-            return try database.applySchemaChange(statement, alreadyDone: done)
+            _ = try database.applySchemaChange(statement, alreadyDone: done)
         }
     }
 

@@ -95,23 +95,12 @@ package struct PostgresSettings: Equatable, Sendable {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let value = pair.count > 1 ? pair[1] : nil
             if pair[0] == Self.preparedParameter {
-                guard prepared == nil else {
-                    throw MFAError(.invalidArgument, "postgres: \(Self.preparedParameter) is given twice in the store URL")
-                }
-                guard let value, value == "on" || value == "off" else {
-                    throw MFAError(.invalidArgument, "postgres: \(Self.preparedParameter) must be on or off")
-                }
-                prepared = value == "on"
+                prepared = try Self.choice(value, Self.preparedParameter, given: prepared, yes: "on", no: "off")
                 continue
             }
             if pair[0] == Self.ddlParameter {
-                guard separateDDL == nil else {
-                    throw MFAError(.invalidArgument, "postgres: \(Self.ddlParameter) is given twice in the store URL")
-                }
-                guard let value, value == "transactional" || value == "separate" else {
-                    throw MFAError(.invalidArgument, "postgres: \(Self.ddlParameter) must be transactional or separate")
-                }
-                separateDDL = value == "separate"
+                separateDDL = try Self.choice(value, Self.ddlParameter, given: separateDDL, yes: "separate",
+                                              no: "transactional")
                 continue
             }
             if pair[0] == "options" { options = value ?? "" }
@@ -190,6 +179,19 @@ package struct PostgresSettings: Equatable, Sendable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A parameter that is one of two words: true for `yes`, false for `no`.
+    /// - Throws: `invalidArgument` for anything else, or if it was `given` already.
+    private static func choice(_ value: Substring?, _ parameter: String, given: Bool?, yes: String,
+                               no: String) throws(MFAError) -> Bool {
+        guard given == nil else {
+            throw MFAError(.invalidArgument, "postgres: \(parameter) is given twice in the store URL")
+        }
+        guard let value, value == yes || value == no else {
+            throw MFAError(.invalidArgument, "postgres: \(parameter) must be \(yes) or \(no)")
+        }
+        return value == yes
     }
 
     private static func milliseconds(_ text: Substring?) throws(MFAError) -> Int {
