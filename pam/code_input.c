@@ -27,7 +27,7 @@ int mfa_pam_recovery_shape(const char *typed) {
     return n == 10;
 }
 
-size_t mfa_pam_code_offset(const char *line, int recovery) {
+size_t mfa_pam_code_offset(const char *line, int recovery, size_t digits) {
     size_t len = strlen(line);
     if (recovery && len >= MFA_PAM_RECOVERY_TYPED_LENGTH) {
         const char *code = line + len - MFA_PAM_RECOVERY_TYPED_LENGTH;
@@ -36,5 +36,5 @@ size_t mfa_pam_code_offset(const char *line, int recovery) {
             if (i == 4 || i == 9 ? code[i] != '-' : !is_alnum(code[i])) shaped = 0;
         if (shaped) return len - MFA_PAM_RECOVERY_TYPED_LENGTH;
     }
-    return len > MFA_PAM_FORWARD_DIGITS ? len - MFA_PAM_FORWARD_DIGITS : 0;
+    return len > digits ? len - digits : 0;
 }

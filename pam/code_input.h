@@ -8,8 +8,12 @@
 
 #include <stddef.h>
 
-/** Digits of the TOTP code that forward_pass takes from the end of the line. */
+/** Digits of the TOTP code that forward_pass takes from the end of the line, unless digits= says otherwise. */
 #define MFA_PAM_FORWARD_DIGITS 6
+/** Fewest digits= allows (libmfa's shortest TOTP code). */
+#define MFA_PAM_MIN_DIGITS 6
+/** Most digits= allows (libmfa's longest TOTP code). */
+#define MFA_PAM_MAX_DIGITS 8
 /** Length of a recovery code with its dashes, "xxxx-xxxx-xx". */
 #define MFA_PAM_RECOVERY_TYPED_LENGTH 12
 
@@ -24,10 +28,9 @@ int mfa_pam_recovery_shape(const char *typed);
 
 /**
  * forward_pass: the offset in `line` where the code starts. The code is the
- * last MFA_PAM_FORWARD_DIGITS characters, or, when `recovery` is set and
- * the line ends in "xxxx-xxxx-xx", those last 12; a line shorter than a code
- * is all code.
+ * last `digits` characters, or, when `recovery` is set and the line ends in
+ * "xxxx-xxxx-xx", those last 12; a line shorter than a code is all code.
  */
-size_t mfa_pam_code_offset(const char *line, int recovery);
+size_t mfa_pam_code_offset(const char *line, int recovery, size_t digits);
 
 #endif

@@ -1,6 +1,8 @@
 /* module_options.c: the options of pam_mfa.so (see module_options.h). */
 #include "module_options.h"
 
+#include "code_input.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@ void mfa_pam_options_init(mfa_pam_options *options) {
     options->store = MFA_PAM_DEFAULT_STORE;
     options->key_file = MFA_PAM_DEFAULT_KEY_FILE;
     options->key_id = MFA_PAM_DEFAULT_KEY_ID;
+    options->digits = MFA_PAM_FORWARD_DIGITS;
 }
 
 /* The value of `word` if it is `name=value`, else NULL. */
@@ -60,6 +63,16 @@ int mfa_pam_option(mfa_pam_options *options, const char *word, int store_only, c
         if ((value = value_of(word, "prompt"))) {
             if (!*value) goto empty;
             options->prompt = value;
+            return 0;
+        }
+        if ((value = value_of(word, "digits"))) {
+            /* One digit, 6 to 8: "06", "+8" or "8x" are mistakes, not 6 and 8. */
+            if (value[0] < '0' + MFA_PAM_MIN_DIGITS || value[0] > '0' + MFA_PAM_MAX_DIGITS || value[1]) {
+                snprintf(why, why_size, "digits= is %d, %d or %d", MFA_PAM_MIN_DIGITS, MFA_PAM_MIN_DIGITS + 1,
+                         MFA_PAM_MAX_DIGITS);
+                return -1;
+            }
+            options->digits = value[0] - '0';
             return 0;
         }
         for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)

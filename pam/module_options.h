@@ -35,6 +35,8 @@ typedef struct mfa_pam_options {
     int nullok;
     /** Password and code come on one line; the password goes on to the next module as PAM_AUTHTOK. */
     int forward_pass;
+    /** forward_pass: how many digits the TOTP code at the end of the line has (6 to 8; 6 unless digits= is given). */
+    int digits;
     /** Show the code as it is typed. */
     int echo_code;
     /** Log each step to syslog (never a code, a key or a token). */

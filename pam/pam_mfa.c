@@ -65,14 +65,15 @@ static int ask(attempt *a, const char *prompt, int echo, char **out) {
     return PAM_SUCCESS;
 }
 
-/* forward_pass: asks for password and code on one line. The password (the
+/* forward_pass: asks for password and code on one line (the code is the
+ * last digits= characters, or a recovery code). The password (the
  * line up to the code, or all of it when `has_code` is 0) becomes
  * PAM_AUTHTOK for the next module; *code points into *line. */
 static int ask_forwarded(attempt *a, int has_code, int recovery, char **line, const char **code) {
     const char *prompt = a->options.prompt ? a->options.prompt : MFA_PAM_DEFAULT_FORWARD_PROMPT;
     int rc = ask(a, prompt, 0, line);
     if (rc != PAM_SUCCESS) return rc;
-    size_t offset = has_code ? mfa_pam_code_offset(*line, recovery) : strlen(*line);
+    size_t offset = has_code ? mfa_pam_code_offset(*line, recovery, (size_t)a->options.digits) : strlen(*line);
     char *password = strndup(*line, offset);
     if (!password) return PAM_BUF_ERR;
     rc = pam_set_item(a->pamh, PAM_AUTHTOK, password);

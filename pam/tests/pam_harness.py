@@ -19,10 +19,14 @@ import tempfile
 import threading
 import time
 
+import pytest
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BUILD = pathlib.Path(os.environ.get("MFA_PAM_BUILD", REPO / "build"))
 MODULE = BUILD / "pam" / "pam_mfa.so"
 ENROLL = BUILD / "pam" / "mfa-enroll"
+#: The operator's tool, for what mfa-enroll cannot make (a factor imported with 8-digit codes).
+MFACTL = BUILD / "mfactl"
 PG_SCRIPT = REPO / "scripts" / "pg.sh"
 PORT_BASE = int(os.environ.get("MFA_PG_PORT_BASE", "25432"))
 #: The test's own ports: a PostgreSQL server to stop and freeze, and two sshd.
@@ -45,9 +49,9 @@ def now_step():
     return int(time.time()) // PERIOD
 
 
-def totp(secret, step):
+def totp(secret, step, digits=6):
     """The code an authenticator app shows at `step` for a base32 secret, computed by oathtool."""
-    out = subprocess.run(["oathtool", "--totp", "-b", secret, "-N", f"@{step * PERIOD}"],
+    out = subprocess.run(["oathtool", "--totp", "-d", str(digits), "-b", secret, "-N", f"@{step * PERIOD}"],
                          check=True, capture_output=True, text=True)
     return out.stdout.strip()
 
@@ -151,6 +155,20 @@ class Run:
         app = App(secret, step, codes)
         app.output = text
         return app
+
+    def import_totp(self, user, secret, digits):
+        """Imports an authenticator app for `user` (base32 `secret`, `digits`-digit codes) with
+        `mfactl import otpauth`, as an operator moving users from another system would."""
+        if not MFACTL.exists():
+            if os.environ.get("MFA_REQUIRE_MFACTL") == "1":
+                raise AssertionError(f"{MFACTL} is not built")
+            pytest.skip(f"{MFACTL} is not built (cmake builds it unless MFA_BUILD_MFACTL=OFF)")
+        uri = f"otpauth://totp/Imported:{user}?secret={secret}&digits={digits}&issuer=Imported\n"
+        result = subprocess.run([str(MFACTL), "import", "otpauth", "--store", self.store, "--key-file",
+                                 str(self.key_file), "--key-id", "pam", "--json", "-"],
+                                input=uri, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0 and '"imported":1' in result.stdout.replace(" ", ""), \
+            result.stdout + result.stderr
 
     def mfa_enroll(self, *args, input_text=""):
         """Runs mfa-enroll with `args` as they are; returns (exit status, output)."""

@@ -2,14 +2,15 @@
 service files in /etc/pam.d written by the test, users added with useradd,
 authenticator apps enrolled with mfa-enroll, codes computed by oathtool."""
 
+import base64
 import os
 import sqlite3
 import subprocess
 
 import pytest
 
-from pam_harness import (AUTH_ERR, AUTHINFO_UNAVAIL, MAXTRIES, SERVICE_ERR, SUCCESS, USER_UNKNOWN, other_code,
-                         totp)
+from pam_harness import (AUTH_ERR, AUTHINFO_UNAVAIL, MAXTRIES, SERVICE_ERR, SUCCESS, USER_UNKNOWN, now_step,
+                         other_code, totp)
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +126,27 @@ def test_forward_pass_password_and_code_on_one_line(run):
     assert run.pam(lenient, plain, password + "123456")[0] != 0
 
 
+def test_forward_pass_with_eight_digit_codes(run):
+    password = "pw-ending-in-4321"
+    user = run.user(password=password)
+    secret = base64.b32encode(os.urandom(20)).decode().rstrip("=")
+    run.import_totp(user, secret, digits=8)
+    step = now_step()
+    after = ["auth required pam_unix.so use_first_pass"]
+    eight = run.service([run.store_words() + " forward_pass digits=8"], after=after)
+    six = run.service([run.store_words() + " forward_pass"], after=after)
+    # Without digits=8 the module takes the last 6 digits as the code: refused.
+    status, out, _ = run.pam(six, user, password + totp(secret, step, 8))
+    assert status != 0 and AUTH_ERR in out, out
+    status, out, _ = run.pam(eight, user, password + totp(secret, step + 1, 8))
+    assert status == 0 and SUCCESS in out, out
+    # The password is what comes before the 8 digits: a wrong one fails at pam_unix.
+    assert run.pam(eight, user, password[:-1] + totp(secret, step + 2, 8))[0] != 0
+    # The plain prompt takes the 8 digits without the option.
+    status, out, _ = run.pam(run.service([run.store_words()]), user, totp(secret, step + 3, 8))
+    assert status == 0 and SUCCESS in out, out
+
+
 def test_prompt_option(run, alice):
     user, app, _ = alice
     service = run.service([f"{run.store_words()} [prompt=Code from your phone: ]"])
@@ -205,7 +227,8 @@ def test_store_must_be_root_only(run, alice):
 def test_bad_options_refused(run, alice):
     user, app, _ = alice
     for words in ("nulok", "store=relative/path.sqlite", "key_file=relative", "store=", "prompt=",
-                  "key_id=", "tenant=" + "t" * 129, "debug=1"):
+                  "key_id=", "tenant=" + "t" * 129, "debug=1", "digits=5", "digits=9", "digits=",
+                  "digits=08", "digits=8x", "digits=six"):
         service = run.service([f"{run.store_words()} {words}"])
         status, out, _ = run.pam(service, user, totp(app.secret, app.step + 1))
         assert status != 0 and SERVICE_ERR in out, (words, out)
