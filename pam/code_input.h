@@ -10,10 +10,6 @@
 
 /** Digits of the TOTP code that forward_pass takes from the end of the line, unless digits= says otherwise. */
 #define MFA_PAM_FORWARD_DIGITS 6
-/** Fewest digits= allows (libmfa's shortest TOTP code). */
-#define MFA_PAM_MIN_DIGITS 6
-/** Most digits= allows (libmfa's longest TOTP code). */
-#define MFA_PAM_MAX_DIGITS 8
 /** Length of a recovery code with its dashes, "xxxx-xxxx-xx". */
 #define MFA_PAM_RECOVERY_TYPED_LENGTH 12
 

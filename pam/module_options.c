@@ -2,6 +2,7 @@
 #include "module_options.h"
 
 #include "code_input.h"
+#include "mfa_types.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -66,10 +67,9 @@ int mfa_pam_option(mfa_pam_options *options, const char *word, int store_only, c
             return 0;
         }
         if ((value = value_of(word, "digits"))) {
-            /* One digit, 6 to 8: "06", "+8" or "8x" are mistakes, not 6 and 8. */
-            if (value[0] < '0' + MFA_PAM_MIN_DIGITS || value[0] > '0' + MFA_PAM_MAX_DIGITS || value[1]) {
-                snprintf(why, why_size, "digits= is %d, %d or %d", MFA_PAM_MIN_DIGITS, MFA_PAM_MIN_DIGITS + 1,
-                         MFA_PAM_MAX_DIGITS);
+            /* One digit, of libmfa's code lengths: "06", "+8" or "8x" are mistakes, not 6 and 8. */
+            if (value[0] < '0' + MFA_DIGITS_MIN || value[0] > '0' + MFA_DIGITS_MAX || value[1]) {
+                snprintf(why, why_size, "digits= is %d to %d", MFA_DIGITS_MIN, MFA_DIGITS_MAX);
                 return -1;
             }
             options->digits = value[0] - '0';
