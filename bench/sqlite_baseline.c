@@ -62,6 +62,7 @@ static void client(long p, void *context) {
         check(mine, sqlite3_step(commit), "commit");
         sqlite3_reset(commit);
     }
+    close_db(mine);
 }
 
 int main(int argc, char **argv) {

@@ -45,6 +45,17 @@ static inline sqlite3 *open_db(const char *path, const char *pragmas) {
     return db;
 }
 
+/* Closes `db` as libmfa's mfa_close closes its store: its statements
+ * finalized, then the connection, which (the last one on the file)
+ * checkpoints the WAL into the database and removes it. A client process
+ * closes before it exits, so that every side of a comparison pays for its
+ * closing. */
+static inline void close_db(sqlite3 *db) {
+    sqlite3_stmt *statement;
+    while ((statement = sqlite3_next_stmt(db, NULL)) != NULL) sqlite3_finalize(statement);
+    check(db, sqlite3_close(db), "close");
+}
+
 /* Runs body(p, context) in `processes` forked processes at once (p = 0 ..
  * processes - 1); returns the seconds they took in all, or exits if one failed. */
 static inline double run_processes(long processes, void (*body)(long p, void *context), void *context) {

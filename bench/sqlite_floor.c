@@ -143,6 +143,7 @@ static void client(long p, void *context) {
             if (sqlite3_changes(mine) != 1) check(mine, SQLITE_ERROR, "account: the checks did not hold");
         }
     }
+    close_db(mine);
 }
 
 int main(int argc, char **argv) {

@@ -148,6 +148,11 @@ int main(int argc, char **argv) {
         }
         if (pid < 0) die("fork", 0, NULL);
     }
+    /* The parent only reads counts and readiness: with its own write ends
+     * closed, a client that fails ends the reads instead of hanging them. */
+    close(counts[1]);
+    close(ready[1]);
+    close(go[0]);
     if (duration > 0) {
         char byte = 0;
         for (long p = 0; p < processes; p++)
