@@ -97,10 +97,8 @@ int main(int argc, char **argv) {
         check(db, sqlite3_step(totp), "insert totp");
         sqlite3_reset(totp);
     }
-    sqlite3_finalize(factor);
-    sqlite3_finalize(totp);
     exec_sql(db, "COMMIT");
-    sqlite3_close(db);
+    close_db(db);
 
     /* Every user signs in once first, untimed: the timed run finds the rows
      * as a running store has them (a step already claimed), not as loaded. */

@@ -159,7 +159,7 @@ int main(int argc, char **argv) {
     const char *without = getenv("FLOOR_WITHOUT");
     without = without ? without : "";
     int consuming = strcmp(without, "consumed") != 0, updating = strcmp(without, "user") != 0;
-    sqlite3_close(db);
+    close_db(db);
 
     /* Every user signs in once first, untimed: the timed run finds the rows
      * as a running store has them (a credential and a step recorded), not
