@@ -8,6 +8,10 @@ compiles with gcc and clang in C99 and as C++.
 
     scripts/gen_header.py            rewrite include/mfa.h
     scripts/gen_header.py --check    exit 1 (with a diff) if include/mfa.h is stale
+
+With --module-dir DIR (CTest passes the CMake build folder), the module MFA
+is taken from DIR/MFA.swiftmodule, as that build compiled it from the same
+sources, instead of being compiled again here (most of the script's time).
 """
 import difflib
 import glob
@@ -110,13 +114,17 @@ def swift_sources(target):
     return sorted(glob.glob(os.path.join(ROOT, "Sources", target, "**", "*.swift"), recursive=True))
 
 
-def compiler_header(tmp):
+def compiler_header(tmp, module_dir=None):
     common = ["-parse-as-library", "-package-name", "libmfa", "-swift-version", "6"] + module_dirs()
-    subprocess.run([SWIFTC, "-emit-module", "-module-name", "MFA",
-                    "-emit-module-path", os.path.join(tmp, "MFA.swiftmodule")]
-                   + common + swift_sources("MFA"), check=True)
+    if module_dir is None:
+        module_dir = tmp
+        subprocess.run([SWIFTC, "-emit-module", "-module-name", "MFA",
+                        "-emit-module-path", os.path.join(tmp, "MFA.swiftmodule")]
+                       + common + swift_sources("MFA"), check=True)
+    elif not os.path.isfile(os.path.join(module_dir, "MFA.swiftmodule")):
+        sys.exit("gen_header: no MFA.swiftmodule in %s" % module_dir)
     raw = os.path.join(tmp, "raw.h")
-    subprocess.run([SWIFTC, "-typecheck", "-module-name", "MFAExports", "-I", tmp,
+    subprocess.run([SWIFTC, "-typecheck", "-module-name", "MFAExports", "-I", module_dir,
                     "-emit-clang-header-path", raw] + common + swift_sources("MFAExports"), check=True)
     with open(raw, encoding="utf-8") as f:
         return f.read()
@@ -195,14 +203,25 @@ def grouped(body):
     return "\n\n".join(out)
 
 
-def generate():
+def generate(module_dir=None):
     with tempfile.TemporaryDirectory() as tmp:
-        return PROLOGUE + "\n" + grouped(declarations(compiler_header(tmp))) + "\n" + EPILOGUE
+        return PROLOGUE + "\n" + grouped(declarations(compiler_header(tmp, module_dir))) + "\n" + EPILOGUE
 
 
 def main():
-    text = generate()
-    if "--check" in sys.argv[1:]:
+    args = sys.argv[1:]
+    module_dir = None
+    if "--module-dir" in args:
+        at = args.index("--module-dir")
+        if at + 1 >= len(args):
+            sys.exit("gen_header: --module-dir needs a folder")
+        module_dir = os.path.abspath(args[at + 1])
+        del args[at:at + 2]
+    unknown = [a for a in args if a != "--check"]
+    if unknown:
+        sys.exit("usage: gen_header.py [--check] [--module-dir DIR]")
+    text = generate(module_dir)
+    if "--check" in args:
         with open(HEADER, encoding="utf-8") as f:
             current = f.read()
         if current != text:
