@@ -117,6 +117,9 @@ extension MFAContext {
     }
 
     /// Stores a batch of candidates in one transaction and says what became of each line.
+    /// The batch's users are locked and their factors read a slice of users per
+    /// statement, and its new factors written a slice of rows per statement: a
+    /// batch costs PostgreSQL a few round trips, not four a line.
     func storeImports(_ candidates: [ImportCandidate], options: ImportOptions,
                       config: MFAConfig) throws(MFAError) -> [ImportLineReport] {
         guard !candidates.isEmpty else { return [] }
@@ -131,10 +134,17 @@ extension MFAContext {
             var reports: [ImportLineReport] = []
             var stored: [FactorRecord] = []
             var nextRecoveryID = recoveryIDs.makeIterator()
+            let uids = candidates.map(\.uid)
+            try MFAStore.lockUsers(db, tenant, uids, store.dialect)
+            // Each user's factors as the store has them, kept up to date with the
+            // batch's earlier lines below: what a read before each line would find.
+            var owned = try MFAStore.factors(db, tenant, uids)
+            // The batch's new TOTP factors, written after its last line.
+            var newFactors: [FactorRecord] = []
+            var newTOTP: [TOTPStore.NewFactor] = []
             for (candidate, randomID) in zip(candidates, ids) {
                 let uid = candidate.uid
-                try MFAStore.lockUser(db, tenant, uid, store.dialect)
-                let existing = try MFAStore.factors(db, tenant, uid)
+                let existing = owned[uid] ?? []
                 // After the user's factors of this second, this batch's earlier lines included.
                 let enrollmentID = EnrollmentOrder.id(randomID, after: existing, at: now)
                 var unreadable = false
@@ -178,8 +188,10 @@ extension MFAContext {
                 let record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: uid,
                                           factorID: TOTPMultiFactorID, displayName: candidate.displayName,
                                           enrolledAt: now, keyID: sealed.keyID, sealed: sealed.sealed)
-                try TOTPStore.insertFactor(db, enrollmentID, candidate.parameters, lastStep: candidate.lastStep)
-                try MFAStore.insert(db, record, maxFactors: nil)
+                newTOTP.append(TOTPStore.NewFactor(enrollmentID: enrollmentID, parameters: candidate.parameters,
+                                                   lastStep: candidate.lastStep))
+                newFactors.append(record)
+                owned[uid, default: []].append(record)
                 stored.append(record)
                 reports.append(ImportLineReport(line: candidate.line, uid: uid, outcome: .imported,
                                                 reason: candidate.note ?? "imported", enrollmentID: enrollmentID))
@@ -188,6 +200,9 @@ extension MFAContext {
                     let codes = candidate.recoveryCodes.compactMap { RecoveryCodeFormat.normalize($0.code) }
                     let set = try RecoveryCodesFactor.importSet(db, codes: codes, tenant: tenant, uid: uid,
                                                                 enrollmentID: setID, now: now, keyring: keyring)
+                    // The user's earlier set is gone (importSet replaced it); the new one is written.
+                    owned[uid, default: []].removeAll { $0.factorID == RecoveryCodesFactor.id }
+                    owned[uid, default: []].append(set)
                     stored.append(set)
                     for code in candidate.recoveryCodes {
                         reports.append(ImportLineReport(line: code.line, uid: uid, outcome: .imported,
@@ -196,6 +211,8 @@ extension MFAContext {
                     }
                 }
             }
+            try TOTPStore.insertFactors(db, newTOTP)
+            try MFAStore.insert(db, newFactors)
             return (reports, stored)
         }
         for record in stored {

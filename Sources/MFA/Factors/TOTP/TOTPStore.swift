@@ -87,6 +87,31 @@ package enum TOTPStore {
                   .int(totp.period), .int(lastStep)])
     }
 
+    /// A new factor's row of `mfa_totp_factors`, for `insertFactors`.
+    package struct NewFactor: Sendable {
+        /// The factor's enrollment id.
+        package let enrollmentID: String
+        /// Its algorithm, digits and period.
+        package let parameters: TOTPParameters
+        /// The last time step it accepted (-1: none).
+        package let lastStep: Int64
+    }
+
+    /// `insertFactor` for many factors: a slice of rows per statement.
+    package static func insertFactors(_ db: SQLConnection, _ factors: [NewFactor]) throws(MFAError) {
+        for slice in MFAStore.bulkSlices(factors.count) {
+            var values: [SQLValue] = []
+            for factor in factors[slice] {
+                values += [.text(factor.enrollmentID), .int(Int64(factor.parameters.algorithm.rawValue)),
+                           .int(Int64(factor.parameters.digits)), .int(factor.parameters.period), .int(factor.lastStep)]
+            }
+            try db.execute("""
+                INSERT INTO mfa_totp_factors (enrollment_id, algorithm, digits, period, last_step) \
+                VALUES \(MFAStore.rowPlaceholders(slice.count, columns: 5))
+                """, values)
+        }
+    }
+
     /// A factor's parameters as read with an attempt (algorithm, digits,
     /// period, then the stored step), checked: a value out of range is
     /// `storageError`, never a trap.
