@@ -51,7 +51,7 @@ TAIL_LINES=40 step fuzz "$ROOT/scripts/fuzz.sh" 20
 # The mfactl tests (Tests/python/test_mfactl_*.py) run build/mfactl and must not skip.
 export MFA_REQUIRE_MFACTL=1
 # mfactl rotates 100,000 factors on SQLite; the PostgreSQL run proves the same on 20,000 (set
-# MFA_PG_ROTATION_FACTORS=100000 for the full count; it costs about 50 s more).
+# MFA_PG_ROTATION_FACTORS=100000 for the full count; it costs about 40 s more).
 export MFA_PG_ROTATION_FACTORS=${MFA_PG_ROTATION_FACTORS:-20000}
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
