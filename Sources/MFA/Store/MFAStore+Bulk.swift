@@ -32,16 +32,12 @@ extension MFAStore {
     static func lockUsers(_ db: SQLConnection, _ tenant: String, _ uids: [String],
                           _ dialect: any SQLDialect) throws(MFAError) {
         let distinct = Set(uids).sorted()
-        // A row lock is what CockroachDB and YugabyteDB offer; SQLite's write
-        // transaction already holds the whole database.
-        let action = dialect.rowLock.isEmpty ? "DO NOTHING" : "DO UPDATE SET failures = mfa_users.failures"
+        // SQLite's write transaction already holds the whole database.
+        let locking = !dialect.rowLock.isEmpty
         for slice in bulkSlices(distinct.count) {
             var parameters: [SQLValue] = []
             for uid in distinct[slice] { parameters += [.text(tenant), .text(uid)] }
-            try db.execute("""
-                INSERT INTO mfa_users (tenant, uid) VALUES \(rowPlaceholders(slice.count, columns: 2)) \
-                ON CONFLICT (tenant, uid) \(action)
-                """, parameters)
+            try db.execute(usersUpsertSQL(rows: slice.count, locking: locking), parameters)
         }
     }
 
@@ -69,8 +65,8 @@ extension MFAStore {
         return owned
     }
 
-    /// Inserts `factors` (rows of `mfa_factors` only, as `insert(_:_:maxFactors:)`
-    /// with no limit does for one).
+    /// Inserts `factors` (rows of `mfa_factors` only; `insert(_:_:maxFactors:)`
+    /// inserts one this way after checking the limit).
     static func insert(_ db: SQLConnection, _ factors: [FactorRecord]) throws(MFAError) {
         let columns = FactorRecord.storedColumns
         for slice in bulkSlices(factors.count) {

@@ -150,9 +150,6 @@ extension MFAStore {
                 throw MFAError(.secondFactorLimitExceeded, "a user may have at most \(maxFactors) second factors")
             }
         }
-        try db.execute("""
-            INSERT INTO mfa_factors (\(FactorRecord.storedColumns.joined(separator: ", "))) \
-            VALUES (\(placeholders(FactorRecord.storedColumns.count)))
-            """, factor.storedValues)
+        try insert(db, [factor])
     }
 }

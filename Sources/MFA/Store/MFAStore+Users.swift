@@ -60,13 +60,16 @@ extension MFAStore {
                       [.text(tenant), .text(uid)]).isEmpty
     }
 
-    private static let insertUserSQL =
-        "INSERT INTO mfa_users (tenant, uid) VALUES (?, ?) ON CONFLICT (tenant, uid) DO NOTHING"
-    /// An upsert that changes nothing but locks the row (a row lock is all
-    /// CockroachDB and YugabyteDB offer; no advisory locks).
-    private static let lockUserSQL = """
-        INSERT INTO mfa_users (tenant, uid) VALUES (?, ?) ON CONFLICT (tenant, uid)         DO UPDATE SET failures = mfa_users.failures
-        """
+    private static let insertUserSQL = usersUpsertSQL(rows: 1, locking: false)
+    private static let lockUserSQL = usersUpsertSQL(rows: 1, locking: true)
+
+    /// The users' rows of `rows` (tenant, uid) pairs created where missing;
+    /// with `locking`, an upsert that changes nothing but locks each row (a
+    /// row lock is all CockroachDB and YugabyteDB offer; no advisory locks).
+    static func usersUpsertSQL(rows: Int, locking: Bool) -> String {
+        "INSERT INTO mfa_users (tenant, uid) VALUES \(rowPlaceholders(rows, columns: 2)) ON CONFLICT (tenant, uid) "
+            + (locking ? "DO UPDATE SET failures = mfa_users.failures" : "DO NOTHING")
+    }
 
     static let userColumns = "revoked_at_ms, token_epoch, last_second_factor_at, locked_until"
 

@@ -81,10 +81,7 @@ package enum TOTPStore {
     /// stored (the enrollment's code, an imported counter; -1 for none).
     package static func insertFactor(_ db: SQLConnection, _ enrollmentID: String, _ totp: TOTPParameters,
                              lastStep: Int64) throws(MFAError) {
-        try db.execute("""
-            INSERT INTO mfa_totp_factors (enrollment_id, algorithm, digits, period, last_step) VALUES (?, ?, ?, ?, ?)
-            """, [.text(enrollmentID), .int(Int64(totp.algorithm.rawValue)), .int(Int64(totp.digits)),
-                  .int(totp.period), .int(lastStep)])
+        try insertFactors(db, [NewFactor(enrollmentID: enrollmentID, parameters: totp, lastStep: lastStep)])
     }
 
     /// A new factor's row of `mfa_totp_factors`, for `insertFactors`.
@@ -97,7 +94,8 @@ package enum TOTPStore {
         package let lastStep: Int64
     }
 
-    /// `insertFactor` for many factors: a slice of rows per statement.
+    /// Stores many factors' parameters as `insertFactor` stores one: a slice
+    /// of rows per statement.
     package static func insertFactors(_ db: SQLConnection, _ factors: [NewFactor]) throws(MFAError) {
         for slice in MFAStore.bulkSlices(factors.count) {
             var values: [SQLValue] = []
