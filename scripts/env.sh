@@ -10,14 +10,17 @@ LOGS=$CMAKE_BUILD/logs
 export LIBMFA_LIBRARY="$CMAKE_BUILD/libmfa.so"
 
 # step NAME COMMAND...: runs COMMAND with its output in build/logs/NAME.log,
-# prints the log's last lines, and on failure the whole log, then stops.
+# prints the log's last lines and how long it took, and on failure the whole
+# log, then stops.
 step() {
     local name=$1
     shift
     mkdir -p "$LOGS"
     echo "== $name"
+    local started=$SECONDS
     if "$@" > "$LOGS/$name.log" 2>&1; then
         tail -n "${TAIL_LINES:-3}" "$LOGS/$name.log"
+        echo "($name: $((SECONDS - started)) s)"
     else
         cat "$LOGS/$name.log"
         echo "FAILED: $name (log: $LOGS/$name.log)" >&2

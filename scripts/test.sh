@@ -69,4 +69,4 @@ TAIL_LINES=1 step docs "$ROOT/scripts/docs.sh"
 # The wheel's CMake build folder is kept in build/ so that a second run is incremental.
 TAIL_LINES=1 step wheel env MFA_WHEEL_BUILD_DIR="$CMAKE_BUILD/wheel-build" "$ROOT/scripts/wheel.sh" "$CMAKE_BUILD/dist"
 TAIL_LINES=1 step wheel-venv "$ROOT/Tests/wheel/check_wheel.sh" "$(tail -n 1 "$LOGS/wheel.log")"
-echo "== all tests passed"
+echo "== all tests passed in $SECONDS s"
