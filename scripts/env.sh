@@ -28,6 +28,45 @@ step() {
     fi
 }
 
+# step_start NAME COMMAND...: runs COMMAND as step does, but in the background, in a
+# process group of its own; step_wait NAME then waits for it and reports it as step
+# does. The test command overlaps single-core builds with suites that leave a core
+# idle this way; step_stop_all (for an EXIT trap) stops any still running.
+STEP_PIDS=()
+step_start() {
+    local name=$1
+    shift
+    mkdir -p "$LOGS"
+    echo "== $name (started in the background)"
+    date +%s > "$LOGS/$name.started"
+    setsid "$@" > "$LOGS/$name.log" 2>&1 < /dev/null &
+    STEP_PIDS+=("$name:$!")
+}
+
+step_wait() {
+    local name=$1 entry pid=""
+    for entry in "${STEP_PIDS[@]}"; do
+        [ "${entry%%:*}" = "$name" ] && pid=${entry#*:}
+    done
+    [ -n "$pid" ] || { echo "step_wait: no step $name was started" >&2; exit 2; }
+    echo "== $name (waited for)"
+    if wait "$pid"; then
+        tail -n "${TAIL_LINES:-3}" "$LOGS/$name.log"
+        echo "($name: $(($(date +%s) - $(cat "$LOGS/$name.started"))) s, in the background)"
+    else
+        cat "$LOGS/$name.log"
+        echo "FAILED: $name (log: $LOGS/$name.log)" >&2
+        exit 1
+    fi
+}
+
+step_stop_all() {
+    local entry
+    for entry in "${STEP_PIDS[@]}"; do
+        kill -- "-${entry#*:}" 2> /dev/null || true
+    done
+}
+
 # no_warnings LOG: fails if a compiler warning from the project's own sources is in LOG.
 no_warnings() {
     if grep -E "^$ROOT/(Sources|Tests|Tools)/.*(warning|error):" "$1"; then

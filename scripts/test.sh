@@ -20,15 +20,16 @@ cd "$ROOT"
 step postgres-start "$ROOT/scripts/pg.sh" start
 MFA_TEST_POSTGRES_URL=$(tail -n 1 "$LOGS/postgres-start.log")
 export MFA_TEST_POSTGRES_URL
-trap '"$ROOT/scripts/pg.sh" stop > /dev/null 2>&1 || true' EXIT
+trap 'step_stop_all; "$ROOT/scripts/pg.sh" stop > /dev/null 2>&1 || true' EXIT
 
 TAIL_LINES=1 step swift-test swift test
 no_warnings "$LOGS/swift-test.log"
 
-TAIL_LINES=1 step swiftpm-release swift build -c release --product mfa
-no_warnings "$LOGS/swiftpm-release.log"
-step swiftpm-exports Tests/c/check_exports.sh .build/release/libmfa.so include/mfa.h
-step swiftpm-no-libpq Tests/c/check_no_libpq.sh .build/release/libmfa.so
+# swift test has built every product of Package.swift, libmfa.so among them (in debug):
+# what the SwiftPM library exports and links is checked on that build. The release
+# build of the same sources, with warnings as errors, is CMake's below.
+step swiftpm-exports Tests/c/check_exports.sh .build/debug/libmfa.so include/mfa.h
+step swiftpm-no-libpq Tests/c/check_no_libpq.sh .build/debug/libmfa.so
 
 # mfactl is built in debug for the tests: a third of a release build's time
 # (cmake/Mfactl.cmake); an install from scripts/build.sh gets the release build.
@@ -41,12 +42,9 @@ TAIL_LINES=4 step ctest ctest --test-dir "$CMAKE_BUILD" --output-on-failure --pa
 TAIL_LINES=3 step failover "$ROOT/Tests/ha/failover.sh"
 TAIL_LINES=4 step pgbouncer "$ROOT/Tests/ha/pgbouncer.sh"
 
-# Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
-# demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.
-step sanitize-build "$ROOT/scripts/sanitize.sh" build
-TAIL_LINES=4 step sanitize-test "$ROOT/scripts/sanitize.sh" test
-TAIL_LINES=1 step valgrind "$ROOT/scripts/sanitize.sh" valgrind
-TAIL_LINES=40 step fuzz "$ROOT/scripts/fuzz.sh" 20
+# The sanitizer build compiles libmfa again on one core, mostly: it runs beside the
+# Python and PAM suites, which use about one.
+step_start sanitize-build "$ROOT/scripts/sanitize.sh" build
 
 # The mfactl tests (Tests/python/test_mfactl_*.py) run build/mfactl and must not skip.
 export MFA_REQUIRE_MFACTL=1
@@ -56,6 +54,17 @@ export MFA_PG_ROTATION_FACTORS=${MFA_PG_ROTATION_FACTORS:-20000}
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
+
+# Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
+# demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.
+TAIL_LINES=1 step_wait sanitize-build
+TAIL_LINES=4 step sanitize-test "$ROOT/scripts/sanitize.sh" test
+TAIL_LINES=1 step valgrind "$ROOT/scripts/sanitize.sh" valgrind
+TAIL_LINES=40 step fuzz "$ROOT/scripts/fuzz.sh" 20
+
+# The wheel's build (libmfa once more, on one core) runs beside the web suite. Its CMake
+# build folder is kept in build/ so that a second run is incremental.
+step_start wheel env MFA_WHEEL_BUILD_DIR="$CMAKE_BUILD/wheel-build" "$ROOT/scripts/wheel.sh" "$CMAKE_BUILD/dist"
 # The example web application (examples/web): its safety through Flask's test client, then
 # end to end in headless Chromium (security keys and passkeys through its virtual
 # authenticator), started by scripts/web.sh on SQLite and on PostgreSQL, on ports from
@@ -66,7 +75,6 @@ TAIL_LINES=1 step web python3 -m pytest -q "$ROOT/Tests/web"
 
 TAIL_LINES=4 step readme python3 "$ROOT/Tests/readme/run_readme.py" "$LIBMFA_LIBRARY"
 TAIL_LINES=1 step docs "$ROOT/scripts/docs.sh"
-# The wheel's CMake build folder is kept in build/ so that a second run is incremental.
-TAIL_LINES=1 step wheel env MFA_WHEEL_BUILD_DIR="$CMAKE_BUILD/wheel-build" "$ROOT/scripts/wheel.sh" "$CMAKE_BUILD/dist"
+TAIL_LINES=1 step_wait wheel
 TAIL_LINES=1 step wheel-venv "$ROOT/Tests/wheel/check_wheel.sh" "$(tail -n 1 "$LOGS/wheel.log")"
 echo "== all tests passed in $SECONDS s"
