@@ -13,17 +13,22 @@ export LIBMFA_LIBRARY="$CMAKE_BUILD/libmfa.so"
 # prints the log's last lines and how long it took, and on failure the whole
 # log, then stops.
 step() {
-    local name=$1
+    local name=$1 started=$SECONDS status=0
     shift
     mkdir -p "$LOGS"
     echo "== $name"
-    local started=$SECONDS
-    if "$@" > "$LOGS/$name.log" 2>&1; then
-        tail -n "${TAIL_LINES:-3}" "$LOGS/$name.log"
-        echo "($name: $((SECONDS - started)) s)"
+    "$@" > "$LOGS/$name.log" 2>&1 || status=$?
+    step_report "$name" "$status" "$((SECONDS - started)) s"
+}
+
+# step_report NAME STATUS TOOK: what step prints once NAME ended with STATUS.
+step_report() {
+    if [ "$2" = 0 ]; then
+        tail -n "${TAIL_LINES:-3}" "$LOGS/$1.log"
+        echo "($1: $3)"
     else
-        cat "$LOGS/$name.log"
-        echo "FAILED: $name (log: $LOGS/$name.log)" >&2
+        cat "$LOGS/$1.log"
+        echo "FAILED: $1 (log: $LOGS/$1.log)" >&2
         exit 1
     fi
 }
@@ -32,38 +37,34 @@ step() {
 # process group of its own; step_wait NAME then waits for it and reports it as step
 # does. The test command overlaps single-core builds with suites that leave a core
 # idle this way; step_stop_all (for an EXIT trap) stops any still running.
-STEP_PIDS=()
+STEP_JOBS=() # NAME:PID:STARTED
 step_start() {
     local name=$1
     shift
     mkdir -p "$LOGS"
     echo "== $name (started in the background)"
-    date +%s > "$LOGS/$name.started"
     setsid "$@" > "$LOGS/$name.log" 2>&1 < /dev/null &
-    STEP_PIDS+=("$name:$!")
+    STEP_JOBS+=("$name:$!:$SECONDS")
 }
 
 step_wait() {
-    local name=$1 entry pid=""
-    for entry in "${STEP_PIDS[@]}"; do
-        [ "${entry%%:*}" = "$name" ] && pid=${entry#*:}
+    local name=$1 job pid="" started status=0
+    for job in "${STEP_JOBS[@]}"; do
+        if [ "${job%%:*}" = "$name" ]; then
+            IFS=: read -r _ pid started <<< "$job"
+        fi
     done
     [ -n "$pid" ] || { echo "step_wait: no step $name was started" >&2; exit 2; }
     echo "== $name (waited for)"
-    if wait "$pid"; then
-        tail -n "${TAIL_LINES:-3}" "$LOGS/$name.log"
-        echo "($name: $(($(date +%s) - $(cat "$LOGS/$name.started"))) s, in the background)"
-    else
-        cat "$LOGS/$name.log"
-        echo "FAILED: $name (log: $LOGS/$name.log)" >&2
-        exit 1
-    fi
+    wait "$pid" || status=$?
+    step_report "$name" "$status" "$((SECONDS - started)) s, in the background"
 }
 
 step_stop_all() {
-    local entry
-    for entry in "${STEP_PIDS[@]}"; do
-        kill -- "-${entry#*:}" 2> /dev/null || true
+    local job pid
+    for job in "${STEP_JOBS[@]}"; do
+        pid=${job#*:}
+        kill -- "-${pid%%:*}" 2> /dev/null || true
     done
 }
 
