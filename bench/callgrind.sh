@@ -6,8 +6,8 @@
 # counted (the client side; the server's work is not in it); for the
 # bare-SQLite baseline (bench/sqlite_baseline.c) and libmfa's own SQLite
 # statements run bare (bench/sqlite_floor.c, also without each of the
-# writes it measures), the difference between a run of 2N and one of N
-# sign-ins. A benchmark, not a test.
+# writes it measures, and with libmfa's cryptography), the difference
+# between a run of 2N and one of N sign-ins. A benchmark, not a test.
 #
 #   bench/callgrind.sh [sign-ins] [postgres-url]
 set -euo pipefail
@@ -39,11 +39,11 @@ baseline_instructions() {
         "$out/sqlite_baseline" "$work/b.sqlite" "$users" "$1" 1 > /dev/null 2> "$work/valgrind.log"
     total "$work"/bl.*
 }
-# floor_instructions N [WITHOUT]: instructions of a run of the floor with N sign-ins
+# floor_instructions N [WITHOUT] [WITH]: instructions of a run of the floor with N sign-ins
 floor_instructions() {
     rm -f "$work"/f.sqlite* "$work"/fl.*
     "$out/store_bench" "$work/f.sqlite" "$users" 0 1 > /dev/null
-    FLOOR_WITHOUT=${2:-} valgrind --tool=callgrind --callgrind-out-file="$work/fl.%p" \
+    FLOOR_WITHOUT=${2:-} FLOOR_WITH=${3:-} valgrind --tool=callgrind --callgrind-out-file="$work/fl.%p" \
         "$out/sqlite_floor" "$work/f.sqlite" "$users" "$1" 1 > /dev/null 2> "$work/valgrind.log"
     total "$work"/fl.*
 }
@@ -56,6 +56,8 @@ for without in "" consumed user; do
     printf '%-44s %12s\n' "floor (sqlite_floor.c)${without:+, without $without}" \
         "$(( ($(floor_instructions $((signins * 2)) "$without") - $(floor_instructions "$signins" "$without")) / signins ))"
 done
+printf '%-44s %12s\n' "floor, with libmfa's cryptography" \
+    "$(( ($(floor_instructions $((signins * 2)) "" crypto) - $(floor_instructions "$signins" "" crypto)) / signins ))"
 if [ -n "$url" ]; then
     printf '%-44s %12s\n' "libmfa, PostgreSQL (client side)" "$(signin_instructions "$url")"
 fi

@@ -8,7 +8,8 @@
 #                sign-in (one read; BEGIN IMMEDIATE, a read, an update,
 #                COMMIT; WAL, synchronous=NORMAL), 1 and 2 processes; and
 #                the floor, bench/sqlite_floor.c: libmfa's own statements
-#                with nothing else, against the same peer
+#                with nothing else, against the same peer; and the floor
+#                with libmfa's cryptography added (FLOOR_WITH=crypto)
 #   PostgreSQL   libmfa vs pgbench's simple-update transaction (-N, prepared
 #                statements), 1, 2 and 8 client processes, each side for 5
 #                seconds after its clients connected, on a server on
@@ -72,10 +73,11 @@ sqlite_libmfa() {
         "$out/store_bench" "$work/s.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2
 }
 sqlite_bare() { rm -f "$work"/b.sqlite*; "$out/sqlite_baseline" "$work/b.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2; }
+# sqlite_floor PROCESSES [WITH]: the floor, or with WITH=crypto the floor and libmfa's cryptography
 sqlite_floor() {
     rm -f "$work"/f.sqlite*
     "$out/store_bench" "$work/f.sqlite" "$users" 0 1 > /dev/null
-    "$out/sqlite_floor" "$work/f.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2
+    FLOOR_WITH=${2:-} "$out/sqlite_floor" "$work/f.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2
 }
 # pg_libmfa PROCESSES OFFSET: on the store imported and warmed below, each
 # run on time steps of its own (OFFSET seconds later), as pgbench's runs all
@@ -100,15 +102,17 @@ row() { # row STORE PROCESSES LIBMFA PEER ELSEWHERE
 }
 floors=()
 for processes in 1 2; do
-    mine=() peer=() floor=() apart=()
+    mine=() peer=() floor=() crypto=() apart=()
     for _ in $(seq "$sqlite_rounds"); do
         peer+=("$(sqlite_bare "$processes")")
         floor+=("$(sqlite_floor "$processes")")
+        crypto+=("$(sqlite_floor "$processes" crypto)")
         mine+=("$(sqlite_libmfa "$processes")")
         apart+=("$(ELSEWHERE=1 sqlite_libmfa "$processes")")
     done
     row sqlite "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")" "$(best "${apart[@]}")"
-    floors+=("$processes $(best "${floor[@]}") $(best "${peer[@]}") $(best "${mine[@]}")")
+    floors+=("$processes sqlite-floor $(best "${floor[@]}") $(best "${peer[@]}") $(best "${mine[@]}")")
+    floors+=("$processes +crypto $(best "${crypto[@]}") $(best "${peer[@]}") $(best "${mine[@]}")")
 done
 # Both sides start warm: the users imported once and each signed in once,
 # and a first run of each side, neither counted (as pgbench's own tables
@@ -131,9 +135,10 @@ for processes in 1 2 8; do
 done
 echo "peers: sqlite = bench/sqlite_baseline.c; postgresql = pgbench -N -M prepared, scale 1"
 echo "libmfa: the resolve on the context that signed in; elsewhere: on a second context (another server)"
-echo "floor: libmfa's own SQLite statements with nothing else (bench/sqlite_floor.c), same peer"
+echo "floor: libmfa's own SQLite statements with nothing else (bench/sqlite_floor.c), same peer;"
+echo "+crypto: the floor with libmfa's cryptography (FLOOR_WITH=crypto), same peer"
 for line in "${floors[@]}"; do
-    read -r processes floor peer mine <<< "$line"
-    printf '%-11s %9s %14s %14s %6s%%   libmfa at %s%% of it\n' sqlite-floor "$processes" "$floor" "$peer" \
+    read -r processes name floor peer mine <<< "$line"
+    printf '%-11s %9s %14s %14s %6s%%   libmfa at %s%% of it\n' "$name" "$processes" "$floor" "$peer" \
         "$(( floor * 100 / peer ))" "$(( mine * 100 / floor ))"
 done
