@@ -147,8 +147,8 @@ static size_t binding(const char *uid, const char *id, unsigned char out[192]) {
     size_t size = 0;
     for (int f = 0; f < 6; f++) {
         size_t length = strlen(fields[f]);
-        if (f > 0) out[size++] = 0;
-        if (size + length > 191) length = 191 - size;
+        if (f > 0 && size < 192) out[size++] = 0;
+        if (length > 192 - size) length = 192 - size;
         memcpy(out + size, fields[f], length);
         size += length;
     }
@@ -177,6 +177,12 @@ static void padded(unsigned char block[SHA1_BLOCK_SIZE], const unsigned char *me
     memcpy(block, message, size);
     block[size] = 0x80;
     for (int b = 0; b < 8; b++) block[SHA1_BLOCK_SIZE - 1 - b] = (unsigned char)(bits >> (8 * b));
+}
+
+/* A chaining value as the digest's bytes (big-endian words). */
+static void digest_bytes(const uint32_t state[5], unsigned char out[SHA1_DIGEST_SIZE]) {
+    for (int w = 0; w < 5; w++)
+        for (int b = 0; b < 4; b++) out[4 * w + b] = (unsigned char)(state[w] >> (24 - 8 * b));
 }
 
 /* The chaining value after SHA-1's initial value and one block. */
@@ -208,12 +214,10 @@ static unsigned long check_code(const char *uid, const char *id, const factor_se
     for (int b = 0; b < 8; b++) counter[b] = (unsigned char)((unsigned long long)step >> (56 - 8 * b));
     padded(block, counter, sizeof counter);
     nettle_sha1_compress(inner, block);
-    for (int w = 0; w < 5; w++)
-        for (int b = 0; b < 4; b++) mac[4 * w + b] = (unsigned char)(inner[w] >> (24 - 8 * b));
+    digest_bytes(inner, mac);
     padded(block, mac, sizeof mac);
     nettle_sha1_compress(outer, block);
-    for (int w = 0; w < 5; w++)
-        for (int b = 0; b < 4; b++) mac[4 * w + b] = (unsigned char)(outer[w] >> (24 - 8 * b));
+    digest_bytes(outer, mac);
     int at = mac[SHA1_DIGEST_SIZE - 1] & 0x0f;
     sodium_memzero(secret, sizeof secret);
     sodium_memzero(pad, sizeof pad);
