@@ -10,6 +10,9 @@
 # between a run of 2N and one of N sign-ins. A benchmark, not a test.
 #
 #   bench/callgrind.sh [sign-ins] [postgres-url]
+#
+# With BENCH_SQLITE_MEMSTATUS=0, every program runs with SQLite's memory
+# statistics off, as a host may set them (bench/sqlite_host_config.h).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/env.sh"
 "$ROOT/scripts/build.sh" > /dev/null

@@ -72,6 +72,7 @@ int main(int argc, char **argv) {
     }
     const char *path = argv[1];
     long users = atol(argv[2]), signins = atol(argv[3]), processes = atol(argv[4]);
+    bench_sqlite_host_config();
     sqlite3 *db = open_db(path, NULL);
     exec_sql(db, "CREATE TABLE factors (enrollment_id TEXT NOT NULL, tenant TEXT NOT NULL, uid TEXT NOT NULL, "
             "factor_id TEXT NOT NULL, display_name TEXT, enrolled_at INTEGER NOT NULL, key_id TEXT NOT NULL, "

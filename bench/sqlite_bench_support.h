@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sqlite_host_config.h"
+
 /* Exits with SQLite's message unless `status` is OK, DONE or ROW. */
 static inline void check(sqlite3 *db, int status, const char *what) {
     if (status == SQLITE_OK || status == SQLITE_DONE || status == SQLITE_ROW) return;

@@ -313,6 +313,7 @@ int main(int argc, char **argv) {
     }
     const char *path = argv[1];
     long users = atol(argv[2]), signins = atol(argv[3]), processes = atol(argv[4]);
+    bench_sqlite_host_config();
     sqlite3 *db = open_db(path, PRAGMAS);
     check(db, sqlite3_exec(db, "INSERT INTO mfa_users (tenant, uid) SELECT tenant, uid FROM mfa_factors WHERE true "
                                "ON CONFLICT (tenant, uid) DO NOTHING", NULL, NULL, NULL), "users");

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bench_support.h"
+#include "sqlite_host_config.h"
 
 static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
 
@@ -82,6 +83,7 @@ int main(int argc, char **argv) {
     }
     const char *store = argv[1];
     long users = atol(argv[2]), signins = atol(argv[3]), processes = atol(argv[4]);
+    bench_sqlite_host_config();
     mfa_ctx *ctx = open_store(store);
     char *err = NULL;
     int status = mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}", &err);

@@ -3,7 +3,7 @@
 # $CMAKE_BUILD/bench and sets `out` to that folder.
 out=$CMAKE_BUILD/bench
 mkdir -p "$out"
-cc -O2 -std=c99 -Wall -I"$ROOT/include" "$ROOT/bench/store_bench.c" -L"$CMAKE_BUILD" -lmfa \
+cc -O2 -std=c99 -Wall -I"$ROOT/include" "$ROOT/bench/store_bench.c" -L"$CMAKE_BUILD" -lmfa -lsqlite3 \
     -Wl,-rpath,"$CMAKE_BUILD" -o "$out/store_bench"
 cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_baseline.c" -lsqlite3 -o "$out/sqlite_baseline"
 cc -O2 -std=c99 -Wall "$ROOT/bench/sqlite_floor.c" -lsqlite3 -lsodium -lnettle -o "$out/sqlite_floor"
