@@ -207,7 +207,8 @@ int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) M
 /// valid until mfa_close(). Options of an older struct version are read up
 /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
 /// pointers, a version 0 or newer than the library's, more than 64 previous
-/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids) or
+/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
+/// store location meant for another database: see mfa_options.store) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;

@@ -386,7 +386,11 @@ typedef struct mfa_options {
      * not a whole number is MFA_ERR_INVALID_ARGUMENT. libpq (libpq.so.5, or
      * the file the environment variable LIBMFA_LIBPQ names) is loaded when
      * the first such store is opened; if it cannot be, mfa_open() is
-     * MFA_ERR_STORAGE_ERROR naming it.
+     * MFA_ERR_STORAGE_ERROR naming it. A location meant for another
+     * database is MFA_ERR_INVALID_ARGUMENT, never an SQLite file of that
+     * name: a URL of a scheme other than "file:" ("mysql://",
+     * "POSTGRES://") and a libpq keyword/value string ("host=db1,db2
+     * dbname=mfa": give PostgreSQL as a URL).
      */
     const char *store;
     /** The key new secrets and tokens are protected with. */

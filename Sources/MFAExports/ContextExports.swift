@@ -21,7 +21,8 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// valid until mfa_close(). Options of an older struct version are read up
 /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
 /// pointers, a version 0 or newer than the library's, more than 64 previous
-/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids) or
+/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
+/// store location meant for another database: see mfa_options.store) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 @c(mfa_open)

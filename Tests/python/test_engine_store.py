@@ -237,6 +237,43 @@ def test_store_locations(tmp_path):
     assert (tmp_path / "pathlib.db").exists()
 
 
+@pytest.mark.parametrize("location", [
+    "host=127.0.0.1 dbname=mfa",
+    "dbname=mfa",
+    "host=db1,db2 port=5432,5432 dbname=mfa target_session_attrs=read-write",
+    "  user = mfa dbname=mfa",
+])
+def test_libpq_keyword_value_strings_are_refused_not_made_sqlite_files(tmp_path, monkeypatch, location):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(libmfa.InvalidArgumentError) as raised:
+        libmfa.Context(location, master_key=ENGINE_KEY)
+    assert "keyword/value" in raised.value.message
+    assert "postgres://" in raised.value.message
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("location, said", [
+    ("mysql://db.internal/mfa", "mysql://"),
+    ("sqlite:///var/lib/mfa.sqlite", "sqlite://"),
+    ("POSTGRES://db/mfa", "lower case"),
+    (" postgresql://db/mfa", "white space"),
+])
+def test_urls_of_other_schemes_are_refused(tmp_path, monkeypatch, location, said):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(libmfa.InvalidArgumentError) as raised:
+        libmfa.Context(location, master_key=ENGINE_KEY)
+    assert said in raised.value.message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sqlite_names_with_equals_and_file_uris_still_open(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for location in ["./host=x.db", "tenant=acme.db", str(tmp_path / "dbname=y.db"), "file:uri.db"]:
+        with libmfa.Context(location, master_key=ENGINE_KEY) as ctx:
+            ctx.set_config(TOTP_ON)
+    assert {"host=x.db", "tenant=acme.db", "dbname=y.db", "uri.db"} <= {p.name for p in tmp_path.iterdir()}
+
+
 # --- imports ---------------------------------------------------------------------------
 
 

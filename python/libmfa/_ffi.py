@@ -500,6 +500,10 @@ class mfa_options(ctypes.Structure):
         # or not a whole number is MFA_ERR_INVALID_ARGUMENT. libpq (libpq.so.5, or the
         # file the environment variable LIBMFA_LIBPQ names) is loaded when the first such
         # store is opened; if it cannot be, mfa_open() is MFA_ERR_STORAGE_ERROR naming it.
+        # A location meant for another database is MFA_ERR_INVALID_ARGUMENT, never an
+        # SQLite file of that name: a URL of a scheme other than "file:" ("mysql://",
+        # "POSTGRES://") and a libpq keyword/value string ("host=db1,db2 dbname=mfa": give
+        # PostgreSQL as a URL).
         ("store", ctypes.c_char_p),
         # The key new secrets and tokens are protected with.
         ("master_key", mfa_master_key),
@@ -1883,8 +1887,9 @@ if TYPE_CHECKING:
             of an older struct version are read up to that version's fields. Returns MFA_OK,
             MFA_ERR_INVALID_ARGUMENT (NULL pointers, a version 0 or newer than the library's,
             more than 64 previous keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate
-            key ids) or MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
-            newer libmfa). `err` as everywhere (see mfa.h).
+            key ids, a store location meant for another database: see mfa_options.store) or
+            MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a newer
+            libmfa). `err` as everywhere (see mfa.h).
             """
             ...
 

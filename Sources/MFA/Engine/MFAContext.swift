@@ -18,8 +18,10 @@ public final class MFAContext: Sendable {
 
     /// Opens a context. A store written by an earlier libmfa is migrated,
     /// and its factors re-sealed to the current binding with the keys given.
-    /// - Throws: `invalidArgument` for a bad store location; `storageError`
-    ///   if the store cannot be opened or migrated.
+    /// - Throws: `invalidArgument` for a bad store location (empty, over
+    ///   4096 bytes, or meant for another database: a URL of another scheme,
+    ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`);
+    ///   `storageError` if the store cannot be opened or migrated.
     public init(options: MFAOptions) throws(MFAError) {
         guard !options.store.isEmpty, options.store.utf8.count <= 4096 else {
             throw MFAError(.invalidArgument, "the store location must be 1 to 4096 bytes")

@@ -12,6 +12,11 @@ public struct MFAOptions: Sendable {
     /// `invalidArgument`. libpq (`libpq.so.5`, or the file `LIBMFA_LIBPQ`
     /// names) is loaded when the first such store is opened; if it cannot
     /// be, opening is `storageError` naming it.
+    ///
+    /// A location meant for another database is `invalidArgument` rather
+    /// than an SQLite file of that name: a URL of a scheme other than
+    /// `file:` (`mysql://`, `POSTGRES://`), and a libpq keyword/value
+    /// string (`host=db1,db2 dbname=mfa`; give PostgreSQL as a URL).
     public var store: String
     /// The master keys.
     public var keyring: MasterKeyring

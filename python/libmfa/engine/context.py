@@ -134,7 +134,11 @@ class Context:
     Args:
         store: an SQLite file path (str or path-like; created and migrated as
             needed), ``":memory:"`` for a private in-memory store, or a
-            ``postgres://`` URL for a store shared by many servers.
+            ``postgres://`` URL for a store shared by many servers. A location
+            meant for another database raises InvalidArgumentError instead of
+            creating an SQLite file of that name: a URL of a scheme other than
+            ``file:`` (``mysql://``, ``POSTGRES://``) or a libpq keyword/value
+            string (``host=db1,db2 dbname=mfa``: give PostgreSQL as a URL).
         master_key: the 32-byte key new secrets and tokens are protected with.
         key_id: the id stored beside what ``master_key`` encrypts (1 to 64
             printable ASCII characters).
