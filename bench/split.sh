@@ -9,8 +9,8 @@
 # The rates of bench/store.sh say how far apart the sides are; this says
 # which part differs. When libmfa's steps cost what the floor's cost, the
 # database does the same work on both, and the difference between their
-# other times is libmfa's own code: the C ABI, the Swift core, its checks
-# and objects (the cryptography is on both sides).
+# times outside SQLite (the rest) is libmfa's own code: the C ABI, the
+# Swift core, its checks and objects (the cryptography is on both sides).
 #
 # Each side runs [rounds] times, alternately, on a store prepared as
 # bench/store.sh prepares it (imported, every user signed in once); the
@@ -62,15 +62,15 @@ for side in libmfa floor baseline; do
 done
 echo "machine: $(nproc) cores, $(date -u +%Y-%m-%d); users: $users, sign-ins: $signins, median of $rounds rounds"
 echo "microseconds per complete sign-in, one process:"
-printf '%-22s %8s %10s %8s\n' side all "in SQLite" other
+printf '%-22s %8s %10s %9s\n' side all "in SQLite" "the rest"
 for side in libmfa floor baseline; do
-    printf '%-22s %8s %10s %8s\n' "$side" "$(median "$side" '$2')" "$(median "$side" '$3')" \
+    printf '%-22s %8s %10s %9s\n' "$side" "$(median "$side" '$2')" "$(median "$side" '$3')" \
         "$(median "$side" '$2 - $3')"
 done
 echo "libmfa's calls:"
-printf '  %-20s %8s %10s %8s\n' mfa_sign_in "$(median libmfa '$4')" "$(median libmfa '$6')" "$(median libmfa '$4 - $6')"
-printf '  %-20s %8s %10s %8s\n' mfa_resolve_totp "$(median libmfa '$5')" "$(median libmfa '$7')" \
+printf '  %-20s %8s %10s %9s\n' mfa_sign_in "$(median libmfa '$4')" "$(median libmfa '$6')" "$(median libmfa '$4 - $6')"
+printf '  %-20s %8s %10s %9s\n' mfa_resolve_totp "$(median libmfa '$5')" "$(median libmfa '$7')" \
     "$(median libmfa '$5 - $7')"
-echo "libmfa's own code: libmfa's other time less the floor's (which holds the same cryptography)"
+echo "libmfa's own code: libmfa's rest less the floor's (which holds the same cryptography)"
 own=$(awk -v m="$(median libmfa '$2 - $3')" -v f="$(median floor '$2 - $3')" 'BEGIN { printf "%.2f", m - f }')
 printf '  %-20s %8s\n' "per sign-in" "$own"
