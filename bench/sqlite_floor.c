@@ -19,8 +19,9 @@
  *     failures cleared, the credential and the code's step added to the
  *     consumed column; only if the epoch, the backoff, the failure counts
  *     and the column are as read)
- * in WAL mode with synchronous=NORMAL and libmfa's 16 MiB page cache,
- * statements prepared once. Keep it in step with those files.
+ * in WAL mode with synchronous=NORMAL and libmfa's 16 MiB page cache and
+ * checkpoint policy (SQLiteCheckpoints.swift), statements prepared once.
+ * Keep it in step with those files.
  *
  * FLOOR_WITHOUT=consumed|user measures what a guarantee costs: without
  * recording the credential's use (the step only), or without the user's
@@ -61,6 +62,19 @@
 #define FACTOR_COLUMNS                                                                                           \
     "f.enrollment_id, f.factor_id, f.display_name, f.enrolled_at, f.key_id, f.sealed, f.locked_until, "        \
     "f.seal_format"
+
+/* libmfa's checkpoint policy (SQLiteCheckpoints.swift), in place of
+ * SQLite's: a passive checkpoint once the log holds 1,000 frames, then once
+ * per 1,000 frames more until the log starts over. `context` points to the
+ * log's size at the last checkpoint. */
+static int checkpoint_policy(void *context, sqlite3 *db, const char *schema, int frames) {
+    int *last = context;
+    if (frames < *last) *last = 0;
+    if (frames < 1000 || frames - *last < 1000) return SQLITE_OK;
+    *last = frames;
+    sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    return SQLITE_OK;
+}
 
 /* Runs a statement to its end. */
 static void step_all(sqlite3 *db, sqlite3_stmt *statement, const char *what) {
@@ -230,6 +244,8 @@ static void client(long p, void *context) {
     const run_args *args = context;
     long share = args->share;
     sqlite3 *mine = open_db(args->path, PRAGMAS);
+    int last_checkpoint = 0;
+    sqlite3_wal_hook(mine, checkpoint_policy, &last_checkpoint);
     sqlite3_stmt *read = prepare(mine,
         "SELECT d.project, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, "
         "u.locked_until, " FACTOR_COLUMNS ", u.consumed, u.failures, u.last_failure_at, f.failures, t.algorithm, "

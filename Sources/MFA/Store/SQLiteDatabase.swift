@@ -47,6 +47,12 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     package func close() {
         lock.withLock { connection = nil }
     }
+
+    /// How many checkpoints of the write-ahead log this store's connection
+    /// has run (`SQLiteCheckpoints`); 0 once closed.
+    package var checkpointsRun: Int {
+        lock.withLock { connection?.checkpoints.runs ?? 0 }
+    }
 }
 
 /// A statement cache key: the SQL text, hashed by its length and a few of
@@ -84,6 +90,8 @@ final class SQLiteConnection: SQLConnection {
     /// bound in place (`SQLITE_STATIC`): every parameter of a statement is
     /// bound again before each run, and nothing else runs meanwhile.
     private var arena = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// When this connection checkpoints the write-ahead log (SQLite's hook holds it unretained).
+    let checkpoints = SQLiteCheckpoints()
 
     init(path: String) throws(MFAError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -99,6 +107,7 @@ final class SQLiteConnection: SQLConnection {
         if path != ":memory:" {
             _ = try query("PRAGMA journal_mode=WAL", [])
             try execute("PRAGMA synchronous=NORMAL", [])
+            checkpoints.install(on: handle)
         }
         // SQLite's default page cache is 2 MiB: a store of 10,000 users
         // (3 MiB) no longer fits, and every page it misses is a read from the
