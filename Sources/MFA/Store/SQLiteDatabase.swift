@@ -6,6 +6,7 @@ import CSQLite
 ///
 /// Durability: `synchronous=NORMAL` in WAL mode survives a crash or kill of
 /// the process at any point; only a power loss can drop the last commits.
+/// The connection checkpoints the WAL by `SQLiteCheckpoints`' policy.
 package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     package let dialect: any SQLDialect = SQLiteDialect()
     private let lock = Lock()
