@@ -65,12 +65,13 @@
 
 /* libmfa's checkpoint policy (SQLiteCheckpoints.swift), in place of
  * SQLite's: a passive checkpoint once the log holds 1,000 frames, then once
- * per 1,000 frames more until the log starts over. `context` points to the
- * log's size at the last checkpoint. */
+ * per 1,000 frames more until the log starts over, and after every commit
+ * once it holds 8,000. `context` points to the log's size at the last
+ * checkpoint. */
 static int checkpoint_policy(void *context, sqlite3 *db, const char *schema, int frames) {
     int *last = context;
     if (frames < *last) *last = 0;
-    if (frames < 1000 || frames - *last < 1000) return SQLITE_OK;
+    if (frames < 1000 || (frames < 8000 && frames - *last < 1000)) return SQLITE_OK;
     *last = frames;
     sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     return SQLITE_OK;

@@ -2,7 +2,8 @@ import CSQLite
 
 /// When a SQLite connection checkpoints the write-ahead log: once the log
 /// holds `threshold` frames, and after that once per `threshold` frames
-/// more, until the log starts over.
+/// more until the log starts over; past `ceiling` frames, after every
+/// commit, as SQLite's own policy does past `threshold`.
 ///
 /// SQLite's own policy checkpoints after every commit that leaves the log
 /// at `threshold` frames or more. A checkpoint copies only the frames that
@@ -11,17 +12,25 @@ import CSQLite
 /// pause (a second server on the store), that seldom happens: the log stays
 /// over the threshold and every commit runs a checkpoint, each with its
 /// `fdatasync`. With two processes signing in on one file, SQLite's policy
-/// ran 10,000 to 19,000 checkpoints for 20,000 sign-ins while its log grew
-/// to 17,000 frames; this one ran about 30, with the log at 4,000 to 7,000
-/// frames, and the sign-ins ran a tenth to a third faster (docs/scaling.md).
-/// With one process every checkpoint copies the whole log, which then
-/// starts over, and the two policies do the same work.
+/// ran 7,000 to 18,000 checkpoints for 20,000 sign-ins; this one about 30
+/// while the log stayed under the ceiling, and the sign-ins ran about a
+/// tenth faster (`bench/checkpoints.sh`, docs/scaling.md). With one
+/// process every checkpoint copies the whole log, which then starts over,
+/// and the two policies do the same work.
+///
+/// Fewer checkpoints are fewer chances for the log to start over, so past
+/// `ceiling` frames (32 MiB of 4 KiB pages) the policy turns back to
+/// SQLite's and tries after every commit. (Neither policy bounds the log
+/// while another connection keeps reading: a passive checkpoint waits for
+/// no reader.)
 ///
 /// The checkpoint runs in the commit's own call, as SQLite's does: no
 /// thread is started in the host process.
 final class SQLiteCheckpoints {
     /// SQLite's own threshold, in frames (pages).
     static let threshold: Int32 = 1000
+    /// The log's size, in frames, past which every commit checkpoints.
+    static let ceiling: Int32 = 8 * threshold
 
     /// The log's size in frames when this connection last ran a checkpoint
     /// (0: none since the log last started over).
@@ -37,10 +46,10 @@ final class SQLiteCheckpoints {
 
     /// After each commit, with the log's size in frames: checkpoints if the
     /// log grew by `threshold` frames since the last checkpoint (or reached
-    /// it since the log started over).
+    /// it since the log started over), or holds `ceiling` frames or more.
     fileprivate func committed(_ handle: OpaquePointer?, _ schema: UnsafePointer<CChar>?, frames: Int32) {
         if frames < lastRun { lastRun = 0 }
-        guard frames >= Self.threshold, frames - lastRun >= Self.threshold else { return }
+        guard frames >= Self.threshold, frames >= Self.ceiling || frames - lastRun >= Self.threshold else { return }
         lastRun = frames
         runs += 1
         // PASSIVE, as SQLite's own: it copies what it can without waiting for readers or writers.
