@@ -15,6 +15,7 @@
  * Built and run by bench/checkpoints.sh.
  */
 #define _GNU_SOURCE
+#include "preload_support.h" /* after _GNU_SOURCE, for RTLD_NEXT */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,14 +31,7 @@ typedef int (*wal_callback)(void *, sqlite3 *, const char *, int);
 static long checkpoints, largest;
 
 /* The next definition of `name` after this library's. */
-static void *next(const char *name) {
-    void *found = dlsym(RTLD_NEXT, name);
-    if (!found) {
-        fprintf(stderr, "checkpoint_policy: no %s\n", name);
-        abort();
-    }
-    return found;
-}
+static void *next(const char *name) { return preload_next("checkpoint_policy", name); }
 
 int sqlite3_wal_checkpoint_v2(sqlite3 *db, const char *schema, int mode, int *log, int *done) {
     static int (*real)(sqlite3 *, const char *, int, int *, int *);

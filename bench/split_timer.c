@@ -17,6 +17,7 @@
  * nanoseconds each, on every side alike). Built and run by bench/split.sh.
  */
 #define _GNU_SOURCE
+#include "preload_support.h" /* after _GNU_SOURCE, for RTLD_NEXT */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,14 +44,7 @@ static long long nanoseconds(void) {
 }
 
 /* The next definition of `name` after this library's. */
-static void *next(const char *name) {
-    void *found = dlsym(RTLD_NEXT, name);
-    if (!found) {
-        fprintf(stderr, "split_timer: no %s\n", name);
-        abort();
-    }
-    return found;
-}
+static void *next(const char *name) { return preload_next("split_timer", name); }
 
 int sqlite3_step(sqlite3_stmt *statement) {
     static int (*real)(sqlite3_stmt *);
