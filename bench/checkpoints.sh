@@ -30,7 +30,7 @@ run() {
     rate=$(CHECKPOINT_POLICY=$1 CHECKPOINT_OUT="$work/counts" LD_PRELOAD="$out/checkpoint_policy.so" \
         BENCH_SKIP_IMPORT=1 BENCH_TIME_OFFSET=1000000 \
         "$out/store_bench" "$work/s.sqlite" "$users" "$signins" "$processes" | cut -d' ' -f2)
-    # The timed clients' lines: the last one of each process (the set-up's connection reports none).
+    # Every line: each client process reports as it closes its connection (one that ran no checkpoint reports nothing).
     echo "$rate $(awk '{n += $1; if ($2 > w) w = $2} END {print n + 0, w + 0}' "$work/counts" 2>/dev/null || echo 0 0)"
 }
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
