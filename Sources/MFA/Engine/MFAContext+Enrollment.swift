@@ -81,8 +81,9 @@ extension MFAContext {
         let sealed = try RecordSealer.seal(enrollment.payload, F.binding(tenant: user.tenantKey, uid: user.uid,
                                                                          enrollmentID: enrollmentID),
                                            keyring: keyring)
-        let record = FactorRecord(enrollmentID: enrollmentID, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
+        var record = FactorRecord(enrollmentID: enrollmentID, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
                                   displayName: displayName, enrolledAt: now, keyID: sealed.keyID, sealed: sealed.sealed)
+        record.kindValues = enrollment.columns
         try store.finishEnrollment(EnrollmentCommit(
             factor: record, sessionTokenID: enrollment.session.id,
             consumedUntil: enrollment.session.consumedUntil(skew: config.limits.clockSkew),

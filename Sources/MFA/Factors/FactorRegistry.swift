@@ -25,6 +25,9 @@ package enum FactorRegistry {
         return kind
     }
 
+    /// Every kind's `factorColumns`, in the order of `all`.
+    package static let factorColumns: [String] = all.flatMap { $0.factorColumns }
+
     /// The ids of the kinds that count toward the factor limit.
     package static var limitedIDs: [String] { all.filter { $0.countsTowardLimit }.map { $0.id } }
 }

@@ -17,8 +17,11 @@
 ///   Whether the kind is enabled is `MFAConfig.providers[id]`.
 /// - **Records.** Every factor has a row in `mfa_factors` (ids, display
 ///   name, enrollment time, backoff, and one sealed payload bound to the
-///   row); state of its own lives in its own tables (`stateTables`, keyed
-///   by `enrollment_id`, created by its `migrations`, deleted with the row).
+///   row). A few values fixed when the factor is stored may have columns of
+///   the kind's own in that row (`factorColumns`, NULL in other kinds'
+///   rows: TOTP's parameters, which every sign-in reads). State of its own
+///   lives in its own tables (`stateTables`, keyed by `enrollment_id`,
+///   deleted with the row). Its `migrations` create both.
 /// - **Enrollment.** `enrollment(for:user:context:now:)` checks an
 ///   assertion and returns what to store: the payload to seal, the token
 ///   that proved the user (consumed once), and the writes of its own rows,
@@ -61,6 +64,9 @@ package protocol SecondFactor: Sendable {
 
     /// Its migration track (`schema_version:<id>`).
     static var migrations: [Migration] { get }
+    /// Its own columns in the factor's row of `mfa_factors`, written with
+    /// the row from `FactorEnrollment.columns` (`FactorRecord.kindValues`).
+    static var factorColumns: [String] { get }
     /// Its own tables keyed by `enrollment_id`, deleted with the factor.
     static var stateTables: [String] { get }
     /// Tables of its own holding sealed values (re-sealed by key rotation).
@@ -69,10 +75,10 @@ package protocol SecondFactor: Sendable {
     /// carries (the codes left of a recovery set), or nil.
     static var summarySQL: String? { get }
     /// A join of the kind's own table to the factor row `f`, read with every
-    /// sign-in attempt (`LEFT JOIN mfa_totp_factors t ON …`), or "".
+    /// sign-in attempt (`LEFT JOIN mfa_webauthn_credentials w ON …`), or "".
     static var attemptJoin: String { get }
-    /// The columns the kind's judge reads from `attemptJoin`
-    /// (`AttemptInput.state`), in order.
+    /// The columns the kind's judge reads from the factor row `f` and from
+    /// `attemptJoin` (`AttemptInput.state`), in order.
     static var attemptColumns: [String] { get }
 
     /// What identifies `record` to its user.
@@ -89,6 +95,7 @@ extension SecondFactor {
     package static var countsTowardLimit: Bool { true }
     package static var replacesPrevious: Bool { false }
     package static var providerAliases: [String] { [] }
+    package static var factorColumns: [String] { [] }
     package static var stateTables: [String] { [] }
     package static var sealedTables: [SealedTable] { [] }
     package static var summarySQL: String? { nil }
@@ -134,6 +141,8 @@ package struct FactorEnrollment: Sendable {
     /// Writes the kind's own rows for the new factor and uses up what proved
     /// it, in the enrollment's transaction; throws to refuse.
     package var write: @Sendable (SQLConnection, FactorRecord) throws(MFAError) -> Void
+    /// The values of the kind's `factorColumns`, stored in the factor's row.
+    package var columns: [SQLValue] = []
     /// Sees the user's factors inside the transaction, after the user's lock,
     /// and throws to refuse the new one (a phone number the user already has).
     package var admit: @Sendable ([FactorRecord]) throws(MFAError) -> Void

@@ -141,7 +141,6 @@ extension MFAContext {
             var owned = try MFAStore.factors(db, tenant, uids)
             // The batch's new TOTP factors, written after its last line.
             var newFactors: [FactorRecord] = []
-            var newTOTP: [TOTPStore.NewFactor] = []
             for (candidate, randomID) in zip(candidates, ids) {
                 let uid = candidate.uid
                 let existing = owned[uid] ?? []
@@ -185,11 +184,10 @@ extension MFAContext {
                 }
                 let sealed = try RecordSealer.seal(candidate.secret, TOTPFactor.binding(
                     tenant: tenant, uid: uid, enrollmentID: enrollmentID), keyring: keyring)
-                let record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: uid,
+                var record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: uid,
                                           factorID: TOTPMultiFactorID, displayName: candidate.displayName,
                                           enrolledAt: now, keyID: sealed.keyID, sealed: sealed.sealed)
-                newTOTP.append(TOTPStore.NewFactor(enrollmentID: enrollmentID, parameters: candidate.parameters,
-                                                   lastStep: candidate.lastStep))
+                record.kindValues = TOTPStore.values(candidate.parameters, lastStep: candidate.lastStep)
                 newFactors.append(record)
                 owned[uid, default: []].append(record)
                 stored.append(record)
@@ -211,7 +209,6 @@ extension MFAContext {
                     }
                 }
             }
-            try TOTPStore.insertFactors(db, newTOTP)
             try MFAStore.insert(db, newFactors)
             return (reports, stored)
         }

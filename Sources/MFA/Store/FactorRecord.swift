@@ -17,6 +17,10 @@ package struct FactorRecord: Sendable, Equatable {
     package var sealFormat: Int64
     /// The kind's summary (`SecondFactor.summarySQL`), when it has one.
     package var summary: Int64?
+    /// The values of its kind's own columns (`SecondFactor.factorColumns`),
+    /// written with the row; empty in a record read back (the reads that
+    /// need them name them: the sign-in attempt's `attemptColumns`).
+    package var kindValues: [SQLValue] = []
 
     /// The current seal format.
     package static let currentSealFormat: Int64 = 2
@@ -127,6 +131,30 @@ package struct FactorRecord: Sendable, Equatable {
     var storedValues: [SQLValue] {
         [.text(enrollmentID), .text(tenant), .text(uid), .text(factorID), displayName.map(SQLValue.text) ?? .null,
          .int(enrolledAt), .text(keyID), .blob(sealed), .int(lockedUntil), .int(sealFormat)]
+    }
+
+    /// The columns an insert writes: `storedColumns`, then every kind's own.
+    static let insertColumns = storedColumns + FactorRegistry.factorColumns
+
+    /// The values of `insertColumns`: its kind's own from `kindValues`, NULL in
+    /// every other kind's (and in its own when `kindValues` is empty: such a
+    /// factor's attempts find no parameters, a `storageError`).
+    /// - Throws: `storageError` if `kindValues` is not one value for each of its kind's columns.
+    func insertValues() throws(MFAError) -> [SQLValue] {
+        let own = FactorRegistry.kind(factorID)?.factorColumns.count ?? 0
+        guard kindValues.isEmpty || kindValues.count == own else {
+            throw MFAError(.storageError, "a new factor's values do not fit its kind's columns")
+        }
+        var values = storedValues
+        values.reserveCapacity(Self.insertColumns.count)
+        for kind in FactorRegistry.all {
+            if kind.id == factorID, !kindValues.isEmpty {
+                values += kindValues
+            } else {
+                values += Array(repeating: SQLValue.null, count: kind.factorColumns.count)
+            }
+        }
+        return values
     }
 }
 

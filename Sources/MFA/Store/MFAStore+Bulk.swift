@@ -2,7 +2,7 @@
 /// per slice of rows instead of one per row, so that a batch of 1,000 lines
 /// costs PostgreSQL a few round trips instead of thousands.
 extension MFAStore {
-    /// The most rows one bulk statement carries (10 parameters a factor row:
+    /// The most rows one bulk statement carries (14 parameters a factor row:
     /// far under SQLite's 32,766 and PostgreSQL's 65,535).
     package static let bulkRows = 128
 
@@ -68,12 +68,15 @@ extension MFAStore {
     /// Inserts `factors` (rows of `mfa_factors` only; `insert(_:_:maxFactors:)`
     /// inserts one this way after checking the limit).
     static func insert(_ db: SQLConnection, _ factors: [FactorRecord]) throws(MFAError) {
-        let columns = FactorRecord.storedColumns
+        let columns = FactorRecord.insertColumns
         for slice in bulkSlices(factors.count) {
+            var values: [SQLValue] = []
+            values.reserveCapacity(slice.count * columns.count)
+            for factor in factors[slice] { values += try factor.insertValues() }
             try db.execute("""
                 INSERT INTO mfa_factors (\(columns.joined(separator: ", "))) \
                 VALUES \(rowPlaceholders(slice.count, columns: columns.count))
-                """, factors[slice].flatMap(\.storedValues))
+                """, values)
         }
     }
 }

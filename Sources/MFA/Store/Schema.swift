@@ -147,8 +147,10 @@ package enum Schema {
     /// The SQLSTATEs that say a migration statement's work is done already:
     /// the table or index exists (42P07), the column was added (42701),
     /// the column was dropped, or a statement moving its values out of it
-    /// finds it gone (42703: the values moved before it went), the rows were
-    /// copied (23505: one statement copies them all or none).
+    /// finds it gone (42703: the values moved before it went), a statement
+    /// moving rows out of a table finds the table gone (42P01: they moved
+    /// before it went), the rows were copied (23505: one statement copies
+    /// them all or none).
     package static func alreadyDone(_ statement: String) -> Set<String> {
         let words = statement.split(separator: " ", maxSplits: 6).map { $0.uppercased() }
         guard let first = words.first else { return [] }
@@ -157,7 +159,7 @@ package enum Schema {
         case "ALTER" where words.contains("ADD"): return ["42701"]
         case "ALTER" where words.contains("DROP"): return ["42703"]
         case "INSERT": return ["23505", "42703"]
-        case "UPDATE", "DELETE": return ["42703"]
+        case "UPDATE", "DELETE": return ["42703", "42P01"]
         default: return []
         }
     }

@@ -2,7 +2,7 @@
 /// than every step the factor accepted before, and is then recorded in the
 /// user's row (`ConsumedTokens`) as the factor's last step.
 ///
-/// The factor's own row (`mfa_totp_factors.last_step`) keeps the step it
+/// The factor's own row (`mfa_factors.totp_last_step`) keeps the step it
 /// was stored with (the enrollment's code, an imported counter) and is
 /// never written after; every later step lives in the user's row, which
 /// the sign-in writes anyway.

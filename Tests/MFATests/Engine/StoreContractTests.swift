@@ -15,8 +15,10 @@ struct StoreContractTests {
     }
 
     private func factor(_ id: String, uid: String = "u", kind: String = "totp") -> FactorRecord {
-        FactorRecord(enrollmentID: id, tenant: "", uid: uid, factorID: kind, displayName: nil, enrolledAt: 1,
-                     keyID: "k", sealed: [1, 2, 3])
+        var record = FactorRecord(enrollmentID: id, tenant: "", uid: uid, factorID: kind, displayName: nil,
+                                  enrolledAt: 1, keyID: "k", sealed: [1, 2, 3])
+        if kind == TOTPMultiFactorID { record.kindValues = TOTPStore.values(.standard, lastStep: -1) }
+        return record
     }
 
     /// A commit of `factor` proved by session `token`, whose kind's write is `write`.
@@ -146,11 +148,7 @@ struct StoreContractTests {
     @Test("a TOTP step is claimed once and a pending credential consumed once", arguments: StoreKind.available)
     func signInClaims(_ kind: StoreKind) throws {
         let (store, _) = try store(kind)
-        try store.insertFactor(factor("f1"), maxFactors: 5) { (db, factor) throws(MFAError) in
-            try db.execute("""
-                INSERT INTO mfa_totp_factors (enrollment_id, algorithm, digits, period) VALUES (?, 1, 6, 30)
-                """, [.text(factor.enrollmentID)])
-        }
+        try store.insertFactor(factor("f1"), maxFactors: 5) { _, _ in }
         func attempt(step: Int64, token: UInt8) throws -> FailureOutcome? {
             let result = try store.resolveAttempt(AttemptRequest(enrollmentID: "f1", tenant: "", uid: "u",
                                                                  tokenID: [token], now: 10),
@@ -213,9 +211,7 @@ struct StoreContractTests {
           arguments: StoreKind.available)
     func reseal(_ kind: StoreKind) throws {
         let (store, _) = try store(kind)
-        try store.insertFactor(factor("f1"), maxFactors: 5) { (db, factor) throws(MFAError) in
-            try TOTPStore.insertFactor(db, factor.enrollmentID, .standard, lastStep: -1)
-        }
+        try store.insertFactor(factor("f1"), maxFactors: 5) { _, _ in }
         let old = try store.sealedRecords(notUnder: "new", limit: 10)
         #expect(old.map(\.id) == ["f1"])
         #expect(old.first?.binding == .factor("totp", tenant: "", uid: "u", id: "f1"))
@@ -226,7 +222,7 @@ struct StoreContractTests {
         #expect(try store.deleteFactor(tenant: "", uid: "u", enrollmentID: "f1", nowMs: 5)?.factorID == "totp")
         #expect(try store.deleteFactor(tenant: "", uid: "u", enrollmentID: "f1", nowMs: 5) == nil)
         let left = try store.database.read { (db) throws(MFAError) in
-            try db.query("SELECT COUNT(*) FROM mfa_totp_factors", []).first?.first?.int
+            try db.query("SELECT COUNT(*) FROM mfa_factors", []).first?.first?.int
         }
         #expect(left == 0)
     }

@@ -257,9 +257,8 @@ final class TOTPRace: Sendable {
         // The factor's last step: the one it was stored with, or the last one recorded in the user's row.
         let claimed = try store.database.read { (db) throws(MFAError) -> Int64? in
             guard let row = try db.query("""
-                SELECT t.last_step, u.consumed FROM mfa_totp_factors t JOIN mfa_factors f \
-                ON f.enrollment_id = t.enrollment_id LEFT JOIN mfa_users u ON u.tenant = f.tenant AND u.uid = f.uid \
-                WHERE t.enrollment_id = ?
+                SELECT f.totp_last_step, u.consumed FROM mfa_factors f \
+                LEFT JOIN mfa_users u ON u.tenant = f.tenant AND u.uid = f.uid WHERE f.enrollment_id = ?
                 """, [.text(enrollmentID)]).first, let stored = row[0].int else { return nil }
             return max(stored, try ConsumedTokens(row[1]).lastStep(UsedStep.key(enrollmentID)) ?? -1)
         } ?? -2

@@ -39,10 +39,6 @@ struct StoreIntegrityTests {
             let factor = try flows.enroll(FlowFixture(wrapping: again), again.user("mallory"))
             try RawStore.execute(at, "UPDATE mfa_factors SET \(column) = ? WHERE enrollment_id = ?",
                                  [.text(value), .text(factor.info.uid)])
-            if column == "enrollment_id" {
-                try RawStore.execute(at, "UPDATE mfa_totp_factors SET enrollment_id = ? WHERE enrollment_id = ?",
-                                     [.text(value), .text(factor.info.uid)])
-            }
             let code = errorCode { () throws -> SignInResult in
                 let user = again.user("mallory", tenant: column == "tenant" ? "other" : nil)
                 let resolver = try again.resolver(user)
@@ -66,7 +62,8 @@ struct StoreIntegrityTests {
             let (fixture, location) = try fileFixture(kind)
             let flows = FlowFixture(wrapping: fixture)
             let factor = try TOTPDriver().enroll(flows, fixture.user())
-            try RawStore.execute(location, "UPDATE mfa_totp_factors SET \(column) = ?", [.int(value)])
+            try RawStore.execute(location, "UPDATE mfa_factors SET totp_\(column) = ? WHERE factor_id = 'totp'",
+                                 [.int(value)])
             let resolver = try fixture.resolver(fixture.user())
             #expect(errorCode { try resolver.resolveSignIn(with: TOTPDriver().right(flows, resolver, factor, use: 0)) }
                 == .storageError, "\(column) = \(value)")
@@ -125,9 +122,12 @@ struct StoreIntegrityTests {
         let columns = try RawStore.query(location, "SELECT name, pk FROM pragma_table_info('mfa_factors')")
         #expect(columns.compactMap { $0.first?.text } == ["enrollment_id", "tenant", "uid", "factor_id", "display_name",
                                                          "enrolled_at", "key_id", "sealed", "failures",
-                                                         "last_failure_at", "locked_until", "seal_format"],
-                "the TOTP columns moved out after the table was rebuilt by its owner")
-        #expect(columns.compactMap { $0.last?.int } == [3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+                                                         "last_failure_at", "locked_until", "seal_format",
+                                                         "totp_algorithm", "totp_digits", "totp_period",
+                                                         "totp_last_step"],
+                "the TOTP columns moved out after the table was rebuilt by its owner, then back in, renamed")
+        #expect(columns.compactMap { $0.last?.int } == [3, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(try RawStore.query(location, "SELECT name FROM sqlite_master WHERE name = 'mfa_totp_factors'").isEmpty)
         // alice's imported TOTP factor (secret 00 01 ... 13) signs in.
         clock.advance(60)
         let resolver = try fixture.resolver(fixture.user("alice"))

@@ -52,12 +52,10 @@ struct ConsumedTokensTests {
         let database: SQLDatabase = kind == .sqlite ? try SQLiteDatabase(path: location)
             : try PostgresDatabase(url: location)
         let store = try MFAStore(database: database)
-        try store.insertFactor(FactorRecord(enrollmentID: "f1", tenant: "", uid: "u", factorID: "totp",
-                                            displayName: nil, enrolledAt: 1, keyID: "k", sealed: [1]),
-                               maxFactors: 5) { (db, factor) throws(MFAError) in
-            try db.execute("INSERT INTO mfa_totp_factors (enrollment_id, algorithm, digits, period) VALUES (?, 1, 6, 30)",
-                           [.text(factor.enrollmentID)])
-        }
+        var record = FactorRecord(enrollmentID: "f1", tenant: "", uid: "u", factorID: "totp", displayName: nil,
+                                  enrolledAt: 1, keyID: "k", sealed: [1])
+        record.kindValues = TOTPStore.values(.standard, lastStep: -1)
+        try store.insertFactor(record, maxFactors: 5) { _, _ in }
         var step: Int64 = 0
         func signIn(_ token: [UInt8], now: Int64 = 10) throws -> Bool {
             step += 1

@@ -60,7 +60,7 @@ struct SeparateSchemaChangesTests {
 
     /// What every track's version is once a store is current.
     private static let current: [String: Int64] = [
-        "schema_version": Schema.currentVersion, "schema_version:totp": 2, "schema_version:phone": 1,
+        "schema_version": Schema.currentVersion, "schema_version:totp": 3, "schema_version:phone": 1,
         "schema_version:recovery": 1, "schema_version:webauthn": 1,
     ]
 
@@ -98,8 +98,30 @@ struct SeparateSchemaChangesTests {
         #expect(try Self.versions(database) == Self.current)
         #expect(try Self.columns("mfa_factors", database) == [
             "display_name", "enrolled_at", "enrollment_id", "factor_id", "failures", "key_id", "last_failure_at",
-            "locked_until", "seal_format", "sealed", "tenant", "uid",
+            "locked_until", "seal_format", "sealed", "tenant", "totp_algorithm", "totp_digits", "totp_last_step",
+            "totp_period", "uid",
         ])
+    }
+
+    @Test("the TOTP track's move into the factor's row, stopped after its table was dropped, is finished")
+    func totpMoveResumed() throws {
+        guard let url = try Self.strictDatabase() else { return }
+        let fixture = try EngineFixture(store: Self.separate(url))
+        let user = fixture.user()
+        let (info, secret) = try fixture.enrollTOTP(user)
+        let database = try PostgresDatabase(url: Self.separate(url))
+        defer { database.close() }
+        // Every statement of TOTP's third migration ran (the columns added, the
+        // rows moved, the old table dropped); its version was not recorded.
+        try database.write { (db) throws(MFAError) in
+            try db.execute("UPDATE mfa_meta SET value = 2 WHERE name = 'schema_version:totp'", [])
+        }
+        _ = try MFAStore(database: database)
+        #expect(try Self.versions(database) == Self.current)
+        fixture.clock.advance(30)
+        let result = try fixture.resolver(user).resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(
+            withEnrollmentID: info.uid, oneTimePassword: fixture.code(secret)))
+        #expect(result.enrollmentID == info.uid)
     }
 
     @Test("a migration stopped halfway (a column dropped, the version not yet recorded) is finished")
@@ -164,7 +186,7 @@ struct SeparateSchemaChangesTests {
             try db.execute("UPDATE mfa_meta SET value = value + 1 WHERE name = 'schema_version:totp'", [])
         }
         #expect(errorCode { try MFAStore(database: database) } == .storageError)
-        #expect(try Self.versions(database)["schema_version:totp"] == 3)
+        #expect(try Self.versions(database)["schema_version:totp"] == 4)
     }
 
     @Test("which statements' failures mean their work is done already")
@@ -174,7 +196,7 @@ struct SeparateSchemaChangesTests {
         #expect(Schema.alreadyDone("ALTER TABLE mfa_users ADD COLUMN consumed BYTEA") == ["42701"])
         #expect(Schema.alreadyDone("ALTER TABLE mfa_factors DROP COLUMN digits") == ["42703"])
         #expect(Schema.alreadyDone("INSERT INTO t (a) SELECT a FROM u") == ["23505", "42703"])
-        #expect(Schema.alreadyDone("UPDATE mfa_users SET a = b") == ["42703"])
+        #expect(Schema.alreadyDone("UPDATE mfa_users SET a = b") == ["42703", "42P01"])
         #expect(Schema.alreadyDone("DROP TABLE mfa_factors").isEmpty)
     }
 

@@ -82,7 +82,7 @@ struct UsedStepTests {
                 .first?.first ?? .null)
         }
         func storedSteps() throws -> [Int64] {
-            try RawStore.query(location, "SELECT last_step FROM mfa_totp_factors ORDER BY enrollment_id")
+            try RawStore.query(location, "SELECT totp_last_step FROM mfa_factors WHERE factor_id = 'totp' ORDER BY enrollment_id")
                 .compactMap { $0.first?.int }
         }
         let now = fixture.clock.now()
@@ -136,25 +136,25 @@ struct UsedStepTests {
             try RawStore.execute($0, "UPDATE mfa_users SET consumed = ?", [.blob([1, 2, 3, 4, 5])])
         } == .storageError)
         #expect(try attempt {
-            try RawStore.execute($0, "UPDATE mfa_totp_factors SET last_step = ?", [.int(.max)])
+            try RawStore.execute($0, "UPDATE mfa_factors SET totp_last_step = ? WHERE factor_id = 'totp'", [.int(.max)])
         } == .invalidVerificationCode)
         #expect(try attempt {
-            try RawStore.execute($0, "UPDATE mfa_totp_factors SET last_step = ?", [.int(.min)])
+            try RawStore.execute($0, "UPDATE mfa_factors SET totp_last_step = ? WHERE factor_id = 'totp'", [.int(.min)])
         } == nil)
         if kind == .sqlite {
             #expect(try attempt {
-                try RawStore.execute($0, "UPDATE mfa_totp_factors SET last_step = 'x'")
+                try RawStore.execute($0, "UPDATE mfa_factors SET totp_last_step = 'x' WHERE factor_id = 'totp'")
             } == .storageError)
         }
     }
 
-    @Test("the TOTP track is at version 2: a store of a newer track is refused", arguments: StoreKind.available)
+    @Test("the TOTP track is at version 3: a store of a newer track is refused", arguments: StoreKind.available)
     func schemaVersion(_ kind: StoreKind) throws {
         let location = try kind.freshLocation(file: true)
         _ = try PhoneFixture(store: location, config: FlowFixture.config)
         let version = try RawStore.query(location, "SELECT value FROM mfa_meta WHERE name = 'schema_version:totp'")
-        #expect(version.first?.first?.int == 2)
-        try RawStore.execute(location, "UPDATE mfa_meta SET value = 3 WHERE name = 'schema_version:totp'")
+        #expect(version.first?.first?.int == 3)
+        try RawStore.execute(location, "UPDATE mfa_meta SET value = 4 WHERE name = 'schema_version:totp'")
         #expect(errorCode { _ = try PhoneFixture(store: location, config: FlowFixture.config) } == .storageError)
     }
 }

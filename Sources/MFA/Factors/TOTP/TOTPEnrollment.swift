@@ -49,9 +49,10 @@ extension MFAContext {
             throw MFAError(.invalidVerificationCode, "the code does not match the secret; try again")
         }
         let pendingID = pending.pendingID
-        return FactorEnrollment(session: claims, payload: secret) { (db, factor) throws(MFAError) in
+        var enrollment = FactorEnrollment(session: claims, payload: secret) { (db, _) throws(MFAError) in
             try TOTPStore.claimPending(db, pendingID)
-            try TOTPStore.insertFactor(db, factor.enrollmentID, .standard, lastStep: step)
         }
+        enrollment.columns = TOTPStore.values(.standard, lastStep: step)
+        return enrollment
     }
 }

@@ -1,7 +1,7 @@
 /// TOTP authenticator apps (RFC 6238) as a second factor.
 ///
-/// The payload is the shared secret; `mfa_totp_factors` holds the code
-/// parameters and the step the factor was stored with. A code works once:
+/// The payload is the shared secret; the factor's row holds the code
+/// parameters and the step it was stored with (`TOTPStore.factorColumns`). A code works once:
 /// its step must be later than that and than the last step accepted, which
 /// the attempt records in the user's row (`UsedStep`, `ConsumedTokens`).
 package enum TOTPFactor: SecondFactor {
@@ -12,10 +12,9 @@ package enum TOTPFactor: SecondFactor {
     package static var configKeys: [String] { ["totp"] }
     package static var defaultSettings: TOTPSettings { TOTPSettings() }
     package static var migrations: [Migration] { TOTPStore.migrations }
-    package static var stateTables: [String] { ["mfa_totp_factors"] }
+    package static var factorColumns: [String] { TOTPStore.factorColumns }
     package static var sealedTables: [SealedTable] { [TOTPStore.pendingTable] }
-    package static var attemptJoin: String { "LEFT JOIN mfa_totp_factors t ON t.enrollment_id = f.enrollment_id" }
-    package static var attemptColumns: [String] { ["t.algorithm", "t.digits", "t.period", "t.last_step"] }
+    package static var attemptColumns: [String] { TOTPStore.factorColumns.map { "f." + $0 } }
 
     package static func apply(_ document: JSONValue, to settings: inout TOTPSettings) throws(MFAError) {
         guard let section = document["totp"] else { return }

@@ -30,13 +30,12 @@ extension MFAContext {
         let sealed = try RecordSealer.seal(totp.secret, TOTPFactor.binding(tenant: user.tenantKey, uid: user.uid,
                                                                            enrollmentID: enrollmentID),
                                            keyring: keyring)
-        let record = FactorRecord(enrollmentID: enrollmentID, tenant: user.tenantKey, uid: user.uid,
+        var record = FactorRecord(enrollmentID: enrollmentID, tenant: user.tenantKey, uid: user.uid,
                                   factorID: TOTPMultiFactorID, displayName: name, enrolledAt: now, keyID: sealed.keyID,
                                   sealed: sealed.sealed)
-        let parameters = TOTPParameters(algorithm: totp.algorithm, digits: totp.digits, period: totp.period)
-        try store.insertFactor(record, maxFactors: config.limits.maxFactors) { (db, factor) throws(MFAError) in
-            try TOTPStore.insertFactor(db, factor.enrollmentID, parameters, lastStep: -1)
-        }
+        record.kindValues = TOTPStore.values(
+            TOTPParameters(algorithm: totp.algorithm, digits: totp.digits, period: totp.period), lastStep: -1)
+        try store.insertFactor(record, maxFactors: config.limits.maxFactors) { _, _ in }
         audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: TOTPMultiFactorID,
                          enrollmentID: enrollmentID, time: now, detail: "IMPORTED"))
         return try factorInfo(record, masked: false)

@@ -1,7 +1,8 @@
-/// The TOTP factor's own tables: `mfa_totp_factors` (each factor's code
-/// parameters and the step it was stored with) and `mfa_pending` (secrets
-/// waiting for their enrollment to be finished). The steps sign-ins accept
-/// later are recorded in the user's row (`UsedStep`).
+/// What the TOTP factor stores: its code parameters and the step it was
+/// stored with, in columns of its own in the factor's row of `mfa_factors`
+/// (`factorColumns`, NULL in other kinds' rows), and `mfa_pending`
+/// (secrets waiting for their enrollment to be finished). The steps
+/// sign-ins accept later are recorded in the user's row (`UsedStep`).
 package enum TOTPStore {
     /// The TOTP track of the schema.
     package static let migrations: [Migration] = [
@@ -25,7 +26,32 @@ package enum TOTPStore {
         // the step the factor was stored with. Nothing moves: both are read.
         // An older libmfa, which would drop those entries, refuses the store.
         { _, _ in [] },
+        // Version 3: the parameters and the stored step, fixed once the factor
+        // is stored, move into the factor's row: the sign-in read gets them
+        // without a join (on PostgreSQL each table a statement touches costs
+        // its set-up on every execution; bench/pg_read_parts.sh).
+        { _, _ in [
+            "ALTER TABLE mfa_factors ADD COLUMN totp_algorithm BIGINT",
+            "ALTER TABLE mfa_factors ADD COLUMN totp_digits BIGINT",
+            "ALTER TABLE mfa_factors ADD COLUMN totp_period BIGINT",
+            "ALTER TABLE mfa_factors ADD COLUMN totp_last_step BIGINT",
+            """
+            UPDATE mfa_factors SET (totp_algorithm, totp_digits, totp_period, totp_last_step) = \
+            (SELECT t.algorithm, t.digits, t.period, t.last_step FROM mfa_totp_factors t \
+            WHERE t.enrollment_id = mfa_factors.enrollment_id) WHERE factor_id = 'totp'
+            """,
+            "DROP TABLE IF EXISTS mfa_totp_factors",
+        ] },
     ]
+
+    /// The TOTP factor's columns in its row of `mfa_factors`: algorithm,
+    /// digits, period, and the last step accepted before it was stored.
+    package static let factorColumns = ["totp_algorithm", "totp_digits", "totp_period", "totp_last_step"]
+
+    /// The values of `factorColumns` for a new factor (`lastStep` -1: none).
+    package static func values(_ totp: TOTPParameters, lastStep: Int64) -> [SQLValue] {
+        [.int(Int64(totp.algorithm.rawValue)), .int(Int64(totp.digits)), .int(totp.period), .int(lastStep)]
+    }
 
     /// Pending secrets, sealed for their pending id.
     package static let pendingTable = SealedTable(table: "mfa_pending", idColumn: "pending_id", record: "pending",
@@ -74,39 +100,6 @@ package enum TOTPStore {
     package static func claimPending(_ db: SQLConnection, _ id: String) throws(MFAError) {
         guard try db.execute("DELETE FROM mfa_pending WHERE pending_id = ?", [.text(id)]) == 1 else {
             throw MFAError(.invalidSession, "this enrollment was already finished")
-        }
-    }
-
-    /// Stores a factor's parameters and the last step accepted before it was
-    /// stored (the enrollment's code, an imported counter; -1 for none).
-    package static func insertFactor(_ db: SQLConnection, _ enrollmentID: String, _ totp: TOTPParameters,
-                             lastStep: Int64) throws(MFAError) {
-        try insertFactors(db, [NewFactor(enrollmentID: enrollmentID, parameters: totp, lastStep: lastStep)])
-    }
-
-    /// A new factor's row of `mfa_totp_factors`, for `insertFactors`.
-    package struct NewFactor: Sendable {
-        /// The factor's enrollment id.
-        package let enrollmentID: String
-        /// Its algorithm, digits and period.
-        package let parameters: TOTPParameters
-        /// The last time step it accepted (-1: none).
-        package let lastStep: Int64
-    }
-
-    /// Stores many factors' parameters as `insertFactor` stores one: a slice
-    /// of rows per statement.
-    package static func insertFactors(_ db: SQLConnection, _ factors: [NewFactor]) throws(MFAError) {
-        for slice in MFAStore.bulkSlices(factors.count) {
-            var values: [SQLValue] = []
-            for factor in factors[slice] {
-                values += [.text(factor.enrollmentID), .int(Int64(factor.parameters.algorithm.rawValue)),
-                           .int(Int64(factor.parameters.digits)), .int(factor.parameters.period), .int(factor.lastStep)]
-            }
-            try db.execute("""
-                INSERT INTO mfa_totp_factors (enrollment_id, algorithm, digits, period, last_step) \
-                VALUES \(MFAStore.rowPlaceholders(slice.count, columns: 5))
-                """, values)
         }
     }
 
