@@ -21,14 +21,14 @@ url=$(MFA_PG_OPTIONS="-c fsync=on -c synchronous_commit=off -c shared_preload_li
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 q() { PGOPTIONS="-c client_min_messages=warning" as_postgres psql -h 127.0.0.1 -p "$port" -U postgres -qAtc "$1" libmfa; }
 q "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
-tables="'mfa_users','mfa_factors','mfa_totp_factors','mfa_consumed','mfa_config','mfa_meta'"
+tables="'mfa_users','mfa_factors','mfa_consumed','mfa_config','mfa_meta'"
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
 echo "== PostgreSQL: $users users, each with one TOTP factor (mfa_totp_import)"
 "$out/store_bench" "$url" "$users" 0 1 > /dev/null
 q "VACUUM ANALYZE"
 q "SELECT relname, n_live_tup, pg_total_relation_size(relid), round(pg_total_relation_size(relid)::numeric / $users, 1)
-   FROM pg_stat_user_tables WHERE relname IN ('mfa_users','mfa_factors','mfa_totp_factors') ORDER BY relname" |
+   FROM pg_stat_user_tables WHERE relname IN ('mfa_users','mfa_factors') ORDER BY relname" |
     awk -F'|' 'BEGIN {printf "%-18s %10s %12s %14s\n", "table", "rows", "bytes", "bytes/user"}
                {printf "%-18s %10s %12s %14s\n", $1, $2, $3, $4; total += $4} END {printf "%-18s %38.1f\n", "per user", total}'
 

@@ -249,11 +249,10 @@ static void client(long p, void *context) {
     sqlite3_wal_hook(mine, checkpoint_policy, &last_checkpoint);
     sqlite3_stmt *read = prepare(mine,
         "SELECT d.project, u.revoked_at_ms, u.token_epoch, u.last_second_factor_at, "
-        "u.locked_until, " FACTOR_COLUMNS ", u.consumed, u.failures, u.last_failure_at, f.failures, t.algorithm, "
-        "t.digits, t.period, t.last_step FROM (SELECT (SELECT document FROM mfa_config WHERE tenant = '') "
-        "AS project) d LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? "
-        "LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ? "
-        "LEFT JOIN mfa_totp_factors t ON t.enrollment_id = f.enrollment_id");
+        "u.locked_until, " FACTOR_COLUMNS ", u.consumed, u.failures, u.last_failure_at, f.failures, "
+        "f.totp_algorithm, f.totp_digits, f.totp_period, f.totp_last_step FROM (SELECT (SELECT document "
+        "FROM mfa_config WHERE tenant = '') AS project) d LEFT JOIN mfa_users u ON u.tenant = ? AND u.uid = ? "
+        "LEFT JOIN mfa_factors f ON f.tenant = ? AND f.uid = ?");
     sqlite3_stmt *account = prepare(mine,
         "UPDATE mfa_users SET last_second_factor_at = ?, failures = 0, locked_until = 0, consumed = ? "
         "WHERE tenant = ? AND uid = ? AND token_epoch = ? AND locked_until <= ? AND failures = ? "
