@@ -14,7 +14,7 @@ package enum TOTPFactor: SecondFactor {
     package static var migrations: [Migration] { TOTPStore.migrations }
     package static var factorColumns: [String] { TOTPStore.factorColumns }
     package static var sealedTables: [SealedTable] { [TOTPStore.pendingTable] }
-    package static var attemptColumns: [String] { TOTPStore.factorColumns.map { "f." + $0 } }
+    package static var attemptColumns: [String] { TOTPStore.attemptColumns }
 
     package static func apply(_ document: JSONValue, to settings: inout TOTPSettings) throws(MFAError) {
         guard let section = document["totp"] else { return }

@@ -48,6 +48,10 @@ package enum TOTPStore {
     /// digits, period, and the last step accepted before it was stored.
     package static let factorColumns = ["totp_algorithm", "totp_digits", "totp_period", "totp_last_step"]
 
+    /// `factorColumns` as an attempt reads them from the factor row `f`
+    /// (kept: every sign-in read checks its row against their count).
+    package static let attemptColumns = factorColumns.map { "f." + $0 }
+
     /// The values of `factorColumns` for a new factor (`lastStep` -1: none).
     package static func values(_ totp: TOTPParameters, lastStep: Int64) -> [SQLValue] {
         [.int(Int64(totp.algorithm.rawValue)), .int(Int64(totp.digits)), .int(totp.period), .int(lastStep)]
