@@ -32,25 +32,8 @@ set -euo pipefail
 n=${1:-500}
 users=10000
 port=$((${MFA_PG_PORT_BASE:-25432} + 11))
-bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-work=$(mktemp -d)
-chmod 755 "$work"
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres "$work"
-# (the backends under valgrind may still be writing their counts when the server stops)
-stop() {
-    as_postgres "$bin/pg_ctl" -D "$work/data" -m immediate -w stop > /dev/null 2>&1 || true
-    rm -rf "$work" 2> /dev/null || { sleep 3; rm -rf "$work"; }
-}
-trap stop EXIT
-as_postgres "$bin/initdb" -D "$work/data" -U postgres --auth=trust -E UTF8 > /dev/null
-settings="-c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=off -c autovacuum=off"
-as_postgres "$bin/pg_ctl" -D "$work/data" -l "$work/server.log" -w -t 300 \
-    -o "-p $port -k $work $settings" start > /dev/null
-as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres libmfa
-url="postgres://postgres@127.0.0.1:$port/libmfa"
+. "$ROOT/bench/pg_callgrind_server.sh"
 psql_at() { as_postgres psql -h 127.0.0.1 -p "$port" -U postgres -qAtc "$1" libmfa; }
-as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -i -q -s 1 -n libmfa > /dev/null 2>&1
 "$out/store_bench" "$url" "$users" 0 1 > /dev/null
 BENCH_SKIP_IMPORT=1 "$out/store_bench" "$url" "$users" "$users" 1 > /dev/null
 psql_at "CREATE SEQUENCE mfa_bench_version"
@@ -103,26 +86,14 @@ for name, text in variants.items():
     open(f"{work}/{name}.sql", "w").write(text + ";\n")
 EOF
 
-# From here on every new backend runs under callgrind: restart the server in it.
-as_postgres "$bin/pg_ctl" -D "$work/data" -m fast -w stop > /dev/null
-as_postgres valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" "$bin/postgres" -D "$work/data" \
-    -p "$port" -k "$work" $settings > "$work/server.log" 2>&1 &
-for _ in $(seq 120); do
-    as_postgres "$bin/pg_isready" -h 127.0.0.1 -p "$port" -q && break
-    sleep 1
-done
+# From here on every new backend runs under callgrind.
+under_callgrind
 
 # run NAME TIMES: the callgrind files of the backends a pgbench run of NAME.sql started
 run() {
-    local before after
-    before=$(ls "$work"/cg.* 2> /dev/null | sort || true)
-    as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -n -M prepared -f "$work/$1.sql" -D "uid=$uid" \
-        -t "$2" libmfa > "$work/pgbench.log" 2>&1 || { cat "$work/pgbench.log" >&2; exit 1; }
-    sleep 3
-    after=$(ls "$work"/cg.* | sort)
-    comm -13 <(echo "$before") <(echo "$after")
+    started as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -n -M prepared -f "$work/$1.sql" \
+        -D "uid=$uid" -t "$2" libmfa
 }
-summary() { xargs -r grep -h '^summary:' | awk '{s += $2} END {print s + 0}'; }
 # inclusive FUNCTION FILE...: FUNCTION's instructions, callees included, in the files
 inclusive() {
     local name=$1 file sum=0 count
@@ -161,7 +132,7 @@ for entry in "${labels[@]}"; do
     fi
     small=$(run "$name" "$n")
     large=$(run "$name" $((2 * n)))
-    printf '%-64s %10s\n' "${entry#*:}" $(( ($(echo "$large" | summary) - $(echo "$small" | summary)) / n ))
+    printf '%-64s %10s\n' "${entry#*:}" $(( ($(echo "$large" | instructions) - $(echo "$small" | instructions)) / n ))
     if [ "$name" = read ]; then
         for part in standard_ExecutorStart standard_ExecutorRun; do
             # shellcheck disable=SC2086

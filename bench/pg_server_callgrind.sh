@@ -19,43 +19,13 @@ set -euo pipefail
 n=${1:-300}
 users=10000
 port=$((${MFA_PG_PORT_BASE:-25432} + 9))
-bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-work=$(mktemp -d)
-chmod 755 "$work"
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres "$work"
-# (the backends under valgrind may still be writing their counts when the server stops)
-stop() {
-    as_postgres "$bin/pg_ctl" -D "$work/data" -m immediate -w stop > /dev/null 2>&1 || true
-    rm -rf "$work" 2> /dev/null || { sleep 3; rm -rf "$work"; }
-}
-trap stop EXIT
-as_postgres "$bin/initdb" -D "$work/data" -U postgres --auth=trust -E UTF8 > /dev/null
-settings="-c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=off -c autovacuum=off"
-as_postgres "$bin/pg_ctl" -D "$work/data" -l "$work/server.log" -w -t 300 \
-    -o "-p $port -k $work $settings" start > /dev/null
-as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres libmfa
-url="postgres://postgres@127.0.0.1:$port/libmfa"
-as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -i -q -s 1 -n libmfa > /dev/null 2>&1
+. "$ROOT/bench/pg_callgrind_server.sh"
 "$out/store_bench" "$url" "$users" 0 1 > /dev/null
-# From here on every new backend runs under callgrind: restart the server in it.
-as_postgres "$bin/pg_ctl" -D "$work/data" -m fast -w stop > /dev/null
-as_postgres valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" "$bin/postgres" -D "$work/data" \
-    -p "$port" -k "$work" $settings > "$work/server.log" 2>&1 &
-for _ in $(seq 120); do
-    as_postgres "$bin/pg_isready" -h 127.0.0.1 -p "$port" -q && break
-    sleep 1
-done
+# From here on every new backend runs under callgrind.
+under_callgrind
 
 # count COMMAND...: instructions of the backends that COMMAND started (written when they exit)
-count() {
-    local before after
-    before=$(ls "$work"/cg.* 2> /dev/null | sort || true)
-    "$@" > /dev/null 2>&1
-    sleep 3
-    after=$(ls "$work"/cg.* | sort)
-    comm -13 <(echo "$before") <(echo "$after") | xargs -r grep -h '^summary:' | awk '{s += $2} END {print s + 0}'
-}
+count() { started "$@" | instructions; }
 per_op() { echo $(( ($2 - $1) / n )); }
 pgbench_n() { as_postgres pgbench -h 127.0.0.1 -p "$port" -U postgres -n -N -M prepared -c 1 -j 1 -t "$1" libmfa; }
 signins() { BENCH_TIME_OFFSET=$2 BENCH_SKIP_IMPORT=1 "$out/store_bench" "$url" "$users" "$1" 1; }

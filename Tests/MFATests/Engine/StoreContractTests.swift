@@ -207,6 +207,21 @@ struct StoreContractTests {
         #expect(try read("v4") == nil)
     }
 
+    @Test("a new factor's own column values must fit its kind's columns: STORAGE_ERROR, nothing stored",
+          arguments: StoreKind.available)
+    func kindValuesChecked(_ kind: StoreKind) throws {
+        let (store, _) = try store(kind)
+        var short = factor("f1")
+        short.kindValues = [.int(1)]
+        #expect(errorCode { try store.insertFactor(short, maxFactors: 5) { _, _ in } } == .storageError)
+        var phone = factor("f2", kind: "phone")
+        phone.kindValues = TOTPStore.values(.standard, lastStep: -1)
+        #expect(errorCode { try store.insertFactor(phone, maxFactors: 5) { _, _ in } } == .storageError)
+        #expect(try store.factors(tenant: "", uid: "u").isEmpty)
+        try store.insertFactor(factor("f3"), maxFactors: 5) { _, _ in }
+        #expect(try store.factors(tenant: "", uid: "u").map(\.enrollmentID) == ["f3"])
+    }
+
     @Test("re-sealing replaces only records still under their old key; deleting takes the kind's rows",
           arguments: StoreKind.available)
     func reseal(_ kind: StoreKind) throws {
