@@ -122,3 +122,8 @@ func takeMessage(err *C.char) string {
 	defer C.mfa_free(unsafe.Pointer(err))
 	return C.GoString(err)
 }
+
+// SentinelOf returns the sentinel error of a status, or nil for MFA_OK and
+// for a code this package does not know (a newer libmfa's: its errors are
+// still *Error values, with the library's name for it).
+func SentinelOf(status Status) *Error { return sentinels[status] }
