@@ -88,17 +88,29 @@ func TestMixedLoad(t *testing.T) {
 	}()
 
 	const workers = 8
-	var ops, failures, late atomic.Int64
+	var ops, failures, late, collided atomic.Int64
 	var firstFailure atomic.Value
-	// resolved checks a TOTP resolve of the code of step: an error is a
-	// failure unless the clock has left the step out of the window.
-	resolved := func(what string, step int64, err error) {
+	// resolved checks a TOTP resolve of app's code of step: an error is a
+	// failure unless the clock has left the step out of the window, or
+	// another step of the window has the same six digits (one in about
+	// 100,000 codes: libmfa takes the first step that matches, nearest to
+	// now first, and refuses it if it was used).
+	resolved := func(what string, app *mfa.TOTP, step int64, err error) {
 		if err == nil {
 			return
 		}
-		if errors.Is(err, mfa.ErrInvalidVerificationCode) && k.now.Load()/30 > step+5 {
-			late.Add(1)
-			return
+		if errors.Is(err, mfa.ErrInvalidVerificationCode) {
+			if k.now.Load()/30 > step+5 {
+				late.Add(1)
+				return
+			}
+			code, _ := app.At(time.Unix(step*30, 0))
+			for other := k.now.Load()/30 - 5; other <= k.now.Load()/30+5; other++ {
+				if same, _ := app.At(time.Unix(other*30, 0)); other != step && same == code {
+					collided.Add(1)
+					return
+				}
+			}
 		}
 		failures.Add(1)
 		firstFailure.CompareAndSwap(nil, fmt.Sprintf("%s: %v", what, err))
@@ -146,7 +158,7 @@ func TestMixedLoad(t *testing.T) {
 					}
 					code, _ := lu.app.At(time.Unix(step*30, 0))
 					_, err = required.Resolver.ResolveSignIn(bg, mfa.TOTPSignInAssertion(lu.info.UID, code))
-					resolved("resolve", step, err)
+					resolved("resolve", lu.app, step, err)
 					lu.last = step
 				case 3: // a wrong code, then the right one on the same pending credential
 					if lu.last >= now/30+4 {
@@ -173,7 +185,7 @@ func TestMixedLoad(t *testing.T) {
 						fail("wrong code", err)
 					}
 					_, err = required.Resolver.ResolveSignIn(bg, mfa.TOTPSignInAssertion(lu.info.UID, code))
-					resolved("right code after a wrong one", step, err)
+					resolved("right code after a wrong one", lu.app, step, err)
 					lu.last = step
 				case 4: // checks and lists
 					if err := k.c.CheckToken(bg, "", lu.user.UID, time.Unix(now, 0)); err != nil &&
@@ -307,8 +319,8 @@ func TestMixedLoad(t *testing.T) {
 		return b.String()
 	}
 	perSecond := float64(ops.Load()) / float64(seconds)
-	t.Logf("mixed load: %d goroutines, %d s, %d operations (%.0f/s, %d codes late); MiB each second, | = end of warm-up:",
-		workers, seconds, ops.Load(), perSecond, late.Load())
+	t.Logf("mixed load: %d goroutines, %d s, %d operations (%.0f/s; codes late %d, colliding %d); "+
+		"MiB each second, | = end of warm-up:", workers, seconds, ops.Load(), perSecond, late.Load(), collided.Load())
 	t.Logf("  RSS          %s", series(func(s memstat.Sample) int64 { return s.RSS }))
 	t.Logf("  RSS trimmed  %s", series(func(s memstat.Sample) int64 { return s.Trimmed }))
 	t.Logf("  C heap       %s", series(func(s memstat.Sample) int64 { return s.CHeap }))
