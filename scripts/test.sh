@@ -10,8 +10,9 @@
 # blocks (Tests/readme), the API reference with warnings as errors
 # (scripts/docs.sh), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
-# Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
-# (pam/tests, as root). Logs go to build/logs/.
+# Tests/wheel); the Go binding (bindings/go/test.sh); the PAM module with
+# pamtester, valgrind and real SSH logins (pam/tests, as root). Logs go to
+# build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -54,6 +55,10 @@ export MFA_PG_ROTATION_FACTORS=${MFA_PG_ROTATION_FACTORS:-20000}
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
+# The Go binding (bindings/go/test.sh): go vet, and go test with GODEBUG=cgocheck=2 on SQLite
+# and PostgreSQL, a two-process race, 10 s of mixed load from 8 goroutines; the example
+# server and the bench's build. About 20 s, 60 s with an empty Go build cache.
+TAIL_LINES=2 step go "$ROOT/bindings/go/test.sh"
 
 # Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
 # demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.
