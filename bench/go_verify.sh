@@ -19,4 +19,4 @@ ln -sfn "$ROOT/bindings/go" "$gopath/src/libmfa/mfa"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
 echo "$(go version); pquerna/otp $(dpkg-query -W -f='${Version}' golang-github-pquerna-otp-dev 2>/dev/null || true)"
 echo
-"$out/go_verify_bench" "${1:-200000}"
+"$out/go_verify_bench" "${1:-100000}"

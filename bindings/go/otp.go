@@ -1,25 +1,93 @@
 package mfa
 
 /*
+#include <stdlib.h>
 #include <string.h>
 #include <mfa.h>
 
-// The code of a verification arrives as the bytes of a Go string (not
-// NUL-terminated): these copy it onto the C stack, so that the hot path
-// allocates nothing on the Go side. Codes of 64 bytes and more take the
-// plain path (Go makes a C string).
+// A TOTP's key and parameters live in C memory (mfa_go_totp), and the
+// code of a verification arrives by value, packed into two integers, or as
+// the bytes of a Go string that is not NUL-terminated: the hot path passes
+// no Go pointer to C (nothing for cgo to check) and allocates nothing.
+// These copy the code onto the C stack. Codes of 64 bytes and more take
+// the plain path (a C string).
 enum { MFA_GO_SHORT_CODE = 64 };
 
-static int32_t mfa_go_totp_verify(int64_t *out_step, const uint8_t *key, size_t key_len,
-		const mfa_totp_params *params, int64_t unix_time, int32_t window,
+typedef struct mfa_go_totp {
+	mfa_totp_params params;
+	// &params, or NULL for the defaults (libmfa then reads no struct)
+	const mfa_totp_params *given;
+	size_t key_len;
+	uint8_t key[];
+} mfa_go_totp;
+
+static mfa_go_totp *mfa_go_totp_new(const uint8_t *key, size_t key_len, const mfa_totp_params *params) {
+	mfa_totp_params defaults;
+	mfa_go_totp *t = malloc(sizeof *t + key_len);
+	if (!t) return NULL;
+	t->params = *params;
+	t->given = &t->params;
+	if (mfa_totp_params_init(&defaults, MFA_TOTP_PARAMS_VERSION) == MFA_OK && defaults.algorithm == params->algorithm &&
+		defaults.digits == params->digits && defaults.period == params->period && defaults.t0 == params->t0)
+		t->given = NULL;
+	t->key_len = key_len;
+	memcpy(t->key, key, key_len);
+	return t;
+}
+
+static void mfa_go_totp_free(mfa_go_totp *t) {
+	if (!t) return;
+	volatile uint8_t *p = t->key;
+	for (size_t i = 0; i < t->key_len; i++) p[i] = 0;
+	free(t);
+}
+
+typedef struct mfa_go_match {
+	int32_t status;
+	int64_t step;
+} mfa_go_match;
+
+// mfa_go_totp_verify_packed checks the code of `len` (at most 16) bytes
+// packed little-endian into lo and hi.
+static mfa_go_match mfa_go_totp_verify_packed(const mfa_go_totp *t, int64_t unix_time, int32_t window,
+		uint64_t lo, uint64_t hi, size_t len) {
+	char buffer[17];
+	mfa_go_match m = {0, 0};
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(buffer, &lo, 8);
+	memcpy(buffer + 8, &hi, 8);
+#else
+	for (size_t i = 0; i < 16; i++) buffer[i] = (char)((i < 8 ? lo >> (8 * i) : hi >> (8 * (i - 8))) & 0xff);
+#endif
+	buffer[len < 16 ? len : 16] = 0;
+	m.status = mfa_totp_verify(&m.step, t->key, t->key_len, t->given, unix_time, window, buffer);
+	memset(buffer, 0, sizeof buffer);
+	return m;
+}
+
+static mfa_go_match mfa_go_totp_verify_bytes(const mfa_go_totp *t, int64_t unix_time, int32_t window,
 		const char *code, size_t code_len) {
 	char buffer[MFA_GO_SHORT_CODE];
-	if (code_len >= sizeof buffer) return MFA_ERR_INVALID_ARGUMENT;
-	if (code_len) memcpy(buffer, code, code_len);
+	mfa_go_match m = {MFA_ERR_INVALID_ARGUMENT, 0};
+	if (code_len >= sizeof buffer) return m;
+	memcpy(buffer, code, code_len);
 	buffer[code_len] = 0;
-	int32_t status = mfa_totp_verify(out_step, key, key_len, params, unix_time, window, buffer);
+	m.status = mfa_totp_verify(&m.step, t->key, t->key_len, t->given, unix_time, window, buffer);
 	memset(buffer, 0, sizeof buffer);
-	return status;
+	return m;
+}
+
+static mfa_go_match mfa_go_totp_verify_cstr(const mfa_go_totp *t, int64_t unix_time, int32_t window,
+		const char *code) {
+	mfa_go_match m = {0, 0};
+	m.status = mfa_totp_verify(&m.step, t->key, t->key_len, t->given, unix_time, window, code);
+	return m;
+}
+
+static const uint8_t *mfa_go_totp_key(const mfa_go_totp *t) { return t->key; }
+
+static int32_t mfa_go_totp_generate(char *out, size_t out_size, const mfa_go_totp *t, int64_t unix_time) {
+	return mfa_totp_generate(out, out_size, t->key, t->key_len, t->given, unix_time);
 }
 
 static int32_t mfa_go_hotp_verify(uint64_t *out_counter, const uint8_t *key, size_t key_len,
@@ -39,6 +107,7 @@ import "C"
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"time"
 	"unsafe"
@@ -186,29 +255,37 @@ func (p TOTPParams) cParams() (C.mfa_totp_params, error) {
 }
 
 // TOTP makes and checks time-based one-time passwords (RFC 6238) for one
-// secret. It is immutable and safe for concurrent use.
+// secret. It is immutable and safe for concurrent use. Its copy of the
+// secret lives in C memory, wiped and freed when the TOTP is garbage.
 type TOTP struct {
-	key    []byte
-	params C.mfa_totp_params
+	c      *C.mfa_go_totp
 	public TOTPParams
 }
 
 // NewTOTP returns the TOTP of a raw secret (1 to KeyMaxBytes bytes; a base32
 // text is decoded with Base32Decode first) and its parameters.
 func NewTOTP(secret []byte, params TOTPParams) (*TOTP, error) {
-	key, err := checkKey(secret)
-	if err != nil {
+	if _, err := checkKey(secret); err != nil {
 		return nil, err
 	}
 	c, err := params.cParams()
 	if err != nil {
 		return nil, err
 	}
-	return &TOTP{key: key, params: c, public: params.withDefaults()}, nil
+	held := C.mfa_go_totp_new((*C.uint8_t)(unsafe.Pointer(&secret[0])), C.size_t(len(secret)), &c)
+	if held == nil {
+		panic("libmfa: out of memory")
+	}
+	t := &TOTP{c: held, public: params.withDefaults()}
+	runtime.SetFinalizer(t, func(t *TOTP) { C.mfa_go_totp_free(t.c) })
+	return t, nil
 }
 
 // Secret returns a copy of the raw secret.
-func (t *TOTP) Secret() []byte { return append([]byte(nil), t.key...) }
+func (t *TOTP) Secret() []byte {
+	defer runtime.KeepAlive(t)
+	return goBytes(unsafe.Pointer(C.mfa_go_totp_key(t.c)), t.c.key_len)
+}
 
 // Params returns the parameters, defaults filled.
 func (t *TOTP) Params() TOTPParams { return t.public }
@@ -230,8 +307,8 @@ func floorDiv(a, b int64) int64 {
 // an INVALID_ARGUMENT.
 func (t *TOTP) At(at time.Time) (string, error) {
 	var out [C.MFA_CODE_BUFFER_SIZE]C.char
-	status := C.mfa_totp_generate(&out[0], C.size_t(len(out)), (*C.uint8_t)(unsafe.Pointer(&t.key[0])),
-		C.size_t(len(t.key)), &t.params, C.int64_t(at.Unix()))
+	status := C.mfa_go_totp_generate(&out[0], C.size_t(len(out)), t.c, C.int64_t(at.Unix()))
+	runtime.KeepAlive(t)
 	if err := check(status, nil); err != nil {
 		return "", err
 	}
@@ -248,46 +325,53 @@ func (t *TOTP) Now() (string, error) { return t.At(time.Now()) }
 // Match and refuse steps at or before the last one accepted (the engine's
 // sign-in does that for enrolled factors).
 func (t *TOTP) Verify(code string, at time.Time, window int) (bool, error) {
-	return t.match(nil, code, at.Unix(), window)
+	_, ok, err := t.Match(code, at, window)
+	return ok, err
 }
 
 // Match is Verify returning the time step that matched (ok false when none did).
 func (t *TOTP) Match(code string, at time.Time, window int) (step int64, ok bool, err error) {
-	var out C.int64_t
-	ok, err = t.match(&out, code, at.Unix(), window)
-	if !ok {
-		return 0, false, err
-	}
-	return int64(out), true, nil
-}
-
-// match runs mfa_totp_verify, with the matched step in *out (out may be nil).
-func (t *TOTP) match(out *C.int64_t, code string, unix int64, window int) (bool, error) {
 	if window < 0 || window > WindowMax {
-		return false, invalid(fmt.Sprintf("window must be 0 to %d, not %d", WindowMax, window))
+		return 0, false, invalid(fmt.Sprintf("window must be 0 to %d, not %d", WindowMax, window))
 	}
-	short, err := codeFits(code)
-	if err != nil {
-		return false, err
-	}
-	key := (*C.uint8_t)(unsafe.Pointer(&t.key[0]))
-	var status C.int32_t
-	if short {
-		status = C.mfa_go_totp_verify(out, key, C.size_t(len(t.key)), &t.params, C.int64_t(unix),
-			C.int32_t(window), stringData(code), C.size_t(len(code)))
+	var m C.mfa_go_match
+	if len(code) <= 16 {
+		var lo, hi uint64
+		for i := 0; i < len(code); i++ {
+			b := code[i]
+			if b == 0 {
+				return 0, false, invalid("code contains a NUL byte")
+			}
+			if i < 8 {
+				lo |= uint64(b) << (8 * i)
+			} else {
+				hi |= uint64(b) << (8 * (i - 8))
+			}
+		}
+		m = C.mfa_go_totp_verify_packed(t.c, C.int64_t(at.Unix()), C.int32_t(window), C.uint64_t(lo),
+			C.uint64_t(hi), C.size_t(len(code)))
 	} else {
-		var args cArgs
-		defer args.free()
-		status = C.mfa_totp_verify(out, key, C.size_t(len(t.key)), &t.params, C.int64_t(unix),
-			C.int32_t(window), args.secret(code, "code"))
+		short, err := codeFits(code)
+		if err != nil {
+			return 0, false, err
+		}
+		if short {
+			m = C.mfa_go_totp_verify_bytes(t.c, C.int64_t(at.Unix()), C.int32_t(window), stringData(code),
+				C.size_t(len(code)))
+		} else {
+			var args cArgs
+			defer args.free()
+			m = C.mfa_go_totp_verify_cstr(t.c, C.int64_t(at.Unix()), C.int32_t(window), args.secret(code, "code"))
+		}
 	}
-	switch status {
+	runtime.KeepAlive(t)
+	switch m.status {
 	case C.MFA_OK:
-		return true, nil
+		return int64(m.step), true, nil
 	case C.MFA_ERR_INVALID_VERIFICATION_CODE:
-		return false, nil
+		return 0, false, nil
 	}
-	return false, newError(status, "")
+	return 0, false, newError(m.status, "")
 }
 
 // ProvisioningURI returns the otpauth://totp/ key URI of this secret (what a
@@ -297,7 +381,7 @@ func (t *TOTP) ProvisioningURI(account, issuer string) (string, error) {
 	if t.public.T0 != 0 {
 		return "", invalid(fmt.Sprintf("a key URI cannot carry t0 = %d; only t0 = 0 can be provisioned", t.public.T0))
 	}
-	return KeyURI{Type: OTPTypeTOTP, Issuer: issuer, Account: account, Secret: t.key,
+	return KeyURI{Type: OTPTypeTOTP, Issuer: issuer, Account: account, Secret: t.Secret(),
 		Algorithm: t.public.Algorithm, Digits: t.public.Digits, Period: t.public.Period}.Build()
 }
 
