@@ -83,8 +83,8 @@ func insideCallback() bool {
 }
 
 // recovered logs a panic of the host's callback `what` (its type only: the
-// value may quote the arguments, such as an SMS's code) and reports whether
-// there was one.
+// value may quote the arguments, such as an SMS's code) and what libmfa
+// does instead.
 func (h *hostCallbacks) recovered(what string, value any) {
 	logger := h.log
 	if logger == nil {

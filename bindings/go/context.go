@@ -49,6 +49,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net/url"
 	"runtime"
 	"runtime/cgo"
 	"sync"
@@ -66,9 +67,11 @@ type MasterKey struct {
 
 // Options says how to open a Context. Store and MasterKey are required;
 // every callback may be nil. The callbacks run on the goroutine of the call
-// that needs them, and must not call back into libmfa (such a call returns
-// ErrCallbackReentry). A panic in one is recovered and logged on ErrorLog
-// (its type only), and counts as described for each.
+// that needs them, so on several goroutines at once when calls run
+// concurrently: make them safe for that. They must not call back into
+// libmfa (such a call returns ErrCallbackReentry). A panic in one is
+// recovered and logged on ErrorLog (its type only), and counts as described
+// for each.
 type Options struct {
 	// Store is where the state lives: an SQLite file path (created and
 	// migrated as needed), ":memory:" for a private in-memory store, or a
@@ -261,9 +264,14 @@ func (c *Context) Close() error {
 	return nil
 }
 
-// String names the Context's store (a PostgreSQL URL without its password
-// is the caller's to give).
-func (c *Context) String() string { return fmt.Sprintf("mfa.Context(%q)", c.store) }
+// String names the Context's store (a URL's password left out).
+func (c *Context) String() string {
+	store := c.store
+	if u, err := url.Parse(store); err == nil && u.User != nil {
+		store = u.Redacted()
+	}
+	return fmt.Sprintf("mfa.Context(%q)", store)
+}
 
 // begin starts a call: ctx's error if it is done, ErrCallbackReentry from a
 // callback, ErrClosed after Close; else the C handle, held until end.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -183,5 +184,23 @@ func TestConfigShapes(t *testing.T) {
 	}
 	if err := k.c.PurgeExpired(bg); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestContextString(t *testing.T) {
+	k := newKit(t, memoryStore(t), nil)
+	if !strings.HasPrefix(k.c.String(), "mfa.Context(") {
+		t.Fatal(k.c.String())
+	}
+	if url := os.Getenv("MFA_TEST_POSTGRES_URL"); url != "" {
+		secret := strings.Replace(url, "postgres@", "postgres:hunter2@", 1)
+		pg, err := mfa.Open(bg, mfa.Options{Store: secret, MasterKey: masterKey})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pg.Close()
+		if strings.Contains(pg.String(), "hunter2") {
+			t.Fatalf("the password shows: %s", pg)
+		}
 	}
 }

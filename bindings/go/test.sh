@@ -13,6 +13,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export PKG_CONFIG_PATH="$ROOT/bindings/go/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export GOPROXY=off GOFLAGS=-mod=readonly GOTOOLCHAIN=local
+if [ -z "${HOME:-}" ]; then # go keeps its build cache under $HOME by default
+    export GOCACHE=${GOCACHE:-$ROOT/build/go-cache} GOPATH=${GOPATH:-$ROOT/build/go-path}
+fi
 [ -f "$ROOT/build/libmfa.so" ] || { echo "go: build/libmfa.so is missing: run ./scripts/build.sh" >&2; exit 1; }
 
 cd "$ROOT/bindings/go"
