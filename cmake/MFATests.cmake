@@ -242,3 +242,20 @@ set_tests_properties(example_python_mfa_demo PROPERTIES ENVIRONMENT "LIBMFA_LIBR
 # cmake --install, then find_package(mfa) and pkg-config from a separate project.
 add_test(NAME install_and_consume
   COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+
+# A secure-execution process (AT_SECURE: setuid, setgid, file capabilities; sudo and su,
+# where pam_mfa runs) ignores the environment: a setgid copy of test_secure_execution
+# loads neither library that LIBMFA_LIBPQ and LIBMFA_GNUTLS name, and libpq reads none of
+# the PG* variables; a plain copy shows that they work otherwise (needs root).
+set(program ${PROJECT_BINARY_DIR}/secure_execution_test_gcc)
+add_custom_command(OUTPUT ${program}
+  COMMAND ${MFA_gcc} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include ${SODIUM_CFLAGS}
+          ${PROJECT_SOURCE_DIR}/Tests/c/test_secure_execution.c -L$<TARGET_FILE_DIR:mfa> -lmfa
+          ${SODIUM_LDFLAGS} -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
+  DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_secure_execution.c ${MFA_TEST_HEADERS}
+          ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
+  COMMENT "Building the secure_execution test with gcc")
+add_custom_target(secure_execution_test_gcc_build ALL DEPENDS ${program})
+add_test(NAME secure_execution
+  COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_secure_execution.sh library ${program} ${MFA_PG_PORT})
+set_tests_properties(secure_execution PROPERTIES FIXTURES_REQUIRED postgres TIMEOUT 120)

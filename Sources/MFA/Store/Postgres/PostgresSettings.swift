@@ -135,13 +135,16 @@ package struct PostgresSettings: Equatable, Sendable {
         return settings
     }
 
-    /// What `PQconnectStartParams` gets, in order: the defaults, then the URL
+    /// What `PQconnectStartParams` gets, in order: the defaults (in a
+    /// secure-execution process, with the effective user's own client files:
+    /// `PostgresSecureExecution`), then the URL
     /// (with expand_dbname, its settings override the defaults), then the
     /// server's statement timeout (added to the URL's own `options`), then
     /// the client encoding libmfa reads and writes.
     package var connectionParameters: [(keyword: String, value: String)] {
         var parameters = Self.connectionDefaults.map { (keyword: $0.0, value: $0.1) }
-            + [(keyword: "dbname", value: url)]
+        if ProcessEnvironment.isSecureExecution { parameters += PostgresSecureExecution.ownFiles }
+        parameters.append((keyword: "dbname", value: url))
         if let options = startupOptions { parameters.append((keyword: "options", value: options)) }
         parameters.append((keyword: "client_encoding", value: "UTF8"))
         return parameters
