@@ -107,6 +107,14 @@ foreach(name ${MFA_ENGINE_PROGRAMS})
   endforeach()
 endforeach()
 
+# Reading a WebAuthn extension map is linear in its size: callgrind's instruction count of
+# mfa_webauthn_verify_assertion() on a map of 6,000 entries against one of 3,000 (about 2; each
+# key compared with every key before it gave 3.9), a repeated key INVALID_ARGUMENT
+# (bench/cbor_scaling.sh, valgrind; about 5 s).
+add_test(NAME cbor_duplicate_keys_linear COMMAND ${PROJECT_SOURCE_DIR}/bench/cbor_scaling.sh 3000 --check 3)
+set_tests_properties(cbor_duplicate_keys_linear PROPERTIES
+  ENVIRONMENT LIBMFA_LIBRARY=$<TARGET_FILE_DIR:mfa>/libmfa.so TIMEOUT 300)
+
 # Every function of include/mfa.h with hostile arguments (NULL, integer extremes, wrong struct
 # versions, overlong and invalid UTF-8 strings, each struct field in turn, hostile callbacks),
 # each call in a forked child with an alarm: a signal or a hang fails (Tests/c/abi_fuzz_support.h).
