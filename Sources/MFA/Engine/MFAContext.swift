@@ -12,6 +12,8 @@ public final class MFAContext: Sendable {
     let randomIsSystem: Bool
     let auditSink: (@Sendable (AuditEvent) -> Void)?
     let configCache = ConfigCache()
+    /// The refusals each user had without counting (`UncountedRefusals`).
+    let uncountedRefusals = UncountedRefusals()
     let smsSender: (any SMSSender)?
     let appVerifier: (any AppVerifier)?
     let attestationTrust: (any WebAuthnAttestationTrust)?
