@@ -54,7 +54,9 @@ public final class MFAContext: Sendable {
 
     /// The store's schema version.
     public func schemaVersion() throws(MFAError) -> Int64 {
-        try Schema.version(store.database)
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try Schema.version(store.database)
     }
 
     // MARK: Shared helpers
