@@ -38,7 +38,9 @@ endforeach()
 #   engine_audit          every audit event, none holding a secret, code, token or number
 #   engine_at_rest        nothing secret in the SQLite file or its WAL
 #   engine_key_rotation   master key rotation, key options
-#   engine_random         the injected random source
+#   engine_random         the injected random source; one that repeats itself (all 0x00, all 0xFF,
+#                 a cycle) never makes a call loop: recovery codes are CRYPTO
+#                 (test_random_callback_repeats_recovery_codes)
 #   engine_imports        TOTP factors imported from secrets and otpauth URIs
 #   engine_recovery_codes recovery codes: sets, sign-in, claims, the limit
 #   engine_bad_input, engine_phone_bad_input, engine_generic_bad_input  every bad argument of the
