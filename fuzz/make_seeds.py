@@ -281,6 +281,10 @@ def webauthn_assert_seeds():
         credential = authenticator.assert_({"challenge": challenge, "rpId": "example.com"})
         seeds.append(b"\x04" + len(cose).to_bytes(2, "big") + cose + json.dumps(credential).encode())
         seeds.append(b"\x03" + cose)
+    # Mode 5: extension maps from a recipe (entries, then a byte per entry, cycled): 12,000
+    # unsigned, text and negative keys; the same with repeats, one written wider than it needs.
+    seeds += [b"\xf0\x2e\xe0" + bytes([0, 1, 2, 4, 5, 6, 8, 9, 10]), b"\xf5\x2e\xe0" + bytes([0, 1, 0x33, 2]),
+              b"\xf0\x00\x40" + bytes([0x0c, 0x1f, 0x01])]
     return seeds
 
 
