@@ -16,6 +16,13 @@ extension MFAContext {
     public static let importBatchSizes: ClosedRange<Int> = 1...1000
 
     /// Imports a file of one factor per line.
+    ///
+    /// A line ends at LF, CR LF or a lone CR, and a leading byte order mark is
+    /// skipped. Every line that is not blank, a comment or a CSV header gets
+    /// exactly one outcome, so a line not imported is always reported; a
+    /// text in which no line names a factor is one `failed` line 1. A
+    /// report's uid is nil when it may be a secret (16 base32 characters of
+    /// one case or 16 hexadecimal digits in a row, spaces aside).
     /// - Parameters:
     ///   - text: the file's text.
     ///   - format: otpauth URIs, a pam_oath users file, or CSV.
