@@ -7,7 +7,11 @@
 /// every field names a column (case and surrounding blanks aside), each at
 /// most once, uid and secret among them, it is skipped and gives the order
 /// of the columns (`secret,uid` is read as such). A first record that starts
-/// with `uid` but is not such a header is reported as failed.
+/// with `uid` but is not such a header is reported as failed. Without a
+/// header, a uid that is itself a base32 secret (a digit among 16 or more
+/// base32 characters of one case, decoding to 10 to 128 bytes) is refused:
+/// the columns are swapped, and the line would make a user named by its
+/// secret. A header `uid,secret` says the order is meant, and lifts it.
 enum CSVLineParser {
     /// The columns, in the order a file without a header gives them.
     enum Column: String, CaseIterable {
@@ -28,7 +32,7 @@ enum CSVLineParser {
     }
 
     /// What a record gives, its columns in `columns` order.
-    static func parse(_ fields: [String], line: Int, columns: [Column]) -> ParsedLine {
+    static func parse(_ fields: [String], line: Int, columns: [Column], headed: Bool = false) -> ParsedLine {
         guard fields.count >= 2, fields.count <= columns.count else {
             let names = columns.map(\.rawValue).joined(separator: ",")
             return .failed(line, nil, "a line has 2 to \(columns.count) fields separated by commas: \(names)")
@@ -40,6 +44,9 @@ enum CSVLineParser {
         switch ImportChecks.uid(uidField) {
         case .failure(let problem): return .failed(line, nil, problem.reason)
         case .success(let checked): uid = checked
+        }
+        if !headed && isBase32Secret(uid) {
+            return .failed(line, nil, "the uid is a base32 secret: are the columns swapped? (a first line uid,secret names them)")
         }
         guard let secretField = value[.secret] else {
             return .failed(line, uid, "the line has no secret field")
@@ -78,6 +85,19 @@ enum CSVLineParser {
         return .factor(ImportCandidate(line: line, uid: uid, secret: secret, parameters: parameters,
                                        displayName: displayName))
     }
+
+    /// Whether `text`, spaces aside, is a base32 secret as apps and exports
+    /// write one: 16 or more characters of one case with a digit (2-7)
+    /// among them, decoding to 10 to 128 bytes.
+    static func isBase32Secret(_ text: String) -> Bool {
+        let compact = text.utf8.filter { $0 != 0x20 }
+        guard compact.count >= ImportChecks.secretRun else { return false }
+        let upper = compact.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x32 && $0 <= 0x37) || $0 == 0x3D }
+        let lower = compact.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x32 && $0 <= 0x37) || $0 == 0x3D }
+        guard upper || lower, compact.contains(where: { $0 >= 0x32 && $0 <= 0x37 }),
+              let bytes = try? Base32.decode(String(decoding: compact, as: UTF8.self)) else { return false }
+        return MFAContext.importSecretBytes.contains(bytes.count)
+    }
 }
 
 /// The records of a CSV file as an importer reads them: the header found
@@ -85,6 +105,7 @@ enum CSVLineParser {
 struct CSVImportReader: ImportReader {
     private var reader: CSVReader
     private var columns = CSVLineParser.columns
+    private var headed = false
     private var sawData = false
 
     init(_ text: Substring) {
@@ -109,6 +130,7 @@ struct CSVImportReader: ImportReader {
                 sawData = true
                 if let named = CSVLineParser.header(fields) {
                     columns = named
+                    headed = true
                     return ImportRecord(line: record.line, lastLine: record.lastLine, parsed: .skip)
                 }
                 if fields[0].lowercased() == CSVLineParser.Column.uid.rawValue {
@@ -117,7 +139,7 @@ struct CSVImportReader: ImportReader {
                             + CSVLineParser.columns.map(\.rawValue).joined(separator: ",")))
                 }
             }
-            parsed = CSVLineParser.parse(fields, line: record.line, columns: columns)
+            parsed = CSVLineParser.parse(fields, line: record.line, columns: columns, headed: headed)
         }
         return ImportRecord(line: record.line, lastLine: record.lastLine, parsed: parsed)
     }

@@ -151,6 +151,16 @@ struct ImportFileTests {
         }
         #expect(reports.filter { $0.uid != nil }.map(\.uid) == ["frank", "Xq2kWzV5bQh3TmNcRfLp7aYdEe12"])
         #expect(userReports.map(\.uid) == [nil, "gina", nil])
+
+        // Swapped columns whose name field is valid base32 too: refused without a header, not imported
+        // under the secret; a header uid,secret says the order is meant.
+        let fresh = try AdminFixture(.sqlite)
+        let swapped = "\(Self.base32),alexandrapetrova\nalexandrapetrova,\(Self.base32)\n"
+        let (refused, refusedReports) = try Self.run(fresh, swapped, .csv)
+        #expect(refused.failed == 1 && refused.imported == 1 && refusedReports.first?.reason.contains("swapped") == true)
+        #expect(try fresh.context.userFactors(uid: Self.base32).isEmpty)
+        let (headed, headedReports) = try Self.run(fresh, "uid,secret\n\(Self.base32),alexandrapetrova\n", .csv)
+        #expect(headed.imported == 1, "\(headedReports)")
         #expect(uriReports.map(\.uid) == [nil] && uriReports.first?.outcome == .imported)
     }
 
