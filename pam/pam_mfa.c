@@ -231,7 +231,7 @@ static int authenticate(attempt *a) {
         rc = PAM_AUTH_ERR;
         break;
     case MFA_ERR_INVALID_ARGUMENT:
-        /* A name libmfa cannot hold (over 128 bytes, not UTF-8): no such user in the store. */
+        /* A name libmfa cannot hold (over 128 bytes, not UTF-8, a control character): no such user in the store. */
         pam_syslog(a->pamh, LOG_NOTICE, "user name refused by libmfa: %s", err ? err : mfa_errstr(status));
         rc = PAM_USER_UNKNOWN;
         break;

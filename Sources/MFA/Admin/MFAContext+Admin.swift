@@ -181,6 +181,7 @@ extension MFAContext {
         guard !actor.isEmpty, actor.utf8.count <= 256 else {
             throw MFAError(.invalidArgument, "actor must be 1 to 256 bytes")
         }
+        try IdentifierText.check(actor, "actor")
     }
 
     /// Throws `invalidArgument` for a bad uid or tenant.

@@ -77,6 +77,10 @@ enum Terminal {
     static func readText(_ path: String) throws -> String {
         let bytes = try read(path)
         guard let text = String(validating: bytes, as: UTF8.self) else {
+            if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+                throw Failure("\(path) is UTF-16 text: save it as UTF-8 (a spreadsheet's \"CSV UTF-8\")",
+                              status: ExitStatus.invalidData)
+            }
             throw Failure("\(path) is not UTF-8 text", status: ExitStatus.invalidData)
         }
         return text
