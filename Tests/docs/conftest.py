@@ -6,8 +6,8 @@ Provides:
   the tests fail, never skip, when it has not been built;
 * ``served``: the site's address, served by a static web server on loopback
   (port ``MFA_PG_PORT_BASE`` + 20), as a person's browser would get it;
-* ``browser``: headless Chromium (Debian's chromium and chromium-driver)
-  driven by selenium, ``--no-sandbox`` when running as root, as Tests/web does;
+* ``browser``: headless Chromium driven by selenium (Tests/chromium.py, as
+  Tests/web drives it);
 * ``ARTIFACTS``: where the screenshots go (build/docs-artifacts, or
   ``MFA_DOCS_ARTIFACTS``).
 """
@@ -18,16 +18,18 @@ import functools
 import http.server
 import os
 import pathlib
+import sys
 import threading
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "Tests"))
+import chromium  # noqa: E402  (Tests/chromium.py)
+
 SITE = pathlib.Path(os.environ.get("MFA_DOCS_SITE") or REPO / "build" / "docs" / "site")
 ARTIFACTS = pathlib.Path(os.environ.get("MFA_DOCS_ARTIFACTS") or REPO / "build" / "docs-artifacts")
 PORT = int(os.environ.get("MFA_PG_PORT_BASE", "25432")) + 20
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -59,17 +61,6 @@ def served(site):
 @pytest.fixture(scope="module")
 def browser():
     """Headless Chromium under selenium, a laptop's window."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--window-size=1280,900", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--hide-scrollbars", "--force-device-scale-factor=1", "--lang=en-US"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")  # Chromium's sandbox refuses to run as root
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    driver.set_page_load_timeout(30)
+    driver = chromium.headless(1280, 900)
     yield driver
     driver.quit()
