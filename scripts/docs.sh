@@ -73,6 +73,7 @@ docc convert docs/MFA.docc --additional-symbol-graph-dir "$graphs" --output-path
 export MFA_DOCS_API=$api
 if [ $serve = 1 ]; then
     echo "== the site, served on http://localhost:${MFA_DOCS_PORT:-8000}/ (Ctrl-C stops)"
+    rm -rf "$graphs"  # exec skips the EXIT trap
     NO_MKDOCS_2_WARNING=1 exec python3 -m mkdocs serve --strict -f mkdocs.yml -a "localhost:${MFA_DOCS_PORT:-8000}"
 fi
 export NO_MKDOCS_2_WARNING=1
