@@ -8,8 +8,8 @@
  * the sign-in with it (mfa_resolve): a TOTP code against the user's
  * authenticator app, or a recovery code (xxxx-xxxx-xx) against their set.
  * libmfa's store gives replay protection across processes and servers, and
- * backoff after failed attempts. Options and return codes: README.md,
- * section "PAM module".
+ * backoff after failed attempts. Options and return codes: the
+ * documentation site's "PAM and sshd" guide, docs/guides/pam.md.
  */
 #define _GNU_SOURCE
 #define PAM_SM_AUTH

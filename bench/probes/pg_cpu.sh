@@ -14,9 +14,9 @@
 # synchronous_commit off), with the same warm tables. Rounds alternate; the
 # median of each figure is printed. A benchmark, not a test.
 #
-#   bench/pg_cpu.sh [processes] [rounds] [users]
+#   bench/probes/pg_cpu.sh [processes] [rounds] [users]
 set -euo pipefail
-. "$(dirname "$0")/../scripts/env.sh"
+. "$(dirname "$0")/../../scripts/env.sh"
 "$ROOT/scripts/setup.sh" > /dev/null
 "$ROOT/scripts/build.sh" > /dev/null
 . "$ROOT/bench/store_programs.sh"

@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # libmfa's WAL checkpoint policy against SQLite's own, on the same build:
 # complete TOTP sign-ins on one SQLite file from [processes] processes,
-# each round once under either policy, alternately (bench/checkpoint_policy.c
+# each round once under either policy, alternately (bench/probes/checkpoint_policy.c
 # puts SQLite's policy in place of libmfa's in the sqlite policy's runs).
 # The store is prepared as bench/store.sh prepares it (imported, every user
 # signed in once). Prints each round's rates, checkpoints and largest WAL
 # (in frames of 4 KiB, over the processes), then the medians and their
 # ratio. A benchmark, not a test.
 #
-#   bench/checkpoints.sh [processes] [rounds] [users] [sign-ins per process]
+#   bench/probes/checkpoints.sh [processes] [rounds] [users] [sign-ins per process]
 set -euo pipefail
-. "$(dirname "$0")/../scripts/env.sh"
+. "$(dirname "$0")/../../scripts/env.sh"
 "$ROOT/scripts/build.sh" > /dev/null
 . "$ROOT/bench/store_programs.sh"
 processes=${1:-2}
 rounds=${2:-6}
 users=${3:-10000}
 signins=${4:-10000}
-cc -O2 -std=c99 -Wall -Wextra -shared -fPIC "$ROOT/bench/checkpoint_policy.c" -ldl -o "$out/checkpoint_policy.so"
+cc -O2 -std=c99 -Wall -Wextra -shared -fPIC "$ROOT/bench/probes/checkpoint_policy.c" -ldl -o "$out/checkpoint_policy.so"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -21,18 +21,18 @@
 # counts divided by N is one execution, without the connection's start.
 # The store is bench/store.sh's (10,000 users, each signed in once, then
 # analysed as autovacuum would). The whole sign-in is in
-# bench/pg_server_callgrind.sh. A benchmark, not a test.
+# bench/probes/pg_server_callgrind.sh. A benchmark, not a test.
 #
-#   bench/pg_read_parts.sh [executions]
+#   bench/probes/pg_read_parts.sh [executions]
 set -euo pipefail
-. "$(dirname "$0")/../scripts/env.sh"
+. "$(dirname "$0")/../../scripts/env.sh"
 "$ROOT/scripts/setup.sh" > /dev/null
 "$ROOT/scripts/build.sh" > /dev/null
 . "$ROOT/bench/store_programs.sh"
 n=${1:-500}
 users=10000
 port=$((${MFA_PG_PORT_BASE:-25432} + 11))
-. "$ROOT/bench/pg_callgrind_server.sh"
+. "$ROOT/bench/probes/pg_callgrind_server.sh"
 psql_at() { as_postgres psql -h 127.0.0.1 -p "$port" -U postgres -qAtc "$1" libmfa; }
 "$out/store_bench" "$url" "$users" 0 1 > /dev/null
 BENCH_SKIP_IMPORT=1 "$out/store_bench" "$url" "$users" "$users" 1 > /dev/null

@@ -12,7 +12,7 @@
  * a commit left, in frames, and when the process closes a connection that
  * ran any, appends a line to the file CHECKPOINT_OUT names (nothing is
  * written without it): checkpoints, then the largest WAL.
- * Built and run by bench/checkpoints.sh.
+ * Built and run by bench/probes/checkpoints.sh.
  */
 #define _GNU_SOURCE
 #include "preload_support.h" /* after _GNU_SOURCE, for RTLD_NEXT */

@@ -2,9 +2,9 @@
 # Where a complete TOTP sign-in's time goes on SQLite, one process: inside
 # SQLite's sqlite3_step against the rest, for libmfa (bench/store_bench.c,
 # its calls split further into mfa_sign_in and mfa_resolve_totp), for
-# libmfa's own statements bare with its cryptography (bench/sqlite_floor.c,
+# libmfa's own statements bare with its cryptography (bench/probes/sqlite_floor.c,
 # FLOOR_WITH=crypto) and for the bare-SQLite baseline
-# (bench/sqlite_baseline.c), timed in each process by bench/split_timer.c.
+# (bench/sqlite_baseline.c), timed in each process by bench/probes/split_timer.c.
 #
 # The rates of bench/store.sh say how far apart the sides are; this says
 # which part differs. When libmfa's steps cost what the floor's cost, the
@@ -17,11 +17,11 @@
 # median of each figure is printed, in microseconds per sign-in. A
 # benchmark, not a test.
 #
-#   bench/split.sh [users] [sign-ins] [rounds]
+#   bench/probes/split.sh [users] [sign-ins] [rounds]
 set -euo pipefail
-. "$(dirname "$0")/../scripts/env.sh"
+. "$(dirname "$0")/../../scripts/env.sh"
 "$ROOT/scripts/build.sh" > /dev/null
-. "$ROOT/bench/store_programs.sh"
+. "$ROOT/bench/probes/programs.sh"
 users=${1:-10000}
 signins=${2:-10000}
 rounds=${3:-5}

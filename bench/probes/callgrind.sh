@@ -5,18 +5,18 @@
 # PostgreSQL with a URL), only the calls to libmfa's sign-in functions are
 # counted (the client side; the server's work is not in it); for the
 # bare-SQLite baseline (bench/sqlite_baseline.c) and libmfa's own SQLite
-# statements run bare (bench/sqlite_floor.c, also without each of the
+# statements run bare (bench/probes/sqlite_floor.c, also without each of the
 # writes it measures, and with libmfa's cryptography), the difference
 # between a run of 2N and one of N sign-ins. A benchmark, not a test.
 #
-#   bench/callgrind.sh [sign-ins] [postgres-url]
+#   bench/probes/callgrind.sh [sign-ins] [postgres-url]
 #
 # With BENCH_SQLITE_MEMSTATUS=0, every program runs with SQLite's memory
 # statistics off, as a host may set them (bench/sqlite_host_config.h).
 set -euo pipefail
-. "$(dirname "$0")/../scripts/env.sh"
+. "$(dirname "$0")/../../scripts/env.sh"
 "$ROOT/scripts/build.sh" > /dev/null
-. "$ROOT/bench/store_programs.sh"
+. "$ROOT/bench/probes/programs.sh"
 signins=${1:-1000}
 url=${2:-}
 users=$signins
