@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ptr;
 
-use crate::cstr::{bytes, c_optional, c_string, optional_text, ptr_of, text, wipe, with_c_str};
+use crate::cstr::{bytes, c_optional, c_string, optional_text, ptr_of, text, with_c_str};
 use crate::error::{check, Error, ErrSlot, Result};
 use crate::otp::{Algorithm, Hotp, Totp, TotpParams};
 use crate::strings::MfaString;
@@ -28,7 +28,8 @@ impl OtpKind {
 
 /// The fields of an otpauth:// key URI. Build one and call
 /// [`to_uri`](KeyUri::to_uri), or [`parse`](KeyUri::parse) one. The secret
-/// is wiped when the value is dropped, and left out of `Debug`.
+/// is left out of `Debug`; it is a plain `Vec<u8>` of the caller's (a
+/// [`Totp`] made from it keeps and wipes its own copy).
 #[derive(Clone, PartialEq, Eq)]
 pub struct KeyUri {
     /// TOTP or HOTP.
@@ -153,11 +154,5 @@ impl fmt::Debug for KeyUri {
             .field("period", &self.period)
             .field("counter", &self.counter)
             .finish_non_exhaustive()
-    }
-}
-
-impl Drop for KeyUri {
-    fn drop(&mut self) {
-        wipe(&mut self.secret);
     }
 }
