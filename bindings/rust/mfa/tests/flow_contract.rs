@@ -81,7 +81,7 @@ fn totp_enrollment_and_sign_in(kit: &Kit) {
     let uri = secret.qr_code_url("alice@example.com", Some("ACME Co")).unwrap();
     assert!(uri.starts_with("otpauth://totp/ACME%20Co:alice%40example.com?"), "{}", uri);
     let app = secret.authenticator().unwrap();
-    let wrong = format!("{:06}", (app.at(kit.now()).unwrap().parse::<u32>().unwrap() + 1) % 1_000_000);
+    let wrong = support::wrong_code(&app, kit.now());
     assert_error(mf.enroll(&Assertion::totp_enrollment(&secret, &wrong), None), "INVALID_VERIFICATION_CODE");
     let factor = mf.enroll(&Assertion::totp_enrollment(&secret, &app.at(kit.now()).unwrap()), Some("Work phone")).unwrap();
     assert_eq!(factor.factor_id(), "totp");
@@ -146,8 +146,8 @@ fn wrong_code(kit: &Kit) {
     kit.advance(30);
     let resolver = resolver(kit, &user);
     let right = app.at(kit.now()).unwrap();
-    let wrong = if right.as_str() == "000000" { "000001" } else { "000000" };
-    assert_error(resolver.resolve_sign_in(&Assertion::totp_sign_in(&eid, wrong)), "INVALID_VERIFICATION_CODE");
+    let wrong = support::wrong_code(&app, kit.now());
+    assert_error(resolver.resolve_sign_in(&Assertion::totp_sign_in(&eid, &wrong)), "INVALID_VERIFICATION_CODE");
     assert_error(resolver.resolve_sign_in(&Assertion::totp_sign_in(&eid, "12ab56")), "INVALID_VERIFICATION_CODE");
     assert!(kit.kinds().contains(&"SIGN_IN_FAILURE".to_string()));
     assert_error(resolver.resolve_sign_in(&Assertion::totp_sign_in("no-such-factor", &right)), "MFA_ENROLLMENT_NOT_FOUND");

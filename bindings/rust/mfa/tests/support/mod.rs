@@ -206,3 +206,14 @@ pub fn assert_error<T: std::fmt::Debug>(result: mfa::Result<T>, name: &str) {
         Ok(value) => panic!("expected {}, got Ok({:?})", name, value),
     }
 }
+
+/// A six-digit code that no step within +/-10 of `at` takes (a random secret's
+/// neighbours take 11 or 21 codes in a million; a fixed "wrong" code would be
+/// right now and then).
+pub fn wrong_code(app: &mfa::Totp, at: i64) -> String {
+    let right: u32 = app.at(at).unwrap().parse().unwrap();
+    (1..)
+        .map(|offset| format!("{:06}", (right + offset) % 1_000_000))
+        .find(|code| !app.verify(code, at, 10).unwrap())
+        .unwrap()
+}
