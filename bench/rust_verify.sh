@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Stateless TOTP verification (SHA1, 6 digits, 30 s, +/-5 steps) in one
+# process: libmfa's C ABI from a C loop (cc -O2), the Rust binding
+# (mfa::Totp::verify) and totp-rs 3 (Debian's librust-totp-rs-dev), right and
+# wrong codes. Prints rates and the binding's ratios to C and to totp-rs.
+# A benchmark, not a test.
+#
+#   bench/rust_verify.sh [iterations]
+set -euo pipefail
+. "$(dirname "$0")/../scripts/env.sh"
+"$ROOT/scripts/setup.sh" > /dev/null
+"$ROOT/scripts/build.sh" > /dev/null
+if [ -x /usr/bin/cargo ] && [ -x /usr/bin/rustc ]; then
+    CARGO=/usr/bin/cargo
+    export RUSTC=/usr/bin/rustc
+else
+    CARGO=cargo
+fi
+export LIBMFA_LIB_DIR="$CMAKE_BUILD" CARGO_TARGET_DIR="$CMAKE_BUILD/rust-target"
+"$CARGO" build --offline --release --quiet --manifest-path "$ROOT/bindings/rust/bench/Cargo.toml"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
+echo "toolchain: $("${RUSTC:-rustc}" --version); totp-rs $(sed -n 's/^version = "\(.*\)"/\1/p' /usr/share/cargo/registry/totp-rs-*/Cargo.toml | head -n 1)"
+echo
+"$CARGO_TARGET_DIR/release/mfa-bench" "${1:-200000}"
