@@ -173,7 +173,8 @@ fn eight_threads_mixed_load_rss_flat() {
         peak
     );
     assert!(sign_ins > 0);
-    // Flat: less than 4 MiB, and less than 5 %, above the level after the warm-up.
-    let allowed = 4096.max(baseline / 20);
+    // Flat: at most 1 MiB and 2 % above the level after the warm-up (a resolver not freed,
+    // some 300 bytes a sign-in, grows it by 3 MiB in the 5 s of the test command).
+    let allowed = 1024 + baseline / 50;
     assert!(end <= baseline + allowed, "RSS grew from {} to {} KiB after the warm-up", baseline, end);
 }
