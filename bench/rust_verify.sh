@@ -21,4 +21,28 @@ export LIBMFA_LIB_DIR="$CMAKE_BUILD" CARGO_TARGET_DIR="$CMAKE_BUILD/rust-target"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
 echo "toolchain: $("${RUSTC:-rustc}" --version); totp-rs $(sed -n 's/^version = "\(.*\)"/\1/p' /usr/share/cargo/registry/totp-rs-*/Cargo.toml | head -n 1)"
 echo
-"$CARGO_TARGET_DIR/release/mfa-bench" "${1:-200000}"
+"$CARGO_TARGET_DIR/release/mfa-bench" "${1:-50000}"
+# The same loops counted in instructions (callgrind, one loop per run): what a
+# machine shared with other work cannot blur.
+if command -v valgrind > /dev/null; then
+    echo
+    printf '%-28s %12s %14s %12s %10s %12s\n' "instructions per verification" "C ABI" "Rust binding" "totp-rs" \
+        "binding/C" "binding/totp-rs"
+    n=2000
+    for case in wrong right; do
+        declare -A per
+        for who in c binding totp-rs; do
+            function=run_c
+            [ "$who" = binding ] && function=run_binding
+            [ "$who" = totp-rs ] && function=run_peer
+            total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect="mfa_bench::$function" \
+                "$CARGO_TARGET_DIR/release/mfa-bench" count "$who" "$case" "$n" 2>&1 |
+                sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+            per[$who]=$((total / n))
+        done
+        label="wrong code (11 steps)"
+        [ "$case" = right ] && label="right code (current step)"
+        awk -v l="$label" -v c="${per[c]}" -v b="${per[binding]}" -v p="${per[totp-rs]}" \
+            'BEGIN { printf "%-28s %12d %14d %12d %9.2fx %11.2fx\n", l, c, b, p, c / b, p / b }'
+    done
+fi

@@ -25,7 +25,9 @@ fn main() {
     println!("cargo:rustc-link-search=native={}", out.display());
     println!("cargo:rustc-link-lib=static=mfa_bench_c");
     println!("cargo:rerun-if-changed=c_verify.c");
-    if let Some(dir) = std::env::var_os("DEP_MFA_LIB_DIR") {
+    // The folder of libmfa.so into the run path (LIBMFA_LIB_DIR, as mfa-sys reads it).
+    println!("cargo:rerun-if-env-changed=LIBMFA_LIB_DIR");
+    if let Some(dir) = std::env::var_os("LIBMFA_LIB_DIR").filter(|dir| !dir.is_empty()) {
         println!("cargo:rustc-link-arg-bins=-Wl,-rpath,{}", dir.to_string_lossy());
     }
 }

@@ -2,9 +2,9 @@
 //! process: libmfa's C ABI from C, the Rust binding (`mfa::Totp::verify`)
 //! and totp-rs (`TOTP::check`, skew 5), for a right code (the current step)
 //! and a wrong one (every step of the window tried). Prints the rates and
-//! the binding's ratios to each. Run by bench/rust_verify.sh.
+//! the binding's ratios to each; `count` mode runs one loop for callgrind.
+//! Run by bench/rust_verify.sh.
 
-use std::hint::black_box;
 use std::os::raw::c_char;
 use std::time::Instant;
 
@@ -68,6 +68,7 @@ fn rate(n: i64, run: impl FnOnce() -> i64) -> (f64, i64) {
     (n as f64 / start.elapsed().as_secs_f64(), accepted)
 }
 
+#[inline(never)]
 fn run_c(s: &Samples, right: bool, n: i64) -> f64 {
     let codes = if right { &s.right } else { &s.wrong };
     let (per_second, accepted) = rate(n, || unsafe {
@@ -77,13 +78,14 @@ fn run_c(s: &Samples, right: bool, n: i64) -> f64 {
     per_second
 }
 
+#[inline(never)]
 fn run_binding(s: &Samples, right: bool, n: i64) -> f64 {
     let codes = if right { &s.right_text } else { &s.wrong_text };
     let (per_second, accepted) = rate(n, || {
         let mut accepted = 0;
         for i in 0..n as usize {
             let k = i % KEYS;
-            accepted += s.binding[k].verify(black_box(&codes[k]), WHEN, WINDOW).unwrap() as i64;
+            accepted += s.binding[k].verify(&codes[k], WHEN, WINDOW).unwrap() as i64;
         }
         accepted
     });
@@ -91,13 +93,14 @@ fn run_binding(s: &Samples, right: bool, n: i64) -> f64 {
     per_second
 }
 
+#[inline(never)]
 fn run_peer(s: &Samples, right: bool, n: i64) -> f64 {
     let codes = if right { &s.right_text } else { &s.wrong_text };
     let (per_second, accepted) = rate(n, || {
         let mut accepted = 0;
         for i in 0..n as usize {
             let k = i % KEYS;
-            accepted += s.peer[k].check(black_box(&codes[k]), WHEN as u64) as i64;
+            accepted += s.peer[k].check(&codes[k], WHEN as u64) as i64;
         }
         accepted
     });
@@ -105,21 +108,39 @@ fn run_peer(s: &Samples, right: bool, n: i64) -> f64 {
     per_second
 }
 
+/// `mfa-bench count c|binding|totp-rs right|wrong N`: one run of N verifications and
+/// nothing printed, for bench/rust_verify.sh to count its instructions under callgrind.
+fn count(args: &[String]) {
+    let s = samples();
+    let right = args[3] == "right";
+    let n: i64 = args[4].parse().unwrap();
+    match args[2].as_str() {
+        "c" => run_c(&s, right, n),
+        "binding" => run_binding(&s, right, n),
+        _ => run_peer(&s, right, n),
+    };
+}
+
 fn main() {
-    let n: i64 = std::env::args().nth(1).and_then(|arg| arg.parse().ok()).unwrap_or(200_000);
-    let rounds = 7;
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() == 5 && args[1] == "count" {
+        return count(&args);
+    }
+    // Many short rounds, the three taking turns, and the best of each: on a shared machine
+    // every contender then meets a quiet moment or two.
+    let n: i64 = args.get(1).and_then(|arg| arg.parse().ok()).unwrap_or(50_000);
+    let rounds = 25;
     let s = samples();
     println!(
         "{:<28} {:>12} {:>14} {:>12} {:>10} {:>12}",
         "case (SHA1, 6 digits, +/-5)", "C ABI /s", "Rust binding /s", "totp-rs /s", "binding/C", "binding/totp-rs"
     );
     for (right, name) in [(false, "wrong code (11 steps)"), (true, "right code (current step)")] {
-        // Best of several rounds, the three taking turns, so that all meet the same machine.
         let (mut c, mut binding, mut peer) = (0f64, 0f64, 0f64);
         for _ in 0..rounds {
             c = c.max(run_c(&s, right, n));
             binding = binding.max(run_binding(&s, right, n));
-            peer = peer.max(run_peer(&s, right, n));
+            peer = peer.max(run_peer(&s, right, n / 5)); // ten times slower: fewer of them
         }
         println!(
             "{:<28} {:>12.0} {:>14.0} {:>12.0} {:>9.2}x {:>11.2}x",
