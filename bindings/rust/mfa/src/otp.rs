@@ -15,9 +15,10 @@ use crate::error::{check, Error, Result};
 use crate::strings::MfaString;
 
 /// The HMAC a code is computed with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// HMAC-SHA1: the default, and what every authenticator app supports.
+    #[default]
     Sha1,
     /// HMAC-SHA256.
     Sha256,
@@ -52,12 +53,6 @@ impl Algorithm {
             Algorithm::Sha256 => "SHA256",
             Algorithm::Sha512 => "SHA512",
         }
-    }
-}
-
-impl Default for Algorithm {
-    fn default() -> Algorithm {
-        Algorithm::Sha1
     }
 }
 

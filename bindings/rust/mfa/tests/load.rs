@@ -24,7 +24,7 @@ const WORKERS: usize = 8;
 
 thread_local! {
     /// Each worker's own clock: libmfa calls the clock on the calling thread.
-    static NOW: Cell<i64> = Cell::new(T0);
+    static NOW: Cell<i64> = const { Cell::new(T0) };
 }
 
 fn now() -> i64 {
