@@ -17,7 +17,9 @@ else
     CARGO=cargo
 fi
 export LIBMFA_LIB_DIR="$CMAKE_BUILD" CARGO_TARGET_DIR="$CMAKE_BUILD/rust-target"
-"$CARGO" build --offline --release --quiet --manifest-path "$ROOT/bindings/rust/bench/Cargo.toml"
+# Cargo reads bindings/rust/.cargo/config.toml (Debian's registry) from the folder it runs in.
+cd "$ROOT/bindings/rust/bench"
+"$CARGO" build --offline --release --quiet
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
 echo "toolchain: $("${RUSTC:-rustc}" --version); totp-rs $(sed -n 's/^version = "\(.*\)"/\1/p' /usr/share/cargo/registry/totp-rs-*/Cargo.toml | head -n 1)"
 echo
