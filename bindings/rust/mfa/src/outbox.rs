@@ -230,6 +230,48 @@ mod tests {
         assert_eq!(escaped.code, None);
     }
 
+    /// Mutations of real lines (bits flipped, lines cut, tails repeated, escapes spliced
+    /// in), from a fixed seed: the reader returns an entry or None for each and never
+    /// panics; a 120 KB line of escapes reads in well under 2 s (it is linear).
+    #[test]
+    fn mutated_lines_never_panic() {
+        let seeds: [&[u8]; 3] = [
+            br#"{"time":1700000000,"to":"+15105551234","message":"123456 is your verification code."}"#,
+            br#"{"to":"a\"b\u00e9\ud83d\ude00","time":-5,"message":"x\ny","extra":"z"}"#,
+            br#"{"time":1,"to":"+1","message":"\u0041\/\b\f\r\t"}"#,
+        ];
+        let pieces: [&[u8]; 8] = [b"\\", b"\\u", b"\\ud800", b"\"", b"{", b"}", b",", b"\xff"];
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..20_000 {
+            let mut line = seeds[round % seeds.len()].to_vec();
+            for _ in 0..1 + next() % 4 {
+                let at = (next() as usize) % (line.len() + 1);
+                match next() % 4 {
+                    0 if at < line.len() => line[at] ^= 1 << (next() % 8),
+                    1 => line.truncate(at),
+                    2 => line.splice(at..at, pieces[(next() % 8) as usize].iter().copied()).for_each(drop),
+                    _ => {
+                        let copy = line[at..].to_vec();
+                        line.extend_from_slice(&copy);
+                    }
+                }
+            }
+            if let Ok(text) = std::str::from_utf8(&line) {
+                let _ = parse_entry(text);
+            }
+        }
+        let long = format!(r#"{{"time":1,"to":"{}","message":"m"}}"#, "\\u00e9".repeat(20_000));
+        let started = std::time::Instant::now();
+        assert!(parse_entry(&long).is_some());
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    }
+
     #[test]
     fn refuses_what_is_not_an_entry() {
         for line in [
