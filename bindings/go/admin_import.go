@@ -68,7 +68,8 @@ const (
 type ImportLine struct {
 	// Line is the line number, from 1.
 	Line int64
-	// UID is the user the line is about, or "" when it could not be read.
+	// UID is the user the line is about, or "" when it could not be read or
+	// may be a secret (a swapped column).
 	UID string
 	// Outcome and OutcomeName ("IMPORTED", "FAILED", ...) say what was done.
 	Outcome     ImportOutcome

@@ -22,9 +22,13 @@ func TestBadInput(t *testing.T) {
 	resolver := k.resolver(signing)
 	admin := k.c.Admin("ops")
 	cases := map[string]func() error{
-		"uid with a NUL":  func() error { _, err := k.c.MultiFactor(withUID("a\x00b")).Session(bg); return err },
-		"uid too long":    func() error { _, err := k.c.MultiFactor(withUID(strings.Repeat("u", 200))).Session(bg); return err },
-		"empty uid":       func() error { _, err := k.c.MultiFactor(withUID("")).Session(bg); return err },
+		"uid with a NUL": func() error { _, err := k.c.MultiFactor(withUID("a\x00b")).Session(bg); return err },
+		"uid too long":   func() error { _, err := k.c.MultiFactor(withUID(strings.Repeat("u", 200))).Session(bg); return err },
+		"empty uid":      func() error { _, err := k.c.MultiFactor(withUID("")).Session(bg); return err },
+		"uid with a control character": func() error {
+			_, err := k.c.MultiFactor(withUID("a\u202eb")).Session(bg)
+			return err
+		},
 		"tenant with NUL": func() error { return k.c.SetConfig(bg, "t\x00", allOn) },
 		"config with NUL": func() error { return k.c.SetConfig(bg, "", `{"state":"ENABLED"}`+"\x00") },
 		"phone with NUL": func() error {

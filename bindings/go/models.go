@@ -51,9 +51,10 @@ func (k FactorKind) String() string {
 // User is a user as the host knows them after the first factor (mfa_user):
 // libmfa keeps no accounts, the host says who signed in, how and when.
 type User struct {
-	// UID is the user's id, 1 to 128 bytes.
+	// UID is the user's id, 1 to 128 bytes without a control character.
 	UID string
-	// Tenant is the tenant, or "" for the project.
+	// Tenant is the tenant, or "" for the project; 1 to 128 bytes without a
+	// control character, as a uid.
 	Tenant string
 	// Email is the email address, or "".
 	Email string
