@@ -244,6 +244,14 @@ napi_value js_factor_list(napi_env env, const mfa_factor_list *list);
 /* Wipes and frees a C string copied from JS. */
 void wipe_free(char *text);
 
+/* ------------------------------------------------------------------ */
+/* Live objects (a leak check for the tests: liveObjects())             */
+/* ------------------------------------------------------------------ */
+
+typedef enum live_kind { LIVE_JOB, LIVE_ASK, LIVE_EVENT, LIVE_CONTEXT, LIVE_OTP_KEY, LIVE_KINDS } live_kind;
+/* Counts an allocation (+1) or a release (-1) of a kind of the addon's own objects. */
+void live_count(live_kind kind, int delta);
+
 /* Exports of each file, called by module.c. */
 bool export_stateless(napi_env env, napi_value exports);
 bool export_context(napi_env env, napi_value exports);

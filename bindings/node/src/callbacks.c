@@ -59,6 +59,7 @@ typedef struct ask_req {
 } ask_req;
 
 static void req_free(ask_req *r) {
+    live_count(LIVE_ASK, -1);
     for (size_t i = 0; i < sizeof r->text / sizeof r->text[0]; i++) wipe_free(r->text[i]);
     for (size_t i = 0; i < r->cert_count; i++) free(r->certs ? r->certs[i] : NULL);
     free(r->certs);
@@ -224,6 +225,7 @@ static void ask_drop(dispatch_msg *m) {
 static ask_req *req_new(env_state *st, cb_kind kind, napi_ref fn) {
     ask_req *r = calloc(1, sizeof *r);
     if (!r) return NULL;
+    live_count(LIVE_ASK, 1);
     r->msg.type = MSG_ASK;
     r->msg.deliver = ask_deliver;
     r->msg.drop = ask_drop;
@@ -398,6 +400,7 @@ typedef struct event_msg {
 } event_msg;
 
 static void event_free(event_msg *e) {
+    live_count(LIVE_EVENT, -1);
     for (size_t i = 0; i < sizeof e->text / sizeof e->text[0]; i++) free(e->text[i]);
     free(e);
 }
@@ -449,6 +452,7 @@ static void event_drop(dispatch_msg *m) {
 }
 
 static void post_event(env_state *st, event_msg *e) {
+    live_count(LIVE_EVENT, 1);
     e->msg.type = MSG_EVENT;
     e->msg.deliver = event_deliver;
     e->msg.drop = event_drop;

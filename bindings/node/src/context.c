@@ -37,6 +37,7 @@ static void ctx_free_if_unused(napi_env env, node_ctx *ctx) {
     ctx_drop_callbacks(env, ctx);
     free(ctx->close_waiters);
     free(ctx);
+    live_count(LIVE_CONTEXT, -1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -207,6 +208,7 @@ static napi_value ctx_open(napi_env env, napi_callback_info info) {
     if (napi_typeof(env, argv[0], &type) != napi_ok || type != napi_object) return throw_type(env, "options must be an object");
     node_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return throw_status(env, MFA_ERR_OUT_OF_MEMORY, NULL);
+    live_count(LIVE_CONTEXT, 1);
     ctx->st = st;
     ctx->timeout_ms = MFA_NODE_CALLBACK_TIMEOUT_DEFAULT;
     job *j = job_new(env, NULL, open_run, open_done, open_release, &promise);
@@ -310,6 +312,7 @@ static napi_value ctx_open(napi_env env, napi_callback_info info) {
 fail:
     ctx_drop_callbacks(env, ctx);
     free(ctx);
+    live_count(LIVE_CONTEXT, -1);
     job_discard(env, j);
     return NULL;
 }

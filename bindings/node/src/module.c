@@ -16,6 +16,24 @@ bool env_init(napi_env env);
     X(mfa_totp_verify) X(mfa_hotp_generate) X(mfa_hotp_verify) X(mfa_base32_encode) X(mfa_base32_decode)      \
     X(mfa_key_uri_build) X(mfa_key_uri_parse) X(mfa_key_uri_free)
 
+static long live[LIVE_KINDS];
+
+void live_count(live_kind kind, int delta) {
+    __atomic_add_fetch(&live[kind], delta, __ATOMIC_RELAXED);
+}
+
+/* liveObjects() -> {jobs, asks, events, contexts, otpKeys}: the addon's objects not yet freed,
+ * in this process (every environment). */
+static napi_value js_live_objects(napi_env env, napi_callback_info info) {
+    (void)info;
+    static const char *const names[LIVE_KINDS] = {"jobs", "asks", "events", "contexts", "otpKeys"};
+    napi_value o = js_object(env);
+    for (int k = 0; k < LIVE_KINDS; k++) {
+        if (!set(env, o, names[k], js_int64(env, __atomic_load_n(&live[k], __ATOMIC_RELAXED)))) return throw_napi(env, 0);
+    }
+    return o;
+}
+
 /* setHelpers(makeError, warn): the JS functions that make libmfa's errors and report warnings. */
 static napi_value js_set_helpers(napi_env env, napi_callback_info info) {
     napi_value argv[2];
@@ -49,7 +67,8 @@ static napi_value init(napi_env env, napi_value exports) {
 #undef CHECK_REQUIRED
     if (!env_init(env)) return NULL;
     if (!export_stateless(env, exports) || !export_context(env, exports) || !export_engine(env, exports) ||
-        !export_admin(env, exports) || !export_fn(env, exports, "setHelpers", js_set_helpers)) {
+        !export_admin(env, exports) || !export_fn(env, exports, "setHelpers", js_set_helpers) ||
+        !export_fn(env, exports, "liveObjects", js_live_objects)) {
         return throw_napi(env, 0);
     }
     return exports;

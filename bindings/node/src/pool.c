@@ -7,6 +7,7 @@
 
 static void job_free(job *j) {
     if (!j) return;
+    live_count(LIVE_JOB, -1);
     if (j->release) j->release(j);
     for (int i = 0; i < j->nstrings; i++) wipe_free(j->s[i]);
     if (j->bytes) {
@@ -74,8 +75,9 @@ job *job_new(napi_env env, node_ctx *ctx, job_run_fn run, job_done_fn done, job_
     }
     job *j = calloc(1, sizeof *j);
     if (!j) return throw_status(env, MFA_ERR_OUT_OF_MEMORY, NULL), NULL;
+    live_count(LIVE_JOB, 1);
     if (napi_create_promise(env, &j->deferred, promise) != napi_ok) {
-        free(j);
+        job_free(j);
         throw_napi(env, napi_generic_failure);
         return NULL;
     }

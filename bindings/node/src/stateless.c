@@ -29,6 +29,7 @@ static void otp_key_finalize(napi_env env, void *data, void *hint) {
     (void)env;
     (void)hint;
     otp_key *k = data;
+    live_count(LIVE_OTP_KEY, -1);
     explicit_bzero(k->key, k->len);
     free(k->key);
     free(k);
@@ -54,6 +55,7 @@ static otp_key *otp_key_new(napi_env env, napi_value value) {
     }
     memcpy(k->key, data, len);
     k->len = len;
+    live_count(LIVE_OTP_KEY, 1);
     return k;
 }
 
