@@ -11,7 +11,8 @@
 # (scripts/docs.sh), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
 # Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
-# (pam/tests, as root). Logs go to build/logs/.
+# (pam/tests, as root); the Node.js binding (node --test in bindings/node). Logs go to
+# build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -54,6 +55,10 @@ export MFA_PG_ROTATION_FACTORS=${MFA_PG_ROTATION_FACTORS:-20000}
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
+# The Node.js binding (bindings/node): its addon built with node-gyp, then node --test: the
+# flow contract on SQLite and PostgreSQL, a two-process race, callbacks, bad input, tsc on
+# index.d.ts, an 8-second load (bench/node_load.sh runs the 60-second one).
+TAIL_LINES=8 step node-binding "$ROOT/bindings/node/scripts/test.sh"
 
 # Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
 # demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.

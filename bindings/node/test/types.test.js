@@ -10,12 +10,10 @@ const { execFileSync } = require('node:child_process');
 const mfa = require('..');
 
 const ROOT = path.join(__dirname, '..');
-const REPO = path.join(ROOT, '..', '..');
 
-/** The TypeScript compiler: LIBMFA_TSC, `tsc` on PATH, or the copy scripts/setup.sh unpacked into build/tools. */
+/** The TypeScript compiler: LIBMFA_TSC, or Debian's node-typescript (scripts/setup.sh installs it). */
 function tsc() {
-  const candidates = [process.env.LIBMFA_TSC, path.join(REPO, 'build', 'tools', 'typescript', 'usr', 'share', 'nodejs', 'typescript', 'bin', 'tsc'),
-    '/usr/share/nodejs/typescript/bin/tsc'];
+  const candidates = [process.env.LIBMFA_TSC, '/usr/share/nodejs/typescript/bin/tsc'];
   for (const candidate of candidates) if (candidate && fs.existsSync(candidate)) return candidate;
   return null;
 }
