@@ -262,7 +262,8 @@ export class TOTPMultiFactorAssertion extends MultiFactorAssertion {}
 export class TOTPMultiFactorGenerator {
   static readonly FACTOR_ID: 'totp';
   static generateSecret(session: MultiFactorSession): Promise<TOTPSecret>;
-  static assertionForEnrollment(secret: TOTPSecret, oneTimePassword: string): TOTPMultiFactorAssertion;
+  /** `secret`: the TOTPSecret, or its sessionInfo. */
+  static assertionForEnrollment(secret: TOTPSecret | string, oneTimePassword: string): TOTPMultiFactorAssertion;
   static assertionForSignIn(enrollmentId: MultiFactorInfo | string, oneTimePassword: string): TOTPMultiFactorAssertion;
 }
 

@@ -66,10 +66,13 @@ class TOTPMultiFactorGenerator {
     return new TOTPSecret(await session.context._call(native.totpGenerateSecret, session.token));
   }
 
-  /** An assertion that finishes enrolling `secret` with a code from the app. */
+  /**
+   * An assertion that finishes enrolling `secret` with a code from the app. `secret` is the
+   * TOTPSecret, or its sessionInfo (what a server that keeps no state hands its client).
+   */
   static assertionForEnrollment(secret, oneTimePassword) {
-    if (!(secret instanceof TOTPSecret)) throw args.typeError('secret must be a TOTPSecret');
-    return new TOTPMultiFactorAssertion({ sessionInfo: secret.sessionInfo, code: args.text(oneTimePassword, 'oneTimePassword') }, 'enrollment');
+    const sessionInfo = secret instanceof TOTPSecret ? secret.sessionInfo : args.text(secret, 'secret (a TOTPSecret or its sessionInfo)');
+    return new TOTPMultiFactorAssertion({ sessionInfo, code: args.text(oneTimePassword, 'oneTimePassword') }, 'enrollment');
   }
 
   /** An assertion that resolves a sign-in with the enrolled factor (a hint, or its uid). */
