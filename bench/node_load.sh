@@ -12,7 +12,7 @@ set -euo pipefail
 "$ROOT/scripts/setup.sh" > /dev/null
 cmake -S "$ROOT" -B "$CMAKE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build "$CMAKE_BUILD" --target mfa > /dev/null
-"$ROOT/bindings/node/scripts/build.sh" > /dev/null
+"$ROOT/bindings/node/scripts/build.sh" > /dev/null 2>&1
 if [ -z "${MFA_TEST_POSTGRES_URL:-}" ]; then
     MFA_TEST_POSTGRES_URL=$("$ROOT/scripts/pg.sh" start | tail -n 1)
     trap '"$ROOT/scripts/pg.sh" stop > /dev/null 2>&1 || true' EXIT

@@ -9,7 +9,7 @@ set -euo pipefail
 "$ROOT/scripts/setup.sh" > /dev/null
 cmake -S "$ROOT" -B "$CMAKE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build "$CMAKE_BUILD" --target mfa > /dev/null
-"$ROOT/bindings/node/scripts/build.sh" > /dev/null
+"$ROOT/bindings/node/scripts/build.sh" > /dev/null 2>&1
 out=$CMAKE_BUILD/bench
 mkdir -p "$out"
 cc -O2 -std=c99 -I"$ROOT/include" "$ROOT/bench/node_verify_c.c" -L"$CMAKE_BUILD" -lmfa \

@@ -97,7 +97,8 @@ static napi_value reply_call(napi_env env, napi_callback_info info) {
     if (napi_get_cb_info(env, info, &argc, argv, NULL, &data) != napi_ok || !data) return NULL;
     ask_req *r = data;
     napi_valuetype type = napi_undefined;
-    if (argc >= 1) napi_typeof(env, argv[0], &type);
+    if (argc < 1 && napi_get_undefined(env, &argv[0]) != napi_ok) return NULL;
+    napi_typeof(env, argv[0], &type);
     int64_t value = 1; /* the safe answer: failure, reject, stop */
     switch (r->kind) {
     case CB_CLOCK: {
