@@ -134,6 +134,31 @@ describe('host callbacks', () => {
     await kit.ctx.close();
   });
 
+  it('does not deadlock when the JS thread is blocked while a call waits for a callback', async () => {
+    const warnings = [];
+    const listener = (warning) => warnings.push(warning.message);
+    process.on('warning', listener);
+    const sent = [];
+    // The system clock: a clock callback would wait for the JS thread too.
+    const kit = await openKit(':memory:', {
+      config: { ...PHONE, phone: { appVerification: 'DISABLED' } }, smsSender: (to) => sent.push(to), callbackTimeoutMs: 200,
+      clock: undefined,
+    });
+    const user = kit.user('blocked', { authTime: new Date() });
+    const session = await kit.ctx.multiFactor(user).session();
+    const send = new mfa.PhoneAuthProvider(kit.ctx).verifyPhoneNumber({ phoneNumber: NUMBER, session });
+    // The JS thread does not return to the event loop for longer than the timeout: the worker
+    // waiting for the SMS sender gives up with the safe answer instead of waiting for ever.
+    const until = Date.now() + 800;
+    while (Date.now() < until) { /* blocked */ }
+    await assert.rejects(send, mfa.SMSSendFailedError);
+    assert.deepEqual(sent, []); // the late question was dropped, not asked
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', listener);
+    assert.ok(warnings.some((text) => /smsSender callback did not answer within 200 ms/.test(text)));
+    await kit.ctx.close();
+  });
+
   it('does not starve callbacks that need libuv\'s thread pool (fs, dns)', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'gateway.txt');
