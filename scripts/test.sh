@@ -12,8 +12,8 @@
 # (Tests/docs), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
 # Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
-# (pam/tests, as root); the Rust and Go bindings (bindings/rust/test.sh,
-# bindings/go/test.sh). Logs go to build/logs/.
+# (pam/tests, as root); the Rust, Go and Node.js bindings (bindings/rust/test.sh,
+# bindings/go/test.sh, bindings/node/scripts/test.sh). Logs go to build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -63,6 +63,10 @@ TAIL_LINES=1 step rust "$ROOT/bindings/rust/test.sh"
 # and PostgreSQL, a two-process race, 10 s of mixed load from 8 goroutines; the example
 # server and the bench's build. About 20 s, 60 s with an empty Go build cache.
 TAIL_LINES=2 step go "$ROOT/bindings/go/test.sh"
+# The Node.js binding (bindings/node): its addon built with node-gyp, then node --test: the
+# flow contract on SQLite and PostgreSQL, a two-process race, callbacks, bad input, tsc on
+# index.d.ts, an 8-second load (bench/node_load.sh runs the 60-second one).
+TAIL_LINES=8 step node-binding "$ROOT/bindings/node/scripts/test.sh"
 
 # Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
 # demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.
