@@ -27,10 +27,13 @@ MODULE = BUILD / "radius" / "rlm_mfa.so"
 LIBRARY = BUILD / "libmfa.so"
 SHIPPED = REPO / "radius" / "raddb" / "mods-available" / "mfa"
 PG_SCRIPT = REPO / "scripts" / "pg.sh"
+#: FreeRADIUS's own leaks, which valgrind reports whatever the modules do.
+SUPPRESSIONS = pathlib.Path(__file__).resolve().parent / "freeradius.supp"
 PORT_BASE = int(os.environ.get("MFA_PG_PORT_BASE", "25432"))
-#: The run's own ports: a PostgreSQL server, and FreeRADIUS listeners from + 41 on.
+#: The run's own ports: a PostgreSQL server, and FreeRADIUS listeners from + 41 to + 79.
 PG_PORT = PORT_BASE + 40
 RADIUS_PORT_FIRST = PORT_BASE + 41
+RADIUS_PORT_LAST = PORT_BASE + 79
 
 os.environ.setdefault("LIBMFA_LIBRARY", str(LIBRARY))
 sys.path.insert(0, str(REPO / "python"))
@@ -109,6 +112,25 @@ def parse_replies(text):
                 value = value[1:-1]
             current.attributes[match.group(1)] = value
     return replies
+
+
+def pg_signal(name):
+    """Sends SIGSTOP or SIGCONT (`name`) to the private PostgreSQL server and its backends."""
+    data = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"libmfa-pg-{PG_PORT}" / "data"
+    master = int((data / "postmaster.pid").read_text().split()[0])
+    pids = [master]
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master:
+            pids.append(int(stat.parent.name))
+    for pid in pids:
+        try:
+            os.kill(pid, getattr(signal, "SIG" + name))
+        except ProcessLookupError:
+            pass
 
 
 class Server:
@@ -232,24 +254,23 @@ server {name} {{
     def start(self):
         args = ["freeradius", "-d", str(self.dir), "-n", "radiusd"]
         if self.valgrind:
-            args = ["valgrind", "-q", f"--log-file={self.valgrind_log}", "--leak-check=full",
+            args = ["valgrind", "-q", f"--log-file={self.valgrind_log}", f"--suppressions={SUPPRESSIONS}",
+                    "--leak-check=full",
                     "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite",
                     "--keep-debuginfo=yes", "--num-callers=30"] + args + ["-X"]
         else:
             args += ["-f"] if self.threads else ["-f", "-s"]
-        check = subprocess.run(["freeradius", "-C", "-d", str(self.dir), "-n", "radiusd"], capture_output=True,
-                               text=True)
-        assert check.returncode == 0, check.stdout + check.stderr
         out = open(self.run.dir / f"{self.name}.stdout", "w")
+        ready = self.log_text().count("Ready to process requests")
         self.process = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
         self.run.servers.append(self)
         deadline = time.monotonic() + (120 if self.valgrind else 20)
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"freeradius {self.name} exited:\n{self.output()}")
-            if self.status_ok():
+            if self.log_text().count("Ready to process requests") > ready and self.status_ok():
                 return self
-            time.sleep(0.2)
+            time.sleep(0.02)
         raise RuntimeError(f"freeradius {self.name} did not answer:\n{self.output()}")
 
     def status_ok(self):
@@ -274,7 +295,8 @@ server {name} {{
         return "\n".join(parts)
 
     def log_text(self):
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
+        """What the server logged (radius.log; -X writes it to standard output instead)."""
+        return self.output()
 
     # --- clients ------------------------------------------------------------------------
 
@@ -323,7 +345,7 @@ class Run:
         self.servers = []
         self.pg_started = False
         self.counter = 0
-        self.ports = iter(range(RADIUS_PORT_FIRST, RADIUS_PORT_FIRST + 20))
+        self.ports = iter(range(RADIUS_PORT_FIRST, RADIUS_PORT_LAST + 1))
         self.key = secrets.token_bytes(32)
         self.key_file = self.dir / "mfa.key"
         self.key_file.write_text(self.key.hex() + "\n")
@@ -380,8 +402,10 @@ class Run:
         """The codes sent to `number` so far, oldest first."""
         return [m["code"] for m in read_outbox(self.outbox) if m["to"] == number]
 
-    def server(self, name, store=None, one_field=False, **kwargs):
-        """A new FreeRADIUS of this run (not started)."""
+    def server(self, name, store=None, one_field=False, checked_only=False, **kwargs):
+        """A new FreeRADIUS of this run (not started). One `checked_only` (freeradius -C) takes no port of its own."""
+        if checked_only:
+            return Server(self, name, store or self.store, RADIUS_PORT_LAST, None, **kwargs)
         port = self.port()
         return Server(self, name, store or self.store, port, self.port() if one_field else None, **kwargs)
 
@@ -391,6 +415,10 @@ class Run:
         out = subprocess.run([str(PG_SCRIPT), "start", str(PG_PORT)], check=True, capture_output=True, text=True)
         self.pg_started = True
         return out.stdout.strip().splitlines()[-1]
+
+    def pg_halt(self):
+        """Stops the server, keeping its data (pg_start brings it back)."""
+        subprocess.run([str(PG_SCRIPT), "halt", str(PG_PORT)], check=True, capture_output=True)
 
     def pg_stop(self):
         subprocess.run([str(PG_SCRIPT), "stop", str(PG_PORT)], capture_output=True)
