@@ -110,13 +110,14 @@ int rlm_mfa_open(rlm_mfa_t *inst, char *why, size_t why_size, bool *unreachable)
     char *err = NULL;
     mfa_ctx *ctx = NULL;
     int32_t status = mfa_open(&ctx, &o, &err);
-    *unreachable = status == MFA_ERR_STORAGE_ERROR;
+    /* A PostgreSQL server may be down for a while; an SQLite file that does not open is the set-up's fault. */
+    *unreachable = status == MFA_ERR_STORAGE_ERROR && strncmp(inst->store_location, "postgres", 8) == 0;
     if (status != MFA_OK) {
         snprintf(why, why_size, "cannot open the store: %s: %s", mfa_status_name(status), err ? err : mfa_errstr(status));
         mfa_free(err);
         return -1;
     }
-    inst->ctx = ctx;
+    __atomic_store_n(&inst->ctx, ctx, __ATOMIC_RELEASE);
     return 0;
 }
 

@@ -30,6 +30,7 @@ BAD = [
     ({"sms_program": '"send-sms"'}, "sms_program is an absolute path"),
     ({"store": '"mysql://db/mfa"'}, "cannot open the store: INVALID_ARGUMENT"),
     ({"store": None}, '"store"'),
+    ({"store": '"/nonexistent-folder/mfa.sqlite"'}, "cannot open the store: STORAGE_ERROR"),
     ({"key_file": '"relative.key"'}, "key_file must be an absolute path"),
 ]
 
