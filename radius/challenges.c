@@ -8,8 +8,8 @@
 
 #include "mfa.h"
 
-/* Chains of the hash table; an id's first byte picks its chain (ids are random). */
-#define BUCKETS 256
+/* Chains of the hash table; an id's first two bytes pick its chain (ids are random). */
+#define BUCKETS 4096
 
 struct mfa_radius_challenges {
     pthread_mutex_t lock;
@@ -17,6 +17,8 @@ struct mfa_radius_challenges {
     size_t count;
     mfa_radius_challenge *buckets[BUCKETS];
 };
+
+static size_t bucket_of(const uint8_t *id) { return ((size_t)id[0] << 8 | id[1]) % BUCKETS; }
 
 static void wipe_free(char *text) {
     if (!text) return;
@@ -121,7 +123,7 @@ int mfa_radius_challenges_put(mfa_radius_challenges *t, mfa_radius_challenge *c,
         mfa_radius_challenge_free(c);
         return MFA_RADIUS_PUT_FULL;
     }
-    mfa_radius_challenge **bucket = &t->buckets[c->id[0]];
+    mfa_radius_challenge **bucket = &t->buckets[bucket_of(c->id)];
     c->next = *bucket;
     *bucket = c;
     t->count++;
@@ -149,7 +151,7 @@ mfa_radius_challenge *mfa_radius_challenges_take(mfa_radius_challenges *t, const
     const uint8_t *id = state + MFA_RADIUS_STATE_PREFIX_BYTES;
     pthread_mutex_lock(&t->lock);
     mfa_radius_challenge *found = NULL;
-    for (mfa_radius_challenge **link = &t->buckets[id[0]]; *link; link = &(*link)->next) {
+    for (mfa_radius_challenge **link = &t->buckets[bucket_of(id)]; *link; link = &(*link)->next) {
         if (same_id((*link)->id, id)) {
             found = *link;
             *link = found->next;
