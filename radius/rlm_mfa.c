@@ -235,8 +235,9 @@ static int mod_detach(void *instance) {
 
 /* ---- authorize and authenticate ------------------------------------------------------ */
 
-/* The request's State, if rlm_mfa made it. */
-static VALUE_PAIR *our_state(REQUEST *request) {
+/* The request's State, if rlm_mfa made it (a one-field instance makes none, and takes none). */
+static VALUE_PAIR *our_state(rlm_mfa_t const *inst, REQUEST *request) {
+    if (inst->one_field) return NULL;
     VALUE_PAIR *vp = fr_pair_find_by_num(request->packet->vps, PW_STATE, 0, TAG_ANY);
     return vp && mfa_radius_is_state(vp->vp_octets, vp->vp_length) ? vp : NULL;
 }
@@ -248,7 +249,7 @@ static VALUE_PAIR *our_state(REQUEST *request) {
  */
 static rlm_rcode_t CC_HINT(nonnull) mod_authorize(void *instance, REQUEST *request) {
     rlm_mfa_t *inst = instance;
-    if (our_state(request)) {
+    if (our_state(inst, request)) {
         if (!inst->auth_type) {
             MFA_ERROR("no \"Auth-Type %s\" section in authenticate for the reply to the challenge", inst->name);
             return RLM_MODULE_FAIL;
@@ -283,7 +284,7 @@ static char const *rcode_name(rlm_rcode_t rcode) {
 static rlm_rcode_t CC_HINT(nonnull) mod_authenticate(void *instance, REQUEST *request) {
     rlm_mfa_t *inst = instance;
     rlm_rcode_t rcode;
-    VALUE_PAIR *state = our_state(request);
+    VALUE_PAIR *state = our_state(inst, request);
     if (!state && request->rcode != RLM_MODULE_OK) {
         MFA_REFUSED("the password was not checked: the module before %s said \"%s\" (see sites-available/mfa)", inst->name,
               rcode_name(request->rcode));

@@ -55,3 +55,12 @@ def test_sms_only_users_need_the_challenge(run, server):
     assert rejected(out), out
     out = server.radtest(uid, PASSWORD, port=server.one_field_port)
     assert rejected(out), out
+
+
+def test_one_field_takes_no_state(run, server):
+    """A State (even one shaped like rlm_mfa's) means nothing to the one-field instance: the field is checked."""
+    uid = run.name()
+    app = run.enroll_totp(uid)
+    reply, out = server.request(uid, PASSWORD + app.next_code(), "State = 0x6d666131" + "00" * 16,
+                                port=server.one_field_port)
+    assert reply.code == "Access-Accept", out
