@@ -17,6 +17,7 @@
 #include <freeradius/modules.h>
 
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "sms_program.h"
@@ -109,9 +110,14 @@ int rlm_mfa_open(rlm_mfa_t *inst, char *why, size_t why_size, bool *unreachable)
     o.app_verifier = nas_verifier;
     char *err = NULL;
     mfa_ctx *ctx = NULL;
+    bool postgres = strncmp(inst->store_location, "postgres", 8) == 0;
+    /* A new SQLite file (and its -wal and -shm files, which take its mode) is the server user's alone. Only an
+     * SQLite store is opened at start, with one thread: the process's umask may change for it. */
+    mode_t saved = postgres ? 0 : umask(077);
     int32_t status = mfa_open(&ctx, &o, &err);
+    if (!postgres) umask(saved);
     /* A PostgreSQL server may be down for a while; an SQLite file that does not open is the set-up's fault. */
-    *unreachable = status == MFA_ERR_STORAGE_ERROR && strncmp(inst->store_location, "postgres", 8) == 0;
+    *unreachable = status == MFA_ERR_STORAGE_ERROR && postgres;
     if (status != MFA_OK) {
         snprintf(why, why_size, "cannot open the store: %s: %s", mfa_status_name(status), err ? err : mfa_errstr(status));
         mfa_free(err);

@@ -73,3 +73,12 @@ def test_install_puts_the_module_and_its_files_where_freeradius_looks():
         dynamic = subprocess.run(["readelf", "-d", str(module)], check=True, capture_output=True, text=True).stdout
         assert "libmfa.so.0" in dynamic and str(BUILD) not in dynamic
         assert "NODELETE" in dynamic
+
+
+def test_a_new_sqlite_store_is_the_server_users_alone(run):
+    store = run.dir / run.name("store") / "mfa.sqlite"
+    os.makedirs(store.parent)
+    status, out = check(run.server(run.name("fresh"), store=str(store), checked_only=True))
+    assert status == 0, out
+    for path in store.parent.iterdir():
+        assert path.stat().st_mode & 0o077 == 0, (path, oct(path.stat().st_mode))
