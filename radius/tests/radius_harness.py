@@ -185,8 +185,8 @@ logdir = {self.dir}
 libdir = {libdir}
 pidfile = {self.dir}/radiusd.pid
 max_request_time = 30
-cleanup_delay = 0
-max_requests = 16384
+cleanup_delay = 5
+max_requests = 65536
 hostname_lookups = no
 log {{
 	destination = files

@@ -4,8 +4,9 @@ State and a Reply-Message, and sends the code with the State."""
 
 import re
 import secrets
+import time
 
-from radius_harness import PASSWORD, other_code
+from radius_harness import PASSWORD, SECRET, other_code
 
 
 def challenge(server, uid, *extra):
@@ -222,3 +223,48 @@ def test_fifty_clients_with_one_code_one_is_accepted(run, server):
     replies, out, _ = server.radclient(answers, parallel=50, timeout=10)
     assert len(replies) == 50, out
     assert sorted(r.code for r in replies) == ["Access-Accept"] + ["Access-Reject"] * 49, out
+
+
+def access_request(identifier, user, password, state):
+    """An Access-Request as a NAS builds it (RFC 2865, RFC 3579 Message-Authenticator)."""
+    import hashlib
+    import hmac
+    import struct
+
+    authenticator = secrets.token_bytes(16)
+    hidden, last = b"", authenticator
+    padded = password.encode() + b"\0" * (-len(password) % 16)
+    for i in range(0, len(padded), 16):
+        block = bytes(a ^ b for a, b in zip(padded[i:i + 16], hashlib.md5(SECRET.encode() + last).digest()))
+        hidden += block
+        last = block
+
+    def attribute(kind, value):
+        return struct.pack("BB", kind, len(value) + 2) + value
+
+    body = attribute(1, user.encode()) + attribute(2, hidden) + attribute(24, bytes.fromhex(state[2:]))
+    body += attribute(80, b"\0" * 16)
+    packet = struct.pack("!BBH", 1, identifier, 20 + len(body)) + authenticator + body
+    mac = hmac.new(SECRET.encode(), packet, hashlib.md5).digest()
+    return packet[:-16] + mac
+
+
+def test_a_resent_answer_gets_the_same_accept(run, server):
+    """A NAS that lost the answer resends the same packet: FreeRADIUS answers it from its cache
+    (cleanup_delay), not as a second use of the State."""
+    import socket
+
+    uid = run.name()
+    app = run.enroll_totp(uid)
+    state = challenge(server, uid)["State"]
+    packet = access_request(77, uid, app.next_code(), state)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.settimeout(5)
+    sock.bind(("127.0.0.1", 0))
+    codes = []
+    for pause in (1, 0):
+        sock.sendto(packet, ("127.0.0.1", server.port))
+        codes.append(sock.recv(4096)[0])
+        time.sleep(pause)  # a NAS resends after its own timeout
+    sock.close()
+    assert codes == [2, 2]  # Access-Accept, twice
