@@ -78,3 +78,31 @@ def test_eight_digit_codes_in_one_field(run, special):
     assert len(code) == 8
     out = special.radtest(uid, PASSWORD + code, port=special.one_field_port)
     assert "Received Access-Accept" in out, out
+
+
+def test_a_server_running_as_freerad_reads_the_root_only_key(run):
+    """As Debian runs it (user = freerad): the key file is root's, mode 0600, read at start with the
+    rights the server keeps for such work; the store it creates is freerad's alone."""
+    import pwd
+    import shutil
+    import subprocess
+
+    folder = run.dir / run.name("freerad-store")
+    folder.mkdir()
+    shutil.chown(folder, "freerad", "freerad")
+    os.chmod(folder, 0o700)
+    store = folder / "mfa.sqlite"
+    server = run.server(run.name("freerad"), store=str(store))
+    config = server.dir / "radiusd.conf"
+    config.write_text(config.read_text().replace("security {", "security {\n\tuser = freerad\n\tgroup = freerad"))
+    server.start()
+    owner = subprocess.run(["ps", "-o", "user=", "-p", str(server.process.pid)], capture_output=True,
+                           text=True).stdout.strip()
+    assert owner == "freerad"
+    assert run.key_file.stat().st_uid == 0 and run.key_file.stat().st_mode & 0o077 == 0
+    assert store.stat().st_uid == pwd.getpwnam("freerad").pw_uid and store.stat().st_mode & 0o077 == 0
+    uid = run.name()
+    app = run.enroll_totp(uid, store=str(store))
+    reply, out = server.request(uid, PASSWORD)
+    assert reply.code == "Access-Challenge", out
+    assert server.answer(uid, reply["State"], app.next_code())[0].code == "Access-Accept"
