@@ -70,8 +70,8 @@ def mfa(server, users, apps, parallel, step):
 
 
 def main():
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    rounds = min(int(sys.argv[2]) if len(sys.argv) > 2 else 3, 12)
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 6000
+    rounds = min(int(sys.argv[2]) if len(sys.argv) > 2 else 5, 12)
     parallel = int(sys.argv[3]) if len(sys.argv) > 3 else 32
     run = Run()
     try:
