@@ -58,7 +58,7 @@ TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
 # rlm_mfa (radius/): freeradius servers of its own on loopback (ports MFA_PG_PORT_BASE + 41 to + 79,
-# PostgreSQL on + 40), radclient and radtest, one server under valgrind: about 30 s.
+# PostgreSQL on + 40), radclient and radtest, one server under valgrind: 30 to 40 s.
 TAIL_LINES=1 step radius python3 -m pytest -q "$ROOT/radius/tests"
 # The Rust binding (bindings/rust): cargo test --offline with Debian's rustc 1.63, on SQLite
 # and PostgreSQL; a two-process race, 5 s of load from 8 threads (bench/rust_load.sh runs 60 s).
