@@ -7,7 +7,8 @@ set -euo pipefail
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
 libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium chromium-driver \
-cargo rustc librust-totp-rs-dev golang-go golang-github-pquerna-otp-dev node-typescript"
+cargo rustc librust-totp-rs-dev golang-go golang-github-pquerna-otp-dev node-typescript \
+freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-dev"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
 # the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)
@@ -57,6 +58,13 @@ for pkg in $PIP_PROGRAMS; do
         python3 -m pip install -q --root-user-action=ignore "$pkg"
     }
 done
+
+# The FreeRADIUS module (radius/) is built against libfreeradius-dev, whose radiusd.h includes
+# headers the package leaves out: take them from the Debian source package of the same version
+# (build/freeradius-headers/; nothing is changed in the system's apt configuration). libtalloc-dev,
+# libpcre3-dev and libssl-dev give the headers FreeRADIUS's own include. The tests run Debian's
+# freeradius, radclient and radtest (freeradius-utils).
+"$(dirname "$0")/freeradius_headers.sh"
 
 # WebAuthn test vectors no one here wrote: py_webauthn's source distribution,
 # whose test suite holds real authenticators' responses (Tests/python/test_webauthn_vectors.py).
