@@ -84,14 +84,19 @@ extension MFAContext {
         var record = FactorRecord(enrollmentID: enrollmentID, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
                                   displayName: displayName, enrolledAt: now, keyID: sealed.keyID, sealed: sealed.sealed)
         record.kindValues = enrollment.columns
-        try store.finishEnrollment(EnrollmentCommit(
+        let note = auditNote(config) { () in
+            [AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
+                        enrollmentID: enrollmentID, time: now, detail: enrollment.detail)]
+        }
+        var commit = EnrollmentCommit(
             factor: record, sessionTokenID: enrollment.session.id,
             consumedUntil: enrollment.session.consumedUntil(skew: config.limits.clockSkew),
             epoch: enrollment.session.epoch, maxFactors: F.countsTowardLimit ? config.limits.maxFactors : nil,
             replaces: F.replacesPrevious, write: enrollment.write, admit: enrollment.admit,
-            nowMs: clock.nowMilliseconds()))
-        audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
-                         enrollmentID: enrollmentID, time: now, detail: enrollment.detail))
+            nowMs: clock.nowMilliseconds())
+        commit.audit = note
+        try store.finishEnrollment(commit)
+        report(note, ())
         return try factorInfo(record, masked: false)
     }
 
@@ -104,12 +109,15 @@ extension MFAContext {
         guard Self.isRecent(user.authTime, now: now, maxAge: config.limits.recentLoginMaxAge) else {
             throw MFAError(.requiresRecentLogin, "the user signed in too long ago; sign in again to unenroll")
         }
+        let note = auditNote(config) { (factor: FactorRecord) in
+            [AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: factor.factorID,
+                        enrollmentID: enrollmentID, time: now)]
+        }
         guard let factor = try store.deleteFactor(tenant: user.tenantKey, uid: user.uid, enrollmentID: enrollmentID,
-                                                  nowMs: clock.nowMilliseconds()) else {
+                                                  nowMs: clock.nowMilliseconds(), audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor with this id")
         }
-        audit(AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: factor.factorID,
-                         enrollmentID: enrollmentID, time: now))
+        report(note, factor)
     }
 
     /// The public description of a stored factor.

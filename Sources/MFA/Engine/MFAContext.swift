@@ -11,6 +11,10 @@ public final class MFAContext: Sendable {
     /// Whether `random` is libsodium's CSPRNG (`SystemRandom`), told once (see `FreshDraw`).
     let randomIsSystem: Bool
     let auditSink: (@Sendable (AuditEvent) -> Void)?
+    /// The chain of the stored audit trail this context appends to.
+    let trail: AuditTrail
+    /// Events reported from inside a store call, stored after it (`audit`).
+    let pendingAudit = PendingAudit()
     let configCache = ConfigCache()
     /// The refusals each user had without counting (`UncountedRefusals`).
     let uncountedRefusals = UncountedRefusals()
@@ -22,12 +26,14 @@ public final class MFAContext: Sendable {
     /// and its factors re-sealed to the current binding with the keys given.
     /// - Throws: `invalidArgument` for a bad store location (empty, over
     ///   4096 bytes, or meant for another database: a URL of another scheme,
-    ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`);
-    ///   `storageError` if the store cannot be opened or migrated.
+    ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`;
+    ///   a bad `auditChain`); `storageError` if the store cannot be opened
+    ///   or migrated.
     public init(options: MFAOptions) throws(MFAError) {
         guard !options.store.isEmpty, options.store.utf8.count <= 4096 else {
             throw MFAError(.invalidArgument, "the store location must be 1 to 4096 bytes")
         }
+        try MFAOptions.checkAuditChain(options.auditChain)
         try Sodium.ensureReady()
         store = try MFAStore(database: try StoreLocation.open(options.store))
         keyring = options.keyring
@@ -35,6 +41,7 @@ public final class MFAContext: Sendable {
         random = options.random
         randomIsSystem = options.random is SystemRandom
         auditSink = options.audit
+        trail = AuditTrail(chain: options.auditChain, keyring: options.keyring)
         smsSender = options.smsSender
         appVerifier = options.appVerifier
         attestationTrust = options.attestationTrust
@@ -44,6 +51,7 @@ public final class MFAContext: Sendable {
     /// Closes the store; every later call fails with `storageError`. The
     /// keys are wiped when the context itself goes.
     public func close() {
+        flushPendingAudit()
         store.database.close()
     }
 
@@ -60,11 +68,6 @@ public final class MFAContext: Sendable {
     }
 
     // MARK: Shared helpers
-
-    /// Reports an event to the host's audit callback, if any.
-    func audit(_ event: AuditEvent) {
-        auditSink?(event)
-    }
 
     /// A new random token id.
     func newTokenID() throws(MFAError) -> [UInt8] {

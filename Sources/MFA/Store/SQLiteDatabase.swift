@@ -23,7 +23,9 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     package func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         try lock.withLock { () throws(MFAError) -> R in
             guard let connection else { throw MFAError(.storageError, "the store is closed") }
-            return try connection.transaction(begin: "BEGIN IMMEDIATE", body)
+            return try StoreThread.inside { () throws(MFAError) -> R in
+                try connection.transaction(begin: "BEGIN IMMEDIATE", body)
+            }
         }
     }
 
@@ -41,7 +43,7 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     package func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         try lock.withLock { () throws(MFAError) -> R in
             guard let connection else { throw MFAError(.storageError, "the store is closed") }
-            return try body(connection)
+            return try StoreThread.inside { () throws(MFAError) -> R in try body(connection) }
         }
     }
 

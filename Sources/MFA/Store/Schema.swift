@@ -3,7 +3,8 @@
 /// The core track (`schema_version` in `mfa_meta`) holds what every factor
 /// shares: configuration, users, factors, single-use records. Each factor
 /// kind has a track of its own (`schema_version:<factor id>`) for its own
-/// tables, declared beside the factor (`SecondFactor.migrations`). Opening a
+/// tables, declared beside the factor (`SecondFactor.migrations`); so has
+/// the stored audit trail (`schema_version:audit`, `AuditSchema`). Opening a
 /// store applies, in one transaction, every migration after the stored
 /// versions: the core track first, then each factor's in registry order. A
 /// store with any track newer than this code knows is refused.
@@ -21,10 +22,11 @@ package enum Schema {
     /// The core version this libmfa writes.
     package static var currentVersion: Int64 { Int64(CoreSchema.migrations.count) }
 
-    /// Every track: the core, then each registered factor's.
+    /// Every track: the core, then each registered factor's, then the others'.
     static var tracks: [(name: String, migrations: [Migration])] {
         [("schema_version", CoreSchema.migrations)]
             + FactorRegistry.all.map { ("schema_version:" + $0.id, $0.migrations) }
+            + [(AuditSchema.track, AuditSchema.migrations)]
     }
 
     /// Brings the database up to date.

@@ -197,11 +197,12 @@ extension MFAContext {
         } catch {
             try? SMSStore.cancel(verificationID: verificationID, store)
             audit(AuditEvent(kind: .smsSent, tenant: tenant, uid: uid, factorID: PhoneMultiFactorID,
-                             enrollmentID: enrollmentID ?? "", time: now, detail: MFAErrorCode.smsSendFailed.name))
+                             enrollmentID: enrollmentID ?? "", time: now, detail: MFAErrorCode.smsSendFailed.name),
+                             config: config)
             throw error.code == .smsSendFailed ? error : MFAError(.smsSendFailed, "the SMS sender failed")
         }
         audit(AuditEvent(kind: .smsSent, tenant: tenant, uid: uid, factorID: PhoneMultiFactorID,
-                         enrollmentID: enrollmentID ?? "", time: now))
+                         enrollmentID: enrollmentID ?? "", time: now), config: config)
         return verificationID
     }
 
