@@ -10,9 +10,9 @@
 /// the user rows a write locks first. Processes that name different
 /// chains (`MFAOptions.auditChain`) never wait for each other's head.
 ///
-/// Before it appends, the writer checks the head: its MAC, and that the
-/// last event is the one it names. A head that fails (altered, or the last
-/// events deleted with it moved back) is not trusted silently: the writer
+/// Before it appends, the writer checks the head's MAC. A head that fails
+/// (altered: the last events deleted and the head moved back with them, or
+/// the anchor moved) is not trusted silently: the writer
 /// first appends an `INTEGRITY_FAILURE` event (detail
 /// `AUDIT_CHAIN_HEAD`) that stays in the chain, and that
 /// `MFAContext.verifyAuditTrail` reports as a break.
@@ -110,23 +110,22 @@ package final class AuditTrail: Sendable {
     private static let updateHeadSQL =
         "UPDATE mfa_audit_chains SET head_seq = ?, head_mac = ?, key_id = ?, mac = ? WHERE chain = ?"
 
-    /// A head row as stored, with the MAC of the event it names as the last.
+    /// A head row as stored.
+    ///
+    /// The row alone is checked: a writer does not read the last event
+    /// (under PostgreSQL's READ COMMITTED, a statement that waited for the
+    /// head's lock sees the head's new version but not the event committed
+    /// with it). Events deleted from under an intact head are a gap the
+    /// next event cannot close, which `AuditVerifier` finds.
     struct StoredHead {
         var head: AuditHead
         var keyID: String
         var mac: [UInt8]
-        /// The stored MAC of event `head.seq` (nil if there is no such row).
-        var lastMAC: [UInt8]?
 
         enum Check { case intact, altered, unchecked }
 
-        /// Whether the row is as a writer left it: its MAC (if its key is in
-        /// `keyring`), and its last event present with the MAC it names.
+        /// Whether the row is as a writer left it: its MAC, if its key is in `keyring`.
         func check(_ keyring: MasterKeyring) -> Check {
-            let consistent = head.seq >= head.anchorSeq
-                ? lastMAC.map { KeyedHash.equal($0, head.mac) } ?? false
-                : head.seq == head.anchorSeq - 1 && KeyedHash.equal(head.mac, head.anchorPrev)
-            guard consistent else { return .altered }
             guard let key = keyring.key(id: keyID) else { return .unchecked }
             return KeyedHash.equal(AuditMAC.head(key: key, head), mac) ? .intact : .altered
         }
@@ -135,22 +134,14 @@ package final class AuditTrail: Sendable {
     /// The head row of `chain`, locked with `lock`, or nil.
     static func readHead(_ db: SQLConnection, _ chain: String, lock: String) throws(MFAError) -> StoredHead? {
         guard let row = try db.query("""
-            SELECT c.head_seq, c.head_mac, c.anchor_seq, c.anchor_prev, c.key_id, c.mac, \
-            (SELECT e.mac FROM mfa_audit_events e WHERE e.chain = c.chain AND e.seq = c.head_seq) \
-            FROM mfa_audit_chains c WHERE c.chain = ?\(lock)
+            SELECT head_seq, head_mac, anchor_seq, anchor_prev, key_id, mac FROM mfa_audit_chains WHERE chain = ?\(lock)
             """, [.text(chain)]).first else { return nil }
-        return try storedHead(chain, row)
-    }
-
-    /// Reads a head row's columns (head_seq ... mac, and the last event's MAC).
-    static func storedHead(_ chain: String, _ row: [SQLValue]) throws(MFAError) -> StoredHead {
-        guard row.count == 7, let seq = row[0].int, let mac = row[1].blob, let anchor = row[2].int,
-              let prev = row[3].blob, let keyID = row[4].text, let own = row[5].blob,
-              row[6].blob != nil || row[6] == .null else {
+        guard row.count == 6, let seq = row[0].int, let mac = row[1].blob, let anchor = row[2].int,
+              let prev = row[3].blob, let keyID = row[4].text, let own = row[5].blob else {
             throw MFAError(.storageError, "an audit chain's head is malformed")
         }
         return StoredHead(head: AuditHead(chain: chain, seq: seq, mac: mac, anchorSeq: anchor, anchorPrev: prev),
-                          keyID: keyID, mac: own, lastMAC: row[6].blob)
+                          keyID: keyID, mac: own)
     }
 
     /// The head of a chain whose head row is missing: empty if it has no
