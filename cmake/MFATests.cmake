@@ -36,6 +36,9 @@ endforeach()
 #   engine_sms_limits     resend cooldown, enrollment caps, sign-in budget per factor, sender failure
 #   engine_test_numbers   test phone numbers and the development outbox
 #   engine_audit          every audit event, none holding a secret, code, token or number
+#   engine_audit_trail    the stored audit trail (issue 52): read back as reported, filters, a
+#                 deleted row found by mfa_trail_verify, purge by size, chains, options version 2
+#                 and 3, every bad query
 #   engine_at_rest        nothing secret in the SQLite file or its WAL
 #   engine_key_rotation   master key rotation, key options
 #   engine_random         the injected random source; one that repeats itself (all 0x00, all 0xFF,
@@ -72,7 +75,7 @@ endforeach()
 # their PostgreSQL runs are registered below (test_pg_store.h, linked with libpq); the worker
 # processes of the race tests are in test_race_support.h.
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
-    unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
+    unenroll backoff sms_limits test_numbers audit audit_trail at_rest key_rotation random imports recovery_codes bad_input
     phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn admin admin_imports admin_keys)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
@@ -84,6 +87,7 @@ set(MFA_ENGINE_LIBS_engine_admin ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_admin_imports ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_admin_keys ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_hardening ${SQLITE_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_audit_trail ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_key_memory ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})

@@ -208,7 +208,8 @@ int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) M
 /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
 /// pointers, a version 0 or newer than the library's, more than 64 previous
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
-/// store location meant for another database: see mfa_options.store) or
+/// store location meant for another database: see mfa_options.store, a bad
+/// audit_chain) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
@@ -780,6 +781,56 @@ int32_t mfa_check_seals(mfa_ctx * MFA_NULLABLE ctx, mfa_seal_check * MFA_NULLABL
 
 /// Frees what mfa_check_seals() found. NULL is a no-op.
 void mfa_seal_check_free(mfa_seal_check * MFA_NULLABLE check) MFA_NOEXCEPT;
+
+/* ------------------------------------------------------------------ */
+/* The stored audit trail: reading, verifying, purging                */
+/* ------------------------------------------------------------------ */
+
+/// Fills `query` with the defaults of struct version `version` (pass
+/// MFA_TRAIL_QUERY_VERSION): every event, the earliest 100. Only the fields
+/// that version has are written; MFA_TRAIL_QUERY_INIT is the same as a
+/// static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `query`, a version 0 or
+/// newer than the library's).
+int32_t mfa_trail_query_init(mfa_trail_query * MFA_NULLABLE query, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Reads stored audit events (the configuration's auditTrail.store keeps
+/// them), as `query` selects them (NULL: the defaults of
+/// MFA_TRAIL_QUERY_INIT), oldest first: by time, then chain, then number;
+/// by number alone when `query->chain` is set. For the next page, pass the
+/// last record's time, chain and number as after_time, after_chain and
+/// after_seq (or, with `chain`, its number as after_seq).
+/// On MFA_OK, `*out` holds the records (free with
+/// mfa_trail_record_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+/// (NULL `ctx` or `out`, a bad version, a limit out of 1 to
+/// MFA_TRAIL_READ_MAX, an unknown kind, a bad tenant, uid or chain) or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_trail_read(mfa_ctx * MFA_NULLABLE ctx, mfa_trail_record_list * MFA_NULLABLE * MFA_NULLABLE out, mfa_trail_query const * MFA_NULLABLE query, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees the records from mfa_trail_read(). NULL is a no-op.
+void mfa_trail_record_list_free(mfa_trail_record_list * MFA_NULLABLE list) MFA_NOEXCEPT;
+
+/// Verifies the stored audit trail: in each chain, every event's MAC and
+/// its link to the event before, the numbering from the anchor (the first
+/// event kept after purges) to the head, and the head's own MAC. Events
+/// MACed under a key that is not among the context's keys are counted as
+/// unchecked. Reads without locks while other processes append.
+/// On MFA_OK, `*out` says what was found (free with
+/// mfa_trail_verification_free()): MFA_OK means the trail could be read,
+/// `(*out)->intact` whether it is whole, and each broken chain's
+/// `broken_at` the event where it breaks. Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_trail_verify(mfa_ctx * MFA_NULLABLE ctx, mfa_trail_verification * MFA_NULLABLE * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees the result of mfa_trail_verify(). NULL is a no-op.
+void mfa_trail_verification_free(mfa_trail_verification * MFA_NULLABLE verification) MFA_NOEXCEPT;
+
+/// Deletes stored audit events by the configuration's retention and size
+/// (auditTrail.retentionDays, auditTrail.maxEvents), keeping each chain
+/// verifiable from its new anchor. mfa_purge_expired() does this too.
+/// `out` may be NULL; if not, it receives how many events were deleted. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx`) or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_trail_purge(mfa_ctx * MFA_NULLABLE ctx, int64_t * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 #if defined(__cplusplus)
 } /* extern "C" */

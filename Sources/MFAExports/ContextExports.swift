@@ -22,7 +22,8 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
 /// pointers, a version 0 or newer than the library's, more than 64 previous
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
-/// store location meant for another database: see mfa_options.store) or
+/// store location meant for another database: see mfa_options.store, a bad
+/// audit_chain) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 @c(mfa_open)
@@ -67,6 +68,9 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
         }
         if let trust = fields.webauthn_trust {
             swiftOptions.attestationTrust = CWebAuthnTrust(function: trust, context: fields.webauthn_trust_context)
+        }
+        if let chain = try CArguments.optionalString(fields.audit_chain, "options->audit_chain") {
+            swiftOptions.auditChain = chain
         }
         out.pointee = CContext.handle(try MFAContext(options: swiftOptions))
     }

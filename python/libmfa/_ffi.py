@@ -473,8 +473,8 @@ class mfa_webauthn_attestation(ctypes.Structure):
 #: ``int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation)``
 mfa_webauthn_trust_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(mfa_webauthn_attestation))
 
-#: Version of mfa_options understood by this header (2 added webauthn_trust).
-MFA_OPTIONS_VERSION = 2
+#: Version of mfa_options understood by this header (2 added webauthn_trust, 3 audit_chain).
+MFA_OPTIONS_VERSION = 3
 
 
 class mfa_options(ctypes.Structure):
@@ -486,6 +486,7 @@ class mfa_options(ctypes.Structure):
     store: Optional[bytes]
     previous_key_count: int
     sms_outbox: Optional[bytes]
+    audit_chain: Optional[bytes]
 
     _fields_ = [
         # The struct version, set by mfa_options_init() or MFA_OPTIONS_INIT (1 to
@@ -542,6 +543,12 @@ class mfa_options(ctypes.Structure):
         ("webauthn_trust", mfa_webauthn_trust_fn),
         # Version 2. Passed to webauthn_trust.
         ("webauthn_trust_context", ctypes.c_void_p),
+        # Version 3. The chain of the stored audit trail this context appends to, when the
+        # configuration keeps the trail (auditTrail.store): 1 to 64 letters, digits and .
+        # _ - :, or NULL for "main". Appends to one chain wait for each other (one
+        # verifiable order); servers that write many events to one PostgreSQL store may
+        # each name their own.
+        ("audit_chain", ctypes.c_char_p),
     ]
 
 
@@ -1226,6 +1233,167 @@ class mfa_seal_check(ctypes.Structure):
     ]
 
 
+# --- The stored audit trail -----------------------------------------------------------------------
+
+#: Most records one mfa_trail_read() returns.
+MFA_TRAIL_READ_MAX = 10000
+
+#: Version of mfa_trail_query understood by this header.
+MFA_TRAIL_QUERY_VERSION = 1
+
+
+class mfa_trail_query(ctypes.Structure):
+    """Which stored audit events mfa_trail_read() reads. Fill with mfa_trail_query_init() or
+    MFA_TRAIL_QUERY_INIT (every event, the earliest 100), then set the filters wanted. Strings
+    are borrowed for the call.
+    """
+
+    version: int
+    tenant: Optional[bytes]
+    uid: Optional[bytes]
+    kind: int
+    kind_name: Optional[bytes]
+    since: int
+    until: int
+    chain: Optional[bytes]
+    after_seq: int
+    after_time: int
+    after_chain: Optional[bytes]
+    limit: int
+    latest: int
+
+    _fields_ = [
+        # The struct version, set by mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (1 to
+        # MFA_TRAIL_QUERY_VERSION).
+        ("version", ctypes.c_uint32),
+        # Only this tenant's events ("" for the project's), or NULL for every tenant.
+        ("tenant", ctypes.c_char_p),
+        # Only events about this user, or NULL.
+        ("uid", ctypes.c_char_p),
+        # Only events of this kind (MFA_AUDIT_*), or 0 for every kind.
+        ("kind", ctypes.c_int32),
+        # Only events of this kind name ("SIGN_IN_FAILURE"; for kinds newer than this
+        # header), or NULL.
+        ("kind_name", ctypes.c_char_p),
+        # Only events at or after this Unix time (INT64_MIN: no bound).
+        ("since", ctypes.c_int64),
+        # Only events before this Unix time (INT64_MAX: no bound).
+        ("until", ctypes.c_int64),
+        # Only this chain's events, in the order of their numbers, or NULL for every chain
+        # (by time, chain, number).
+        ("chain", ctypes.c_char_p),
+        # With `chain`: only events numbered after this one (0: from the first). Without:
+        # with after_chain, the number of the last event of the previous page.
+        ("after_seq", ctypes.c_int64),
+        # Without `chain`: the time of the last event of the previous page (with
+        # after_chain).
+        ("after_time", ctypes.c_int64),
+        # Without `chain`: the chain of the last event of the previous page, or NULL for
+        # the first page.
+        ("after_chain", ctypes.c_char_p),
+        # At most this many records, 1 to MFA_TRAIL_READ_MAX (100).
+        ("limit", ctypes.c_int32),
+        # Non-zero: the latest `limit` events instead of the earliest (still returned
+        # oldest first).
+        ("latest", ctypes.c_int32),
+    ]
+
+
+class mfa_trail_record(ctypes.Structure):
+    """One stored audit event."""
+
+    chain: Optional[bytes]
+    seq: int
+    key_id: Optional[bytes]
+
+    _fields_ = [
+        # The chain it is in.
+        ("chain", ctypes.c_char_p),
+        # Its number in the chain, from 1.
+        ("seq", ctypes.c_int64),
+        # The id of the master key its MAC was made with.
+        ("key_id", ctypes.c_char_p),
+        # The event; `kind` is 0 for a kind this library does not know (`kind_name` names
+        # it).
+        ("event", mfa_audit_event),
+    ]
+
+
+class mfa_trail_record_list(ctypes.Structure):
+    """Stored audit events, oldest first, in one allocation: free with
+    mfa_trail_record_list_free().
+    """
+
+    count: int
+
+    _fields_ = [
+        # Number of records.
+        ("count", ctypes.c_size_t),
+        # The records.
+        ("records", ctypes.POINTER(mfa_trail_record)),
+    ]
+
+
+class mfa_trail_chain_report(ctypes.Structure):
+    """What mfa_trail_verify() found in one chain."""
+
+    chain: Optional[bytes]
+    anchor_seq: int
+    head_seq: int
+    verified: int
+    unchecked: int
+    missing_key_count: int
+    broken: bool
+    broken_at: int
+    problem: Optional[bytes]
+
+    _fields_ = [
+        # The chain's name.
+        ("chain", ctypes.c_char_p),
+        # The first event kept (the anchor, after purges).
+        ("anchor_seq", ctypes.c_int64),
+        # The last event, as the chain's head says.
+        ("head_seq", ctypes.c_int64),
+        # Events whose MAC and link were checked.
+        ("verified", ctypes.c_int64),
+        # Events not checked: their key is not among the context's keys.
+        ("unchecked", ctypes.c_int64),
+        # Number of missing_keys.
+        ("missing_key_count", ctypes.c_size_t),
+        # The ids of the keys the unchecked events (or the head) were MACed with.
+        ("missing_keys", ctypes.POINTER(ctypes.c_char_p)),
+        # Whether the chain breaks.
+        ("broken", ctypes.c_bool),
+        # Where it breaks: the first event missing, altered, inserted or out of place (0
+        # if whole).
+        ("broken_at", ctypes.c_int64),
+        # What is wrong there, or NULL if whole.
+        ("problem", ctypes.c_char_p),
+    ]
+
+
+class mfa_trail_verification(ctypes.Structure):
+    """What mfa_trail_verify() found, in one allocation: free with mfa_trail_verification_free()."""
+
+    intact: bool
+    verified: int
+    unchecked: int
+    chain_count: int
+
+    _fields_ = [
+        # Whether every chain is whole.
+        ("intact", ctypes.c_bool),
+        # Events checked, over every chain.
+        ("verified", ctypes.c_int64),
+        # Events not checked for want of their key, over every chain.
+        ("unchecked", ctypes.c_int64),
+        # Number of chains.
+        ("chain_count", ctypes.c_size_t),
+        # Each chain, by name.
+        ("chains", ctypes.POINTER(mfa_trail_chain_report)),
+    ]
+
+
 # --- Every struct, by its C name ------------------------------------------------------------------
 
 STRUCTS: Dict[str, type[ctypes.Structure]] = {
@@ -1258,6 +1426,11 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_import_summary": mfa_import_summary,
     "mfa_rotation_result": mfa_rotation_result,
     "mfa_seal_check": mfa_seal_check,
+    "mfa_trail_query": mfa_trail_query,
+    "mfa_trail_record": mfa_trail_record,
+    "mfa_trail_record_list": mfa_trail_record_list,
+    "mfa_trail_chain_report": mfa_trail_chain_report,
+    "mfa_trail_verification": mfa_trail_verification,
 }
 
 
@@ -1675,6 +1848,28 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     ),
     # void mfa_seal_check_free(mfa_seal_check *check)
     "mfa_seal_check_free": (None, [_P(mfa_seal_check)]),
+    # The stored audit trail: reading, verifying, purging
+    # int32_t mfa_trail_query_init(mfa_trail_query *query, uint32_t version)
+    "mfa_trail_query_init": (_i32, [_P(mfa_trail_query), _u32]),
+    # int32_t mfa_trail_read(mfa_ctx *ctx, mfa_trail_record_list **out, mfa_trail_query const
+    # *query, char **err)
+    "mfa_trail_read": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_trail_record_list)),
+            _P(mfa_trail_query),
+            _out,
+        ],
+    ),
+    # void mfa_trail_record_list_free(mfa_trail_record_list *list)
+    "mfa_trail_record_list_free": (None, [_P(mfa_trail_record_list)]),
+    # int32_t mfa_trail_verify(mfa_ctx *ctx, mfa_trail_verification **out, char **err)
+    "mfa_trail_verify": (_i32, [_P(mfa_ctx), _P(_P(mfa_trail_verification)), _out]),
+    # void mfa_trail_verification_free(mfa_trail_verification *verification)
+    "mfa_trail_verification_free": (None, [_P(mfa_trail_verification)]),
+    # int32_t mfa_trail_purge(mfa_ctx *ctx, int64_t *out, char **err)
+    "mfa_trail_purge": (_i32, [_P(mfa_ctx), _P(_i64), _out]),
 }
 
 
@@ -1890,9 +2085,9 @@ if TYPE_CHECKING:
             of an older struct version are read up to that version's fields. Returns MFA_OK,
             MFA_ERR_INVALID_ARGUMENT (NULL pointers, a version 0 or newer than the library's,
             more than 64 previous keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate
-            key ids, a store location meant for another database: see mfa_options.store) or
-            MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a newer
-            libmfa). `err` as everywhere (see mfa.h).
+            key ids, a store location meant for another database: see mfa_options.store, a bad
+            audit_chain) or MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by
+            a newer libmfa). `err` as everywhere (see mfa.h).
             """
             ...
 
@@ -2701,4 +2896,56 @@ if TYPE_CHECKING:
 
         def mfa_seal_check_free(self, check: Any) -> None:
             """Frees what mfa_check_seals() found. NULL is a no-op."""
+            ...
+
+        def mfa_trail_query_init(self, query: Any, version: int) -> int:
+            """Fills `query` with the defaults of struct version `version` (pass
+            MFA_TRAIL_QUERY_VERSION): every event, the earliest 100. Only the fields that
+            version has are written; MFA_TRAIL_QUERY_INIT is the same as a static initializer.
+            Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `query`, a version 0 or newer than
+            the library's).
+            """
+            ...
+
+        def mfa_trail_read(self, ctx: Any, out: Any, query: Any, err: Any) -> int:
+            """Reads stored audit events (the configuration's auditTrail.store keeps them), as
+            `query` selects them (NULL: the defaults of MFA_TRAIL_QUERY_INIT), oldest first: by
+            time, then chain, then number; by number alone when `query->chain` is set. For the
+            next page, pass the last record's time, chain and number as after_time, after_chain
+            and after_seq (or, with `chain`, its number as after_seq). On MFA_OK, `*out` holds
+            the records (free with mfa_trail_record_list_free()). Returns MFA_OK,
+            MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`, a bad version, a limit out of 1 to
+            MFA_TRAIL_READ_MAX, an unknown kind, a bad tenant, uid or chain) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_trail_record_list_free(self, list: Any) -> None:
+            """Frees the records from mfa_trail_read(). NULL is a no-op."""
+            ...
+
+        def mfa_trail_verify(self, ctx: Any, out: Any, err: Any) -> int:
+            """Verifies the stored audit trail: in each chain, every event's MAC and its link to
+            the event before, the numbering from the anchor (the first event kept after purges)
+            to the head, and the head's own MAC. Events MACed under a key that is not among the
+            context's keys are counted as unchecked. Reads without locks while other processes
+            append. On MFA_OK, `*out` says what was found (free with
+            mfa_trail_verification_free()): MFA_OK means the trail could be read,
+            `(*out)->intact` whether it is whole, and each broken chain's `broken_at` the event
+            where it breaks. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_trail_verification_free(self, verification: Any) -> None:
+            """Frees the result of mfa_trail_verify(). NULL is a no-op."""
+            ...
+
+        def mfa_trail_purge(self, ctx: Any, out: Any, err: Any) -> int:
+            """Deletes stored audit events by the configuration's retention and size
+            (auditTrail.retentionDays, auditTrail.maxEvents), keeping each chain verifiable from
+            its new anchor. mfa_purge_expired() does this too. `out` may be NULL; if not, it
+            receives how many events were deleted. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+            (NULL `ctx`) or MFA_ERR_STORAGE_ERROR.
+            """
             ...

@@ -399,8 +399,8 @@ pub struct mfa_webauthn_attestation {
 /// `int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation)`
 pub type mfa_webauthn_trust_fn = Option<unsafe extern "C" fn(context: *mut c_void, attestation: *const mfa_webauthn_attestation) -> c_int>;
 
-/// Version of mfa_options understood by this header (2 added webauthn_trust).
-pub const MFA_OPTIONS_VERSION: u32 = 2;
+/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 audit_chain).
+pub const MFA_OPTIONS_VERSION: u32 = 3;
 
 /// How to open a context. Fill with mfa_options_init() or MFA_OPTIONS_INIT,
 /// then set the store and the master key. The strings and keys are copied by
@@ -461,6 +461,12 @@ pub struct mfa_options {
     pub webauthn_trust: mfa_webauthn_trust_fn,
     /// Version 2. Passed to webauthn_trust.
     pub webauthn_trust_context: *mut c_void,
+    /// Version 3. The chain of the stored audit trail this context appends
+    /// to, when the configuration keeps the trail (auditTrail.store): 1 to 64
+    /// letters, digits and . _ - :, or NULL for "main". Appends to one chain
+    /// wait for each other (one verifiable order); servers that write many
+    /// events to one PostgreSQL store may each name their own.
+    pub audit_chain: *const c_char,
 }
 
 /// Version of mfa_user understood by this header.
@@ -473,9 +479,9 @@ pub const MFA_USER_VERSION: u32 = 1;
 pub struct mfa_user {
     /// The struct version, set by mfa_user_init() or MFA_USER_INIT (1 to MFA_USER_VERSION).
     pub version: u32,
-    /// The user's id, 1 to 128 bytes.
+    /// The user's id, 1 to 128 bytes without a control character (C0, DEL, C1, U+2028/2029, bidi overrides, U+FEFF).
     pub uid: *const c_char,
-    /// The tenant, or NULL for the project.
+    /// The tenant, or NULL for the project; 1 to 128 bytes without a control character, as a uid.
     pub tenant: *const c_char,
     /// The email address, or NULL.
     pub email: *const c_char,
@@ -859,7 +865,7 @@ pub const MFA_IMPORT_BATCH_MAX: i32 = 1000;
 pub struct mfa_import_line {
     /// The line number, from 1.
     pub line: i64,
-    /// The user the line is about, or NULL when it could not be read.
+    /// The user the line is about, or NULL when it could not be read or may be a secret (a swapped column).
     pub uid: *const c_char,
     /// MFA_IMPORT_IMPORTED, _ALREADY_IMPORTED, _UNSUPPORTED, _FAILED or _NOTE.
     pub outcome: i32,
@@ -957,6 +963,114 @@ pub struct mfa_seal_check {
     pub failed_ids: *const *const c_char,
     /// Whether the progress callback stopped the check before the end.
     pub stopped: bool,
+}
+
+// --- The stored audit trail ----------------------------------------------------------------------
+
+/// Most records one mfa_trail_read() returns.
+pub const MFA_TRAIL_READ_MAX: i32 = 10000;
+
+/// Version of mfa_trail_query understood by this header.
+pub const MFA_TRAIL_QUERY_VERSION: u32 = 1;
+
+/// Which stored audit events mfa_trail_read() reads. Fill with
+/// mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (every event, the earliest
+/// 100), then set the filters wanted. Strings are borrowed for the call.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_query {
+    /// The struct version, set by mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (1 to MFA_TRAIL_QUERY_VERSION).
+    pub version: u32,
+    /// Only this tenant's events ("" for the project's), or NULL for every tenant.
+    pub tenant: *const c_char,
+    /// Only events about this user, or NULL.
+    pub uid: *const c_char,
+    /// Only events of this kind (MFA_AUDIT_*), or 0 for every kind.
+    pub kind: i32,
+    /// Only events of this kind name ("SIGN_IN_FAILURE"; for kinds newer than this header), or NULL.
+    pub kind_name: *const c_char,
+    /// Only events at or after this Unix time (INT64_MIN: no bound).
+    pub since: i64,
+    /// Only events before this Unix time (INT64_MAX: no bound).
+    pub until: i64,
+    /// Only this chain's events, in the order of their numbers, or NULL for every chain (by time, chain, number).
+    pub chain: *const c_char,
+    /// With `chain`: only events numbered after this one (0: from the first). Without: with after_chain, the number of the last event of the previous page.
+    pub after_seq: i64,
+    /// Without `chain`: the time of the last event of the previous page (with after_chain).
+    pub after_time: i64,
+    /// Without `chain`: the chain of the last event of the previous page, or NULL for the first page.
+    pub after_chain: *const c_char,
+    /// At most this many records, 1 to MFA_TRAIL_READ_MAX (100).
+    pub limit: i32,
+    /// Non-zero: the latest `limit` events instead of the earliest (still returned oldest first).
+    pub latest: i32,
+}
+
+/// One stored audit event.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_record {
+    /// The chain it is in.
+    pub chain: *const c_char,
+    /// Its number in the chain, from 1.
+    pub seq: i64,
+    /// The id of the master key its MAC was made with.
+    pub key_id: *const c_char,
+    /// The event; `kind` is 0 for a kind this library does not know (`kind_name` names it).
+    pub event: mfa_audit_event,
+}
+
+/// Stored audit events, oldest first, in one allocation: free with mfa_trail_record_list_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_record_list {
+    /// Number of records.
+    pub count: usize,
+    /// The records.
+    pub records: *const mfa_trail_record,
+}
+
+/// What mfa_trail_verify() found in one chain.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_chain_report {
+    /// The chain's name.
+    pub chain: *const c_char,
+    /// The first event kept (the anchor, after purges).
+    pub anchor_seq: i64,
+    /// The last event, as the chain's head says.
+    pub head_seq: i64,
+    /// Events whose MAC and link were checked.
+    pub verified: i64,
+    /// Events not checked: their key is not among the context's keys.
+    pub unchecked: i64,
+    /// Number of missing_keys.
+    pub missing_key_count: usize,
+    /// The ids of the keys the unchecked events (or the head) were MACed with.
+    pub missing_keys: *const *const c_char,
+    /// Whether the chain breaks.
+    pub broken: bool,
+    /// Where it breaks: the first event missing, altered, inserted or out of place (0 if whole).
+    pub broken_at: i64,
+    /// What is wrong there, or NULL if whole.
+    pub problem: *const c_char,
+}
+
+/// What mfa_trail_verify() found, in one allocation: free with mfa_trail_verification_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_verification {
+    /// Whether every chain is whole.
+    pub intact: bool,
+    /// Events checked, over every chain.
+    pub verified: i64,
+    /// Events not checked for want of their key, over every chain.
+    pub unchecked: i64,
+    /// Number of chains.
+    pub chain_count: usize,
+    /// Each chain, by name.
+    pub chains: *const mfa_trail_chain_report,
 }
 
 // --- Functions (include/mfa.h) ---------------------------------------------------------------
@@ -1115,7 +1229,8 @@ extern "C" {
     /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
     /// pointers, a version 0 or newer than the library's, more than 64 previous
     /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
-    /// store location meant for another database: see mfa_options.store) or
+    /// store location meant for another database: see mfa_options.store, a bad
+    /// audit_chain) or
     /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
     /// newer libmfa). `err` as everywhere (see mfa.h).
     pub fn mfa_open(out: *mut *mut mfa_ctx, options: *const mfa_options, err: *mut *mut c_char) -> i32;
@@ -1608,9 +1723,15 @@ extern "C" {
     /// of `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
     /// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE
     /// or MFA_IMPORT_CSV. An administrative call: no session, no code.
-    /// Every line with something to say goes to `options->report`, in line order;
-    /// a bad line does not stop the import, and no report holds a secret, a code
-    /// or the line's text. Lines are stored `options->batch_size` at a time, each
+    /// Lines end at LF, CR LF or a lone CR, and a leading UTF-8 byte order mark
+    /// is skipped; CSV follows RFC 4180 (quoted fields hold commas, line breaks
+    /// and doubled quotes; a header naming the columns sets their order). Every
+    /// line with something to say goes to `options->report`, in line order, and
+    /// every line that names a factor gets exactly one outcome; a text that
+    /// names none is one MFA_IMPORT_FAILED line 1. A bad line does not stop the
+    /// import, and no report holds a secret, a code or the line's text: a uid
+    /// that may be a secret (a swapped column) or holds a control character is
+    /// reported as NULL. Lines are stored `options->batch_size` at a time, each
     /// batch one transaction; `options->progress` runs after each batch and may
     /// stop the import there (`out->stopped`). Re-running an import stores
     /// nothing twice: a line whose secret the user already has is
@@ -1665,4 +1786,52 @@ extern "C" {
 
     /// Frees what mfa_check_seals() found. NULL is a no-op.
     pub fn mfa_seal_check_free(check: *mut mfa_seal_check);
+
+    // The stored audit trail: reading, verifying, purging
+
+    /// Fills `query` with the defaults of struct version `version` (pass
+    /// MFA_TRAIL_QUERY_VERSION): every event, the earliest 100. Only the fields
+    /// that version has are written; MFA_TRAIL_QUERY_INIT is the same as a
+    /// static initializer.
+    /// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `query`, a version 0 or
+    /// newer than the library's).
+    pub fn mfa_trail_query_init(query: *mut mfa_trail_query, version: u32) -> i32;
+
+    /// Reads stored audit events (the configuration's auditTrail.store keeps
+    /// them), as `query` selects them (NULL: the defaults of
+    /// MFA_TRAIL_QUERY_INIT), oldest first: by time, then chain, then number;
+    /// by number alone when `query->chain` is set. For the next page, pass the
+    /// last record's time, chain and number as after_time, after_chain and
+    /// after_seq (or, with `chain`, its number as after_seq).
+    /// On MFA_OK, `*out` holds the records (free with
+    /// mfa_trail_record_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+    /// (NULL `ctx` or `out`, a bad version, a limit out of 1 to
+    /// MFA_TRAIL_READ_MAX, an unknown kind, a bad tenant, uid or chain) or
+    /// MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_trail_read(ctx: *mut mfa_ctx, out: *mut *mut mfa_trail_record_list, query: *const mfa_trail_query, err: *mut *mut c_char) -> i32;
+
+    /// Frees the records from mfa_trail_read(). NULL is a no-op.
+    pub fn mfa_trail_record_list_free(list: *mut mfa_trail_record_list);
+
+    /// Verifies the stored audit trail: in each chain, every event's MAC and
+    /// its link to the event before, the numbering from the anchor (the first
+    /// event kept after purges) to the head, and the head's own MAC. Events
+    /// MACed under a key that is not among the context's keys are counted as
+    /// unchecked. Reads without locks while other processes append.
+    /// On MFA_OK, `*out` says what was found (free with
+    /// mfa_trail_verification_free()): MFA_OK means the trail could be read,
+    /// `(*out)->intact` whether it is whole, and each broken chain's
+    /// `broken_at` the event where it breaks. Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_trail_verify(ctx: *mut mfa_ctx, out: *mut *mut mfa_trail_verification, err: *mut *mut c_char) -> i32;
+
+    /// Frees the result of mfa_trail_verify(). NULL is a no-op.
+    pub fn mfa_trail_verification_free(verification: *mut mfa_trail_verification);
+
+    /// Deletes stored audit events by the configuration's retention and size
+    /// (auditTrail.retentionDays, auditTrail.maxEvents), keeping each chain
+    /// verifiable from its new anchor. mfa_purge_expired() does this too.
+    /// `out` may be NULL; if not, it receives how many events were deleted. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx`) or
+    /// MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_trail_purge(ctx: *mut mfa_ctx, out: *mut i64, err: *mut *mut c_char) -> i32;
 }
