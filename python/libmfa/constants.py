@@ -82,6 +82,8 @@ AUDIT_USER_RESET = _ffi.MFA_AUDIT_USER_RESET
 AUDIT_USER_DELETED = _ffi.MFA_AUDIT_USER_DELETED
 #: Audit event: stored secrets were re-encrypted under the current key (:meth:`libmfa.Admin.rotate_keys`).
 AUDIT_KEYS_ROTATED = _ffi.MFA_AUDIT_KEYS_ROTATED
+#: Most records one :meth:`libmfa.Context.audit_records` returns.
+TRAIL_READ_MAX = _ffi.MFA_TRAIL_READ_MAX
 
 #: Longest ``actor`` of an administrative call, in bytes (:class:`libmfa.Admin`).
 ACTOR_MAX_BYTES = _ffi.MFA_ACTOR_MAX_BYTES

@@ -53,6 +53,7 @@ from .admin import (
     KeyRotationResult,
     SealCheck,
 )
+from .audit_trail import AuditChainVerification, AuditRecord, AuditVerification
 from .context import Context
 from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiFactorSession
 from .phone import PhoneAuthCredential, PhoneAuthProvider, PhoneMultiFactorAssertion, PhoneMultiFactorGenerator
@@ -73,6 +74,9 @@ __all__ = [
     "AdminStatsRow",
     "AdminUser",
     "AdminUserPage",
+    "AuditChainVerification",
+    "AuditRecord",
+    "AuditVerification",
     "Context",
     "ImportLine",
     "ImportSummary",

@@ -27,11 +27,12 @@ from . import flow
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+    from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
     from .._typing import Bytes, OptionalText, Text, UnixTime
     from ..models import MultiFactorInfo
     from .admin import Admin
+    from .audit_trail import AuditRecord, AuditVerification
     from ..otp import TOTP
 
     KeyPairs = Union[Mapping[str, Bytes], Iterable[Tuple[str, Bytes]], None]
@@ -189,6 +190,12 @@ class Context:
             None: the configuration decides (``webauthn.attestation``
             ``"none"`` accepts every statement, the others only chains that
             lead to ``webauthn.attestationRoots``).
+        audit_chain: the chain of the stored audit trail this context
+            appends to, when the configuration keeps the trail
+            (``"auditTrail": {"store": true}``): 1 to 64 letters, digits and
+            ``. _ - :``; None for ``"main"``. Appends to one chain wait for
+            each other; servers writing many events to one PostgreSQL store
+            may each name their own (see :meth:`verify_audit_trail`).
 
     Callbacks must not call back into the context (doing so raises
     RuntimeError inside the callback, which then fails as described above).
@@ -220,6 +227,7 @@ class Context:
         sms_outbox: Union[str, bytes, os.PathLike[str], None] = None,
         app_verifier: Optional[Callable[[str, str], object]] = None,
         webauthn_trust: Optional[Callable[[Any], object]] = None,
+        audit_chain: OptionalText = None,
     ) -> None:
         import threading  # here, not at import: most programs that import libmfa open no context
 
@@ -241,6 +249,7 @@ class Context:
         if isinstance(sms_outbox, os.PathLike):
             sms_outbox = os.fspath(sms_outbox)
         outbox_raw = _args.optional_text(sms_outbox, "sms_outbox")
+        chain_raw = _args.optional_text(audit_chain, "audit_chain")
         if outbox_raw is not None and sms_sender is not None:
             raise _args.invalid("give sms_sender or sms_outbox, not both")
         if outbox_raw == b"":
@@ -290,6 +299,8 @@ class Context:
             options.app_verifier = self._app_verifier_fn
         if self._webauthn_trust_fn is not None:
             options.webauthn_trust = self._webauthn_trust_fn
+        if chain_raw is not None:
+            options.audit_chain = chain_raw
 
         handle = ctypes.POINTER(_ffi.mfa_ctx)()
         err = ctypes.c_void_p()
@@ -677,12 +688,99 @@ class Context:
     def purge_expired(self) -> None:
         """Delete pending TOTP secrets past their deadline and expired used-token records.
 
+        With the stored audit trail, also its events past the configuration's
+        retention and size (:meth:`purge_audit_trail`).
+
         Raises:
             StorageError: the store failed.
         """
         err = ctypes.c_void_p()
         with self._use() as handle:
             check(lib.mfa_purge_expired(handle, ctypes.byref(err)), err)
+
+    # --- the stored audit trail -----------------------------------------------------------
+
+    def audit_records(self, tenant: OptionalText = None, uid: OptionalText = None,
+                      kind: Union[int, str, None] = None, since: Optional[int] = None,
+                      until: Optional[int] = None, chain: OptionalText = None, after_seq: Optional[int] = None,
+                      after: Optional[Tuple[int, str, int]] = None, limit: int = 100,
+                      latest: bool = False) -> List[AuditRecord]:
+        """Read stored audit events (the configuration's ``auditTrail.store`` keeps them), oldest first.
+
+        Every filter is optional. Events come by time, then chain, then
+        number; by number alone with ``chain``.
+
+        Args:
+            tenant: only this tenant's events (``""`` for the project's).
+            uid: only events about this user.
+            kind: only events of this kind: an ``AUDIT_*`` int or a kind's
+                name (``"SIGN_IN_FAILURE"``, also for kinds newer than this
+                package).
+            since: only events at or after this Unix time.
+            until: only events before this Unix time.
+            chain: only this chain's events, by number.
+            after_seq: with ``chain``, only events numbered after this one.
+            after: the :attr:`AuditRecord.position` of the last record of
+                the previous page (without ``chain``).
+            limit: at most this many, 1 to :data:`libmfa.TRAIL_READ_MAX`.
+            latest: the latest ``limit`` events instead of the earliest
+                (still oldest first).
+
+        Raises:
+            InvalidArgumentError: a bad limit, kind, tenant, uid or chain;
+            StorageError.
+        """
+        from . import audit_trail
+
+        return audit_trail.records(self, tenant=tenant, uid=uid, kind=kind, since=since, until=until, chain=chain,
+                                   after_seq=after_seq, after=after, limit=limit, latest=latest)
+
+    def audit_trail(self, tenant: OptionalText = None, uid: OptionalText = None,
+                    kind: Union[int, str, None] = None, since: Optional[int] = None,
+                    until: Optional[int] = None) -> Iterator[AuditRecord]:
+        """Every stored audit event the filters select, oldest first, read a page at a time.
+
+        The filters are those of :meth:`audit_records`.
+        """
+        from . import audit_trail
+
+        return audit_trail.every(self, tenant=tenant, uid=uid, kind=kind, since=since, until=until)
+
+    def verify_audit_trail(self) -> AuditVerification:
+        """Check the stored audit trail, chain by chain.
+
+        Every event's MAC and link to the event before it, the numbering
+        from the anchor (the first event kept after purges) to the head, and
+        the head's own MAC. Events MACed under a key not among this
+        context's keys are counted as unchecked (give the earlier keys as
+        ``previous_keys`` to check them). Reads without locks while other
+        processes append.
+
+        Returns:
+            An :class:`AuditVerification`: ``intact``, and for each broken
+            chain the event where it breaks and what is wrong there.
+
+        Raises:
+            StorageError: the trail cannot be read.
+        """
+        from . import audit_trail
+
+        return audit_trail.verify(self)
+
+    def purge_audit_trail(self) -> int:
+        """Delete stored audit events past the configuration's ``retentionDays`` and ``maxEvents``.
+
+        Each chain stays verifiable from its new anchor.
+
+        Returns:
+            How many events were deleted.
+
+        Raises:
+            StorageError.
+        """
+        from . import audit_trail
+
+        return audit_trail.purge(self)
 
 
 def _text(value: Text) -> str:
