@@ -16,32 +16,6 @@ struct PurgeCommand: ParsableCommand {
     }
 }
 
-/// `mfactl audit tail`: libmfa does not store audit events.
-struct AuditCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Audit events (not stored by libmfa: see `audit tail --help`).",
-        subcommands: [Tail.self])
-
-    struct Tail: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Says where audit events go: libmfa does not store them (exit 69).",
-            discussion: """
-                libmfa hands each audit event to the host's callback (MFAOptions.audit, mfa_options.audit) \
-                as it happens, and keeps none in the store: the host writes them where its other logs go. \
-                Administrative calls, mfactl's included, carry the actor in their events.
-                """)
-
-        func run() throws {
-            Terminal.error("""
-                mfactl: audit events are not stored by libmfa: each one goes to the host's audit callback \
-                (MFAOptions.audit in Swift, mfa_options.audit in C, audit= in Python), which keeps them \
-                where its own logs go
-                """)
-            throw ExitCode(ExitStatus.unavailable)
-        }
-    }
-}
-
 /// `mfactl stats`.
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
