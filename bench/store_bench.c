@@ -15,6 +15,10 @@
  * are made beforehand for its first SIGNINS_PER_PROCESS sign-ins, and in the
  * loop after those)
  * Prints: processes, sign-ins per second in all.
+ * With BENCH_AUDIT_TRAIL=1 the configuration keeps the audit trail
+ * (auditTrail.store): every sign-in stores its event; with
+ * BENCH_AUDIT_CHAINS=1 each process appends to a chain of its own
+ * (mfa_options.audit_chain) instead of them all to "main" (bench/audit.sh).
  * Built and run by bench/store.sh.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -30,6 +34,9 @@
 
 static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
 
+/* The audit chain of this process (BENCH_AUDIT_CHAINS=1), or NULL for "main". */
+static char chain[32];
+
 static mfa_ctx *open_store(const char *store) {
     mfa_options options;
     mfa_ctx *ctx = NULL;
@@ -40,6 +47,7 @@ static mfa_ctx *open_store(const char *store) {
     options.master_key.id = "bench";
     options.master_key.key = master;
     options.clock = bench_clock;
+    if (chain[0]) options.audit_chain = chain;
     if ((status = mfa_open(&ctx, &options, &err)) != MFA_OK) die("open", status, err);
     return ctx;
 }
@@ -86,7 +94,12 @@ int main(int argc, char **argv) {
     bench_sqlite_host_config();
     mfa_ctx *ctx = open_store(store);
     char *err = NULL;
-    int status = mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}", &err);
+    const char *trail = getenv("BENCH_AUDIT_TRAIL");
+    int status = mfa_config_set_json(
+        ctx, NULL, trail && *trail == '1'
+            ? "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},\"auditTrail\":{\"store\":true}}"
+            : "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},\"auditTrail\":{\"store\":false}}",
+        &err);
     if (status != MFA_OK) die("config", status, err);
     /* BENCH_TIME_OFFSET=S: start S seconds later (a second run on the same users needs new time steps). */
     const char *offset = getenv("BENCH_TIME_OFFSET");
@@ -127,6 +140,8 @@ int main(int argc, char **argv) {
     for (long p = 0; p < processes; p++) {
         pid_t pid = fork();
         if (pid == 0) {
+            const char *chains = getenv("BENCH_AUDIT_CHAINS");
+            if (chains && *chains == '1') snprintf(chain, sizeof chain, "p%ld", p);
             mfa_ctx *mine = open_store(store);
             /* BENCH_RESOLVE_ELSEWHERE=1: each resolve on a second context, as when another server gets it. */
             const char *elsewhere = getenv("BENCH_RESOLVE_ELSEWHERE");
