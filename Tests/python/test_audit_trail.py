@@ -14,7 +14,7 @@ import pytest
 
 import libmfa
 from conftest import Clock, EngineKit
-from mfactl_support import fresh_store, store_kinds
+from mfactl_support import Mfactl, fresh_store, store_kinds
 from shared import REPO
 
 TRAIL_ON = {"state": "ENABLED", "providers": {"totp": "ENABLED", "phone": "ENABLED"},
@@ -255,7 +255,13 @@ def test_two_processes_on_postgres_verify(tmp_path, chains):
                       if r.kind_name == "SIGN_IN_SUCCESS"]
             switches = sum(1 for a, b in zip(owners, owners[1:]) if a != b)
             assert switches > 1
+    # The operator's check agrees: mfactl (the same key, k1) finds every chain whole.
+    tool = Mfactl(store, tmp_path)
+    report = tool.run("audit", "verify", "--json", check_status=0).json_lines()
+    assert sorted(c["chain"] for c in report) == names and all(c["intact"] for c in report)
     sql(store, "DELETE FROM mfa_audit_events WHERE seq = 50 AND chain = '%s'" % chains[0])
     with libmfa.Context(store, master_key=bytes(range(32))) as ctx:
         broken = [c for c in ctx.verify_audit_trail().chains if not c.intact]
         assert [(c.chain, c.broken_at) for c in broken] == [(chains[0], 50)]
+    result = tool.run("audit", "verify")
+    assert result.status == 1 and "chain %s breaks at event 50" % chains[0] in result.err
