@@ -78,7 +78,7 @@ package enum WebAuthnFactor: SecondFactor {
             throw MFAError(.storageError, "a stored WebAuthn key is malformed")
         }
         do throws(MFAError) {
-            let key = try COSEKey(try CBORDecoder.decode(Array(plain[(3 + length)...]), "stored key"))
+            let key = try COSEKey(stored: try CBORDecoder.decode(Array(plain[(3 + length)...]), "stored key"))
             return (Array(plain[3..<3 + length]), key)
         } catch {
             throw MFAError(.storageError, "a stored WebAuthn key is malformed")
