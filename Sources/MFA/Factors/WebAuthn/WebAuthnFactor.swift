@@ -29,6 +29,10 @@ package enum WebAuthnFactor: SecondFactor {
         try WebAuthnConfig.apply(section, to: &settings)
     }
 
+    package static func check(_ settings: WebAuthnSettings) throws(MFAError) {
+        try WebAuthnConfig.checkRelyingParty(settings)
+    }
+
     package static func json(_ settings: WebAuthnSettings) -> [(String, JSONValue)] {
         [("webauthn", WebAuthnConfig.json(settings))]
     }
