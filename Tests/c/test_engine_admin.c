@@ -384,10 +384,10 @@ static void test_unenroll(mfa_ctx *ctx) {
     e = audit_find(mark, MFA_AUDIT_UNENROLL, "acme", "u-alice", acme_alice_totp.eid, "ADMIN");
     CHECK(e && strcmp(e->actor, ACTOR) == 0);
     CHECK(factor_count(ctx, &acme_alice) == 0);
-    /* The sign-in in progress and the credentials issued before are refused: the factor
-     * is gone, and the pending credential is revoked. */
+    /* The sign-in in progress and the credentials issued before are refused: the pending
+     * credential is revoked (USER_TOKEN_EXPIRED, though its factor is gone too). */
     code_at(code, acme_alice_totp.key, g_now);
-    CHECK_STATUS(resolve(ctx, cred, "acme", acme_alice_totp.eid, code), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND);
+    CHECK_STATUS(resolve(ctx, cred, "acme", acme_alice_totp.eid, code), MFA_ERR_USER_TOKEN_EXPIRED);
     CHECK_STATUS(mfa_resolver_load(ctx, &resolver, cred, "acme", NULL), MFA_ERR_USER_TOKEN_EXPIRED);
     CHECK(resolver == NULL);
     CHECK_STATUS(mfa_token_check(ctx, "acme", "u-alice", g_now - 1), MFA_ERR_USER_TOKEN_EXPIRED);
@@ -453,7 +453,7 @@ static void test_reset(mfa_ctx *ctx) {
 
     /* Everything from before is refused; the first factor alone signs her in. */
     code_at(code, alice_totp.key, g_now);
-    CHECK_STATUS(resolve(ctx, cred, NULL, alice_totp.eid, code), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND);
+    CHECK_STATUS(resolve(ctx, cred, NULL, alice_totp.eid, code), MFA_ERR_USER_TOKEN_EXPIRED);
     CHECK_STATUS(mfa_resolver_load(ctx, &resolver, cred, NULL, NULL), MFA_ERR_USER_TOKEN_EXPIRED);
     CHECK(resolver == NULL);
     {

@@ -61,8 +61,9 @@ def test_unenroll_revokes_the_owner(world):
     assert event.actor == ACTOR and event.detail == "ADMIN" and event.tenant == "acme"
     assert event.enrollment_id == factor.uid and event.factor_id == "totp"
     assert kit.ctx.multi_factor(acme_alice).enrolled_factors() == []
-    # The factor is gone, the pending credential revoked, and so are credentials from before.
-    with pytest.raises(libmfa.MFAEnrollmentNotFoundError):
+    # The pending credential is revoked (USER_TOKEN_EXPIRED, though its factor is gone too),
+    # and so are credentials from before.
+    with pytest.raises(libmfa.UserTokenExpiredError):
         kit.resolve(resolver, factor.uid, kit.code(world.apps["acme_alice_totp"]))
     with pytest.raises(libmfa.UserTokenExpiredError):
         kit.ctx.resolver(resolver.session, tenant="acme")

@@ -84,6 +84,7 @@ extension MFAContext {
         let claims = try WebAuthnChallenge.open(clientData.challenge, purpose: .webAuthnRegistration, keyring: keyring)
         try Self.checkOwner(claims, user)
         guard now <= claims.expires else { throw MFAError(.invalidSession, "the registration challenge has expired") }
+        try checkNotRevoked(claims, now: now)
         let config = try config(tenant: user.tenant)
         guard config.allows(WebAuthnMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "WebAuthn second factors are disabled")
