@@ -85,7 +85,17 @@ extension MFAContext {
         }
         // The kind opens its assertion first: an expired SMS code says
         // CODE_EXPIRED even when the pending credential expired with it.
-        let attempt = try kind.attempt(for: assertion, claims: claims, context: self, now: now)
+        let attempt: FactorAttempt
+        do {
+            attempt = try kind.attempt(for: assertion, claims: claims, context: self, now: now)
+        } catch {
+            // A kind that reads the store first (WebAuthn) may miss what a revocation
+            // removed: the revocation is the answer, as below.
+            if error.code != .userTokenExpired, error.code != .tooManyAttemptsTryLater {
+                try checkNotRevoked(claims, now: now)
+            }
+            throw error
+        }
         guard claims.expires >= now else { throw MFAError(.invalidSession, "the pending credential has expired") }
         let outcome = AttemptOutcome()
         let request = AttemptRequest(enrollmentID: attempt.enrollmentID, tenant: claims.tenant, uid: claims.uid,
