@@ -46,6 +46,7 @@ EXPECTED_CLASSES = {
     "CREDENTIAL_CLONED": "CredentialClonedError",
     "ATTESTATION_NOT_TRUSTED": "AttestationNotTrustedError",
     "USER_VERIFICATION_REQUIRED": "UserVerificationRequiredError",
+    "KEY_MISMATCH": "KeyMismatchError",
 }
 
 ERROR_STATUSES = [status for status in Status if status != Status.OK]
