@@ -35,6 +35,11 @@ struct ErrorCodeTests {
         #expect(Set(MFAErrorCode.allCases.map(\.name)).count == MFAErrorCode.allCases.count)
     }
 
+    @Test("the Swift module's version is the C library's")
+    func version() {
+        #expect(MFAVersion.string == MFA_VERSION_STRING)
+    }
+
     @Test("algorithm constants agree")
     func algorithms() {
         #expect(OTPAlgorithm.sha1.rawValue == MFA_ALG_SHA1)
