@@ -82,7 +82,14 @@ static int parse_text(mfa_pam_keys *out, const char *text, size_t len, const cha
         size_t first = 0;
         while (first < n && start[first] != ' ' && start[first] != '\t') first++;
         if (first == n) {
-            if (add_key(out, default_id, strlen(default_id), start, n, line, why, why_size) != 0) return -1;
+            /* <hex>, or <id>:<hex> (mfactl's form; hex holds no colon, an id may). */
+            const char *colon = NULL;
+            for (size_t i = 0; i < n; i++)
+                if (start[i] == ':') colon = start + i;
+            int rc = colon ? add_key(out, start, (size_t)(colon - start), colon + 1, n - (size_t)(colon - start) - 1,
+                                     line, why, why_size)
+                           : add_key(out, default_id, strlen(default_id), start, n, line, why, why_size);
+            if (rc != 0) return -1;
             continue;
         }
         size_t rest = first;

@@ -4,11 +4,14 @@
  * The file must be a regular file (not a symlink), owned by root, with no
  * permission bits for group or others (mode 0600 or 0400). It holds either
  * exactly 32 raw bytes, or text: one key per line, as 64 hexadecimal
- * characters, optionally preceded by a key id and a space
- * ("2026-11 00112233..."). Empty lines and lines starting with '#' are
- * skipped. The first key is the current one; the others are earlier keys
- * kept for rotation. A key without an id gets the default id (the option
- * key_id=, "pam" unless set).
+ * characters, optionally preceded by a key id and a space or tab
+ * ("2026-11 00112233...") or by a key id and a colon ("2026-11:00112233...",
+ * as mfactl writes it). Lines end in LF or CRLF; empty lines and lines
+ * starting with '#' are skipped. The first key is the current one; the
+ * others are earlier keys kept for rotation. A key without an id gets the
+ * default id (the option key_id=, "pam" unless set). mfactl reads the same
+ * forms (Tools/mfactl/Sources/mfactl/KeyFile.swift), so one file serves
+ * every tool.
  */
 #ifndef MFA_PAM_KEY_FILE_H
 #define MFA_PAM_KEY_FILE_H

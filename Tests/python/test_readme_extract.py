@@ -56,7 +56,7 @@ def test_refuses_a_marker_it_cannot_honour(text, message):
 
 def test_the_readme_marks_a_program_for_each_language():
     kinds = [block.kind for block in run_readme.extract((REPO / "README.md").read_text())]
-    assert kinds.count("c") >= 1 and kinds.count("python") >= 1
+    assert kinds.count("c") >= 1 and kinds.count("python") >= 1 and kinds.count("sh") >= 2
     assert kinds.count("swift") == 1 and kinds.count("swift-manifest") == 1
 
 

@@ -17,12 +17,19 @@ Kinds and what is done with each, every block in a new empty folder:
 * ``swift-manifest`` and ``swift``: the manifest becomes the ``Package.swift``
   of a small package beside a folder named ``libmfa`` that is the repository,
   the ``swift`` block its ``Sources/app/main.swift``; it is built (without a
-  warning) and run.
+  warning) and run;
+* ``sh``: an operator's shell commands, run with ``bash -euo pipefail`` in
+  order, every ``sh`` block in one folder of their own (a later block sees
+  what an earlier one made), with the built ``mfactl`` and ``mfa-enroll``
+  first on the ``PATH``. The system folders the PAM section names,
+  ``/etc/libmfa`` and ``/var/lib/libmfa``, are that folder's ``etc-libmfa``
+  and ``var-lib-libmfa``: the commands run as written without touching
+  the machine.
 
 ``expect``, if given, must appear in what the program prints. Blocks without
 a marker are illustrations and are left alone.
 
-usage: run_readme.py LIBRARY [--only c|python|swift]
+usage: run_readme.py LIBRARY [--only c|python|swift|sh]
 """
 
 import argparse
@@ -35,7 +42,9 @@ import sys
 import tempfile
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-KINDS = {"c": "c", "python": "python", "swift": "swift", "swift-manifest": "swift"}
+KINDS = {"c": "c", "python": "python", "swift": "swift", "swift-manifest": "swift", "sh": "sh"}
+#: The system folders of the README's shell blocks, and their names in the blocks' own folder.
+SH_FOLDERS = {"/etc/libmfa": "etc-libmfa", "/var/lib/libmfa": "var-lib-libmfa"}
 MARKER = re.compile(r'^<!-- readme-test: (?P<kind>[a-z-]+)(?: expect="(?P<expect>[^"]*)")? -->$')
 FENCE = re.compile(r"^```(?P<lang>[a-z]*)\s*$")
 
@@ -124,6 +133,18 @@ def run_python(block, library, folder):
     return run([sys.executable, "app.py"], folder, env, what="README line %d: running" % block.line)
 
 
+def run_sh(block, library, folder):
+    """Run the shell block in ``folder`` (shared by every sh block), system folders mapped into it."""
+    code = block.code
+    for system, local in SH_FOLDERS.items():
+        code = code.replace(system, str(folder / local))
+    build = pathlib.Path(library).parent
+    env = dict(os.environ, LIBMFA_LIBRARY=str(library),
+               PATH=os.pathsep.join([str(build), str(build / "pam"), os.environ.get("PATH", "")]))
+    env = {key: value for key, value in env.items() if not key.startswith("MFA_")}
+    return run(["bash", "-euo", "pipefail", "-c", code], folder, env, what="README line %d: running" % block.line)
+
+
 def run_swift(manifest, program, folder):
     """Build and run a package made of the manifest and the program, depending on the repository by path.
 
@@ -147,7 +168,7 @@ def main():
     """Run every marked block of README.md; exit 1 on the first failure."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("library", help="the built libmfa.so")
-    parser.add_argument("--only", choices=["c", "python", "swift"], help="run only these blocks")
+    parser.add_argument("--only", choices=["c", "python", "swift", "sh"], help="run only these blocks")
     args = parser.parse_args()
     library = pathlib.Path(args.library).resolve()
     try:
@@ -159,9 +180,16 @@ def main():
         if kinds.count("swift") != 1 or kinds.count("swift-manifest") != 1:
             raise ReadmeError("README.md must mark one swift-manifest block and one swift block")
         manifest = next(block for block in blocks if block.kind == "swift-manifest")
+        shell = tempfile.TemporaryDirectory(prefix="libmfa-readme-sh-")
         for block in blocks:
             language = KINDS[block.kind]
             if block.kind == "swift-manifest" or (args.only and args.only != language):
+                continue
+            if language == "sh":
+                output = run_sh(block, library, pathlib.Path(shell.name))
+                check_output(block, output)
+                print("README line %d: %s block ran%s" % (block.line, block.kind,
+                                                         " and printed %r" % block.expect if block.expect else ""))
                 continue
             with tempfile.TemporaryDirectory(prefix="libmfa-readme-") as name:
                 folder = pathlib.Path(name)
