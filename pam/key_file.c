@@ -145,23 +145,32 @@ int mfa_pam_keys_load(mfa_pam_keys *out, const char *path, const char *default_i
         len += (size_t)n;
     }
     close(fd);
-    int status = 0;
     char reason[200] = "";
+    int status = mfa_pam_keys_parse(out, buffer, len, default_id, reason, sizeof reason);
+    explicit_bzero(buffer, sizeof buffer);
+    if (status != 0) return fail(why, why_size, "key file %s: %s", path, reason);
+    return 0;
+}
+
+int mfa_pam_keys_parse(mfa_pam_keys *out, const char *data, size_t len, const char *default_id, char *why,
+                       size_t why_size) {
+    int status = 0;
+    memset(out, 0, sizeof *out);
     if (len == MFA_MASTER_KEY_BYTES) {
         /* 32 raw bytes, under the default id. */
         size_t id_len = strlen(default_id);
         if (!valid_key_id(default_id, id_len)) {
-            status = fail(reason, sizeof reason, "a key id is 1 to %d printable ASCII characters", MFA_PAM_KEY_ID_MAX);
+            status = fail(why, why_size, "a key id is 1 to %d printable ASCII characters", MFA_PAM_KEY_ID_MAX);
         } else {
-            memcpy(out->bytes[0], buffer, MFA_MASTER_KEY_BYTES);
+            memcpy(out->bytes[0], data, MFA_MASTER_KEY_BYTES);
             memcpy(out->ids[0], default_id, id_len + 1);
             out->count = 1;
         }
+    } else if (len > KEY_FILE_MAX_BYTES) {
+        status = fail(why, why_size, "larger than %d bytes", KEY_FILE_MAX_BYTES);
     } else {
-        status = parse_text(out, buffer, len, default_id, reason, sizeof reason);
+        status = parse_text(out, data, len, default_id, why, why_size);
     }
-    if (status != 0) fail(why, why_size, "key file %s: %s", path, reason);
-    explicit_bzero(buffer, sizeof buffer);
     if (status != 0) {
         mfa_pam_keys_wipe(out);
         return -1;

@@ -44,6 +44,15 @@ typedef struct mfa_pam_keys {
  */
 int mfa_pam_keys_load(mfa_pam_keys *out, const char *path, const char *default_id, char *why, size_t why_size);
 
+/**
+ * The keys of a key file's bytes (`len` of them at `data`), by the rules
+ * above; what mfa_pam_keys_load() does once it has read and checked the
+ * file. Returns 0, or -1 with a reason in `why` (never key material) and
+ * `*out` wiped.
+ */
+int mfa_pam_keys_parse(mfa_pam_keys *out, const char *data, size_t len, const char *default_id, char *why,
+                       size_t why_size);
+
 /** Wipes the key bytes. */
 void mfa_pam_keys_wipe(mfa_pam_keys *keys);
 
