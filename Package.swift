@@ -38,9 +38,11 @@ let package = Package(
         // GnuTLS's header only: libmfa loads libgnutls.so.30 with dlopen when a
         // WebAuthn attestation carries an X.509 certificate.
         .systemLibrary(name: "CGnuTLS", providers: [.apt(["libgnutls28-dev"])]),
+        // glibc's secure_getenv and AT_SECURE (Swift's Glibc module leaves them out).
+        .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CMFATypes", path: "include"),
         .target(name: "MFA", dependencies: ["CSodium", "CNettle", "CSQLite", "CPQ", "CQRencode", "CZlib",
-                                            "CCbor", "CHogweed", "CGnuTLS"]),
+                                            "CCbor", "CHogweed", "CGnuTLS", "CSystem"]),
         .target(name: "MFAExports", dependencies: ["MFA", "CMFATypes"], exclude: ["libmfa.map"],
                 linkerSettings: [.unsafeFlags(libraryLinkFlags)]),
         .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes", "CSodium"]),

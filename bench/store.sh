@@ -6,10 +6,7 @@
 #
 #   SQLite       libmfa vs bench/sqlite_baseline.c, the bare SQLite work of a
 #                sign-in (one read; BEGIN IMMEDIATE, a read, an update,
-#                COMMIT; WAL, synchronous=NORMAL), 1 and 2 processes; and
-#                the floor, bench/sqlite_floor.c: libmfa's own statements
-#                with nothing else, against the same peer; and the floor
-#                with libmfa's cryptography added (FLOOR_WITH=crypto)
+#                COMMIT; WAL, synchronous=NORMAL), 1 and 2 processes
 #   PostgreSQL   libmfa vs pgbench's simple-update transaction (-N, prepared
 #                statements), 1, 2 and 8 client processes, each side for 5
 #                seconds after its clients connected, on a server on
@@ -25,8 +22,7 @@
 # untimed, before the counted runs (the first write of each row after an
 # import is dearer on both stores: SQLite splits pages as the rows grow,
 # PostgreSQL finds no room on the loaded pages for a HOT update);
-# bench/sqlite_baseline.c and bench/sqlite_floor.c
-# do the same with their rows; pgbench's tables are loaded once and written
+# bench/sqlite_baseline.c does the same with its rows; pgbench's tables are loaded once and written
 # by a first, uncounted run.
 #
 # The machine is shared and noisy: each pair is run [rounds] times on
@@ -73,12 +69,6 @@ sqlite_libmfa() {
         "$out/store_bench" "$work/s.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2
 }
 sqlite_bare() { rm -f "$work"/b.sqlite*; "$out/sqlite_baseline" "$work/b.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2; }
-# sqlite_floor PROCESSES [WITH]: the floor, or with WITH=crypto the floor and libmfa's cryptography
-sqlite_floor() {
-    rm -f "$work"/f.sqlite*
-    "$out/store_bench" "$work/f.sqlite" "$users" 0 1 > /dev/null
-    FLOOR_WITH=${2:-} "$out/sqlite_floor" "$work/f.sqlite" "$users" "$signins" "$1" | cut -d' ' -f2
-}
 # pg_libmfa PROCESSES OFFSET: on the store imported and warmed below, each
 # run on time steps of its own (OFFSET seconds later), as pgbench's runs all
 # use the tables it loaded once.
@@ -100,19 +90,14 @@ printf '%-11s %9s %14s %14s %7s %16s %7s\n' store processes "libmfa /s" "peer /s
 row() { # row STORE PROCESSES LIBMFA PEER ELSEWHERE
     printf '%-11s %9s %14s %14s %6s%% %16s %6s%%\n' "$1" "$2" "$3" "$4" "$(( $3 * 100 / $4 ))" "$5" "$(( $5 * 100 / $4 ))"
 }
-floors=()
 for processes in 1 2; do
-    mine=() peer=() floor=() crypto=() apart=()
+    mine=() peer=() apart=()
     for _ in $(seq "$sqlite_rounds"); do
         peer+=("$(sqlite_bare "$processes")")
-        floor+=("$(sqlite_floor "$processes")")
-        crypto+=("$(sqlite_floor "$processes" crypto)")
         mine+=("$(sqlite_libmfa "$processes")")
         apart+=("$(ELSEWHERE=1 sqlite_libmfa "$processes")")
     done
     row sqlite "$processes" "$(best "${mine[@]}")" "$(best "${peer[@]}")" "$(best "${apart[@]}")"
-    floors+=("$processes sqlite-floor $(best "${floor[@]}") $(best "${peer[@]}") $(best "${mine[@]}")")
-    floors+=("$processes +crypto $(best "${crypto[@]}") $(best "${peer[@]}") $(best "${mine[@]}")")
 done
 # Both sides start warm: the users imported once and each signed in once,
 # and a first run of each side, neither counted (as pgbench's own tables
@@ -135,10 +120,3 @@ for processes in 1 2 8; do
 done
 echo "peers: sqlite = bench/sqlite_baseline.c; postgresql = pgbench -N -M prepared, scale 1"
 echo "libmfa: the resolve on the context that signed in; elsewhere: on a second context (another server)"
-echo "floor: libmfa's own SQLite statements with nothing else (bench/sqlite_floor.c), same peer;"
-echo "+crypto: the floor with libmfa's cryptography (FLOOR_WITH=crypto), same peer"
-for line in "${floors[@]}"; do
-    read -r processes name floor peer mine <<< "$line"
-    printf '%-11s %9s %14s %14s %6s%%   libmfa at %s%% of it\n' "$name" "$processes" "$floor" "$peer" \
-        "$(( floor * 100 / peer ))" "$(( mine * 100 / floor ))"
-done

@@ -8,7 +8,7 @@
  *
  * Each code is made before the clock starts, as the user's authenticator
  * makes it: the rate is the server's work alone (the bare-SQLite baseline
- * makes no code either, and bench/callgrind.sh counts only libmfa's calls).
+ * makes no code either, and bench/probes/callgrind.sh counts only libmfa's calls).
  *
  * usage: store_bench STORE USERS SIGNINS_PER_PROCESS PROCESSES
  * (with BENCH_SECONDS=S, each process signs in for S seconds instead; codes

@@ -38,7 +38,9 @@ endforeach()
 #   engine_audit          every audit event, none holding a secret, code, token or number
 #   engine_at_rest        nothing secret in the SQLite file or its WAL
 #   engine_key_rotation   master key rotation, key options
-#   engine_random         the injected random source
+#   engine_random         the injected random source; one that repeats itself (all 0x00, all 0xFF,
+#                 a cycle) never makes a call loop: recovery codes are CRYPTO
+#                 (test_random_callback_repeats_recovery_codes)
 #   engine_imports        TOTP factors imported from secrets and otpauth URIs
 #   engine_recovery_codes recovery codes: sets, sign-in, claims, the limit
 #   engine_bad_input, engine_phone_bad_input, engine_generic_bad_input  every bad argument of the
@@ -112,6 +114,14 @@ foreach(name ${MFA_ENGINE_PROGRAMS})
   endforeach()
 endforeach()
 
+# Reading a WebAuthn extension map is linear in its size: callgrind's instruction count of
+# mfa_webauthn_verify_assertion() on a map of 6,000 entries against one of 3,000 (about 2; each
+# key compared with every key before it gave 3.9), a repeated key INVALID_ARGUMENT
+# (bench/cbor_scaling.sh, valgrind; about 5 s).
+add_test(NAME cbor_duplicate_keys_linear COMMAND ${PROJECT_SOURCE_DIR}/bench/cbor_scaling.sh 3000 --check 3)
+set_tests_properties(cbor_duplicate_keys_linear PROPERTIES
+  ENVIRONMENT LIBMFA_LIBRARY=$<TARGET_FILE_DIR:mfa>/libmfa.so TIMEOUT 300)
+
 # Every function of include/mfa.h with hostile arguments (NULL, integer extremes, wrong struct
 # versions, overlong and invalid UTF-8 strings, each struct field in turn, hostile callbacks),
 # each call in a forked child with an alarm: a signal or a hang fails (Tests/c/abi_fuzz_support.h).
@@ -147,6 +157,10 @@ set_tests_properties(abi_all_exports PROPERTIES TIMEOUT 900)
 #   engine_flow_contract_pg  the flow contract (its gcc build) on that server
 #   engine_admin_pg, engine_admin_imports_pg, engine_admin_keys_pg, engine_key_mismatch_pg  the
 #                 admin, import, key-rotation and key-check tests (their gcc builds) on that server
+#   pg_deadline_covers_retries  on that server, a trigger that fails every write of a user's row
+#                 with SQLSTATE 40001 after 0.8 s: each call gives up with STORAGE_ERROR within
+#                 three deadlines (mfa_deadline_ms=1000), its retries included, and nothing was
+#                 half-written (test_pg_deadline.c)
 #   pg_restart    its own server on port base+2, stopped (pg.sh halt) and started again
 #                 three times under one open context: calls fail with STORAGE_ERROR while it is
 #                 down, work again after, nothing lost, nothing half-written
@@ -179,6 +193,21 @@ foreach(name engine_race engine_phone_race engine_flow_contract engine_admin eng
     ENVIRONMENT MFA_CTEST_POSTGRES_URL=postgres://postgres@127.0.0.1:${MFA_PG_PORT}/libmfa
     TIMEOUT 300)
 endforeach()
+
+set(program ${PROJECT_BINARY_DIR}/pg_deadline_test_gcc)
+add_custom_command(OUTPUT ${program}
+  COMMAND ${MFA_gcc} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include ${PQ_CFLAGS}
+          ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_deadline.c -L$<TARGET_FILE_DIR:mfa> -lmfa
+          ${PQ_LDFLAGS} -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
+  DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_deadline.c ${MFA_TEST_HEADERS}
+          ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
+  COMMENT "Building the pg_deadline test with gcc")
+add_custom_target(pg_deadline_test_gcc_build ALL DEPENDS ${program})
+add_test(NAME pg_deadline_covers_retries COMMAND ${program} env:MFA_CTEST_POSTGRES_URL)
+set_tests_properties(pg_deadline_covers_retries PROPERTIES
+  FIXTURES_REQUIRED postgres
+  ENVIRONMENT MFA_CTEST_POSTGRES_URL=postgres://postgres@127.0.0.1:${MFA_PG_PORT}/libmfa
+  TIMEOUT 120)
 
 set(program ${PROJECT_BINARY_DIR}/pg_restart_test_gcc)
 add_custom_command(OUTPUT ${program}
@@ -248,3 +277,20 @@ set_tests_properties(example_python_mfa_demo PROPERTIES ENVIRONMENT "LIBMFA_LIBR
 # cmake --install, then find_package(mfa) and pkg-config from a separate project.
 add_test(NAME install_and_consume
   COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+
+# A secure-execution process (AT_SECURE: setuid, setgid, file capabilities; sudo and su,
+# where pam_mfa runs) ignores the environment: a setgid copy of test_secure_execution
+# loads neither library that LIBMFA_LIBPQ and LIBMFA_GNUTLS name, and libpq reads none of
+# the PG* variables; a plain copy shows that they work otherwise (needs root).
+set(program ${PROJECT_BINARY_DIR}/secure_execution_test_gcc)
+add_custom_command(OUTPUT ${program}
+  COMMAND ${MFA_gcc} ${MFA_STRICT_C} -I${PROJECT_SOURCE_DIR}/include ${SODIUM_CFLAGS}
+          ${PROJECT_SOURCE_DIR}/Tests/c/test_secure_execution.c -L$<TARGET_FILE_DIR:mfa> -lmfa
+          ${SODIUM_LDFLAGS} -Wl,-rpath,$<TARGET_FILE_DIR:mfa> -o ${program}
+  DEPENDS mfa ${PROJECT_SOURCE_DIR}/Tests/c/test_secure_execution.c ${MFA_TEST_HEADERS}
+          ${PROJECT_SOURCE_DIR}/include/mfa.h ${PROJECT_SOURCE_DIR}/include/mfa_types.h
+  COMMENT "Building the secure_execution test with gcc")
+add_custom_target(secure_execution_test_gcc_build ALL DEPENDS ${program})
+add_test(NAME secure_execution
+  COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_secure_execution.sh library ${program} ${MFA_PG_PORT})
+set_tests_properties(secure_execution PROPERTIES FIXTURES_REQUIRED postgres TIMEOUT 120)

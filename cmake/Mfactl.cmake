@@ -42,4 +42,7 @@ if(MFA_BUILD_TESTS)
   # libraries, and its man page is there.
   add_test(NAME mfactl_install
     COMMAND ${PROJECT_SOURCE_DIR}/Tests/mfactl/check_install.sh ${PROJECT_BINARY_DIR})
+  # A setgid copy ignores MFA_STORE and MFA_MASTER_KEY (Tests/c/check_secure_execution.sh).
+  add_test(NAME mfactl_secure_execution
+    COMMAND ${PROJECT_SOURCE_DIR}/Tests/c/check_secure_execution.sh mfactl ${MFA_MFACTL})
 endif()

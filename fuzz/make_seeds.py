@@ -95,6 +95,9 @@ def import_files_seeds():
         "HOTP/T30 uf-frank\n",
         f"HOTP/T30 alice - {hexa}\nHOTP/T30 alice - {hexa}\n",
         f"HOTP/T30/8 bob + {hexa}\n",
+        # As liboath rewrites a line after a login: the counter, the last code and the local time.
+        f"HOTP/T30\talice\t-\t{hexa}\t0\t287082\t2023-11-14T22:13:20L\r\nHOTP/T30 {hexa}\r\n",
+        f"\ufeffHOTP/T30 bob - {hexa} 0 28708 2023-02-29T00:00:00L\rHOTP/T30 ali\x00ce - {hexa}\r",
     ]
     csv = [
         f"uid,secret,issuer,digits,period,algorithm\ncsv-alice,{b32},ACME,,,\n"
@@ -102,6 +105,11 @@ def import_files_seeds():
         f"csv-dave,{b32},ACME,9,30,SHA1\n",
         f"alice,{b32}\r\n\"bob \"\"q\"\"\",{b32},\"multi\nline\",6,30,SHA512\n",
         f"uid,secret\n,{b32}\nalice,\n",
+        # As spreadsheets save it: a byte order mark, CR LF, quotes around commas, quotes and line breaks.
+        f"\ufeffuid,secret,issuer\r\nalice,{b32},\"ACME, \"\"Inc.\"\"\"\r\nbob,{b32},\"two\r\nlines\"\r\n",
+        f"secret,uid\r{b32},alice\r{b32},bob",
+        f"{b32},alice\n{b32}\nbob;{b32};ACME\nali\x00ce,{b32}\n",
+        f"carol,\"{b32}\n",
     ]
     ga = [
         f"{b32}\n\" RATE_LIMIT 3 30 1700000000\n\" WINDOW_SIZE 17\n\" TOTP_AUTH\n12345678\n87654321\n1234\n",
@@ -292,6 +300,10 @@ def webauthn_assert_seeds():
         credential = authenticator.assert_({"challenge": challenge, "rpId": "example.com"})
         seeds.append(b"\x04" + len(cose).to_bytes(2, "big") + cose + json.dumps(credential).encode())
         seeds.append(b"\x03" + cose)
+    # Mode 5: extension maps from a recipe (entries, then a byte per entry, cycled): 12,000
+    # unsigned, text and negative keys; the same with repeats, one written wider than it needs.
+    seeds += [b"\xf0\x2e\xe0" + bytes([0, 1, 2, 4, 5, 6, 8, 9, 10]), b"\xf5\x2e\xe0" + bytes([0, 1, 0x33, 2]),
+              b"\xf0\x00\x40" + bytes([0x0c, 0x1f, 0x01])]
     return seeds
 
 

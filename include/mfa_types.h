@@ -449,9 +449,9 @@ typedef struct mfa_options {
 typedef struct mfa_user {
     /** The struct version, set by mfa_user_init() or MFA_USER_INIT (1 to MFA_USER_VERSION). */
     uint32_t version;
-    /** The user's id, 1 to 128 bytes. */
+    /** The user's id, 1 to 128 bytes without a control character (C0, DEL, C1, U+2028/2029, bidi overrides, U+FEFF). */
     const char *uid;
-    /** The tenant, or NULL for the project. */
+    /** The tenant, or NULL for the project; 1 to 128 bytes without a control character, as a uid. */
     const char *tenant;
     /** The email address, or NULL. */
     const char *email;
@@ -811,7 +811,7 @@ typedef struct mfa_admin_stats {
 typedef struct mfa_import_line {
     /** The line number, from 1. */
     int64_t line;
-    /** The user the line is about, or NULL when it could not be read. */
+    /** The user the line is about, or NULL when it could not be read or may be a secret (a swapped column). */
     const char *uid;
     /** MFA_IMPORT_IMPORTED, _ALREADY_IMPORTED, _UNSUPPORTED, _FAILED or _NOTE. */
     int32_t outcome;

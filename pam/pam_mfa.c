@@ -8,8 +8,9 @@
  * the sign-in with it (mfa_resolve): a TOTP code against the user's
  * authenticator app, or a recovery code (xxxx-xxxx-xx) against their set.
  * libmfa's store gives replay protection across processes and servers, and
- * backoff after failed attempts. Options and return codes: README.md,
- * section "PAM module", and pam_mfa(8).
+ * backoff after failed attempts. Options and return codes: the
+ * documentation site's "PAM and sshd" guide, docs/guides/pam.md, and
+ * pam_mfa(8).
  *
  * forward_pass judges the code before the next module checks the password,
  * so a wrong password with a guessed code counts toward the user's backoff.
@@ -290,7 +291,7 @@ static int authenticate(attempt *a, const char *given) {
         rc = PAM_AUTH_ERR;
         break;
     case MFA_ERR_INVALID_ARGUMENT:
-        /* A name libmfa cannot hold (over 128 bytes, not UTF-8): no such user in the store. */
+        /* A name libmfa cannot hold (over 128 bytes, not UTF-8, a control character): no such user in the store. */
         pam_syslog(a->pamh, LOG_NOTICE, "user name refused by libmfa: %s", err ? err : mfa_errstr(status));
         rc = PAM_USER_UNKNOWN;
         break;

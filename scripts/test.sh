@@ -6,12 +6,16 @@
 # streaming standby and the suites behind PgBouncer (Tests/ha, servers of
 # their own), sanitizers, valgrind and short fuzz runs, Python (pytest,
 # mfactl end to end, and mypy --strict on the package), the example web
-# application (Tests/web: in headless Chromium); then the README's code
-# blocks (Tests/readme), the API reference with warnings as errors
-# (scripts/docs.sh), and the Python wheel built from
+# application (Tests/web: in headless Chromium); then the code blocks of the
+# README and of the documentation site (Tests/readme), the site with its API
+# references in strict mode (scripts/docs.sh) and opened in headless Chromium
+# (Tests/docs), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
 # Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
-# (pam/tests, as root). Logs go to build/logs/.
+# (pam/tests, as root); the FreeRADIUS module in real freeradius servers with
+# radclient and radtest (radius/tests, as root); the Rust, Go and Node.js bindings
+# (bindings/rust/test.sh, bindings/go/test.sh, bindings/node/scripts/test.sh).
+# Logs go to build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -54,6 +58,20 @@ export MFA_PG_ROTATION_FACTORS=${MFA_PG_ROTATION_FACTORS:-20000}
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
+# rlm_mfa (radius/): freeradius servers of its own on loopback (ports MFA_PG_PORT_BASE + 41 to + 79,
+# PostgreSQL on + 40), radclient and radtest, one server under valgrind: 30 to 40 s.
+TAIL_LINES=1 step radius python3 -m pytest -q "$ROOT/radius/tests"
+# The Rust binding (bindings/rust): cargo test --offline with Debian's rustc 1.63, on SQLite
+# and PostgreSQL; a two-process race, 5 s of load from 8 threads (bench/rust_load.sh runs 60 s).
+TAIL_LINES=1 step rust "$ROOT/bindings/rust/test.sh"
+# The Go binding (bindings/go/test.sh): go vet, and go test with GODEBUG=cgocheck=2 on SQLite
+# and PostgreSQL, a two-process race, 10 s of mixed load from 8 goroutines; the example
+# server and the bench's build. About 20 s, 60 s with an empty Go build cache.
+TAIL_LINES=2 step go "$ROOT/bindings/go/test.sh"
+# The Node.js binding (bindings/node): its addon built with node-gyp, then node --test: the
+# flow contract on SQLite and PostgreSQL, a two-process race, callbacks, bad input, tsc on
+# index.d.ts, an 8-second load (bench/node_load.sh runs the 60-second one).
+TAIL_LINES=8 step node-binding "$ROOT/bindings/node/scripts/test.sh"
 
 # Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
 # demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.
@@ -73,8 +91,12 @@ TAIL_LINES=1 step web-mypy env MYPYPATH="$ROOT/python:$ROOT/examples/web" \
     python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" -p mfa_web
 TAIL_LINES=1 step web python3 -m pytest -q "$ROOT/Tests/web"
 
-TAIL_LINES=4 step readme python3 "$ROOT/Tests/readme/run_readme.py" "$LIBMFA_LIBRARY"
+# The runnable code blocks of README.md and docs/ (C, Python, and Swift built once).
+TAIL_LINES=1 step readme python3 "$ROOT/Tests/readme/run_readme.py" "$LIBMFA_LIBRARY"
+# The API references and the site (mkdocs build --strict), then the site in headless
+# Chromium on port MFA_PG_PORT_BASE + 20: screenshots in build/docs-artifacts/.
 TAIL_LINES=1 step docs "$ROOT/scripts/docs.sh"
+TAIL_LINES=1 step docs-site python3 -m pytest -q "$ROOT/Tests/docs"
 TAIL_LINES=1 step_wait wheel
 TAIL_LINES=1 step wheel-venv "$ROOT/Tests/wheel/check_wheel.sh" "$(tail -n 1 "$LOGS/wheel.log")"
 echo "== all tests passed in $SECONDS s"

@@ -100,9 +100,15 @@ public func mfa_import_options_init(_ options: UnsafeMutablePointer<mfa_import_o
 /// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE
 /// or MFA_IMPORT_CSV. An administrative call: no session, no code.
 ///
-/// Every line with something to say goes to `options->report`, in line order;
-/// a bad line does not stop the import, and no report holds a secret, a code
-/// or the line's text. Lines are stored `options->batch_size` at a time, each
+/// Lines end at LF, CR LF or a lone CR, and a leading UTF-8 byte order mark
+/// is skipped; CSV follows RFC 4180 (quoted fields hold commas, line breaks
+/// and doubled quotes; a header naming the columns sets their order). Every
+/// line with something to say goes to `options->report`, in line order, and
+/// every line that names a factor gets exactly one outcome; a text that
+/// names none is one MFA_IMPORT_FAILED line 1. A bad line does not stop the
+/// import, and no report holds a secret, a code or the line's text: a uid
+/// that may be a secret (a swapped column) or holds a control character is
+/// reported as NULL. Lines are stored `options->batch_size` at a time, each
 /// batch one transaction; `options->progress` runs after each batch and may
 /// stop the import there (`out->stopped`). Re-running an import stores
 /// nothing twice: a line whose secret the user already has is

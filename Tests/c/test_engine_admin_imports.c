@@ -18,6 +18,12 @@
  *   bad input    options (NULL, versions, actor, tenant, batch size), formats,
  *                texts (NULL, not UTF-8, too long), NULL out and context; the
  *                summary zeroed on failure; MFA_IMPORT_OPTIONS_INIT
+ *   operators' files (issue 45)  CR LF and a byte order mark (a spreadsheet's
+ *                "CSV UTF-8"), a file naming no factor, secrets where a uid
+ *                goes (never in a report), a NUL or another control character
+ *                in a uid read from the text (its line fails; nothing stored),
+ *                and the same characters refused by every C call that takes a
+ *                uid, a tenant, a display name or an actor
  *
  * The store is a new SQLite file, or the location given as the argument
  * (test_pg_store.h: CTest runs it on the PostgreSQL fixture too).
@@ -183,6 +189,27 @@ static void sign_in_at(mfa_ctx *ctx, const mfa_user *user, const char *eid, cons
         code_at(code, f.key, g_now);
         CHECK_STATUS_AT(resolve_at(ctx, cred, user->tenant, f.eid, code, line), MFA_OK, line);
     }
+}
+
+/* Imports `len` bytes of `text` (NUL bytes included). */
+static int import_bytes_at(mfa_ctx *ctx, mfa_import_summary *summary, int32_t format, const char *text, size_t len,
+                           const mfa_import_options *options, int line) {
+    char *err = NULL;
+    int status = mfa_import(ctx, summary, format, (const uint8_t *)text, len, options, &err);
+    if (status != MFA_OK) CHECK_AT(err != NULL, line);
+    mfa_free(err);
+    return status;
+}
+#define import_bytes(ctx, summary, format, text, options) \
+    import_bytes_at(ctx, summary, format, text, sizeof text - 1, options, __LINE__)
+
+static int64_t total_factors(mfa_ctx *ctx) {
+    mfa_admin_stats *stats = NULL;
+    int64_t total = -1;
+    CHECK_STATUS(mfa_admin_stats_get(ctx, &stats, NULL), MFA_OK);
+    if (stats) total = stats->total_factors;
+    mfa_admin_stats_free(stats);
+    return total;
 }
 
 /* ------------------------------------------------------------------ */
@@ -506,7 +533,8 @@ static void test_bad_input(mfa_ctx *ctx) {
         bad = o;
         bad.batch_size = MFA_IMPORT_BATCH_MAX; /* the largest is fine; nothing to store below, the text is empty */
         CHECK_STATUS(mfa_import(ctx, &summary, MFA_IMPORT_OTPAUTH, NULL, 0, &bad, NULL), MFA_OK);
-        CHECK(summary.lines == 0);
+        /* An empty text names no factor: one FAILED line, never a quiet success. */
+        CHECK(summary.lines == 1 && summary.failed == 1 && summary.imported == 0);
     }
     bad = o;
     bad.tenant = "";
@@ -553,6 +581,159 @@ static void test_bad_input(mfa_ctx *ctx) {
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Operators' files and names (issue 45)                                */
+/* ------------------------------------------------------------------ */
+
+/* Item 2 and 3: a CSV as a spreadsheet saves it (CR LF, a byte order mark) imports every line;
+ * a file that names no factor is a FAILED line, never a quiet MFA_OK with nothing imported. */
+static void test_crlf_bom(mfa_ctx *ctx) {
+    static const char excel[] = "\xEF\xBB\xBFuid,secret,issuer\r\n"
+                                "crlf-alice," RFC_BASE32 ",\"ACME, Inc.\"\r\n"
+                                "crlf-bob," RFC_BASE32 ",\r\n";
+    static const char header_only[] = "uid,secret,issuer\r\n";
+    static const char old_mac[] = "# exported\rHOTP/T30 crlf-carol - " RFC_HEX "\rHOTP/T30 crlf-dave - " RFC_HEX;
+    report_log reports;
+    mfa_import_summary summary;
+    mfa_import_options o = options_for(&reports, NULL, NULL);
+    mfa_factor_list *list = NULL;
+
+    CHECK_STATUS(import_bytes(ctx, &summary, MFA_IMPORT_CSV, excel, &o), MFA_OK);
+    CHECK(summary.lines == 3 && summary.imported == 2 && summary.failed == 0);
+    check_lines(&reports, "2:I 3:I");
+    CHECK_STATUS(mfa_admin_user_factors(ctx, &list, NULL, "crlf-alice", 0, NULL), MFA_OK);
+    CHECK(list && list->count == 1 && strcmp(list->items[0].display_name, "ACME, Inc.") == 0);
+    mfa_factor_list_free(list);
+
+    o = options_for(&reports, NULL, NULL);
+    CHECK_STATUS(import_bytes(ctx, &summary, MFA_IMPORT_CSV, header_only, &o), MFA_OK);
+    CHECK(summary.imported == 0 && summary.failed == 1);
+    check_lines(&reports, "1:F");
+
+    o = options_for(&reports, NULL, NULL);
+    CHECK_STATUS(import_bytes(ctx, &summary, MFA_IMPORT_USERS_FILE, old_mac, &o), MFA_OK);
+    CHECK(summary.lines == 3 && summary.imported == 2 && summary.failed == 0);
+}
+
+/* Item 4: a secret where the uid goes is never a report's uid (nor in its reason: record_line checks
+ * both against never_reported); a plain uid still is. */
+static void test_report_uid_secret(mfa_ctx *ctx) {
+    static const char csv[] = RFC_BASE32 ",uid-alice\n" RFC_BASE32 "\nuid-bob;" RFC_BASE32 ";ACME\n"
+                              "uid-carol,!!!\n";
+    static const char users[] = "HOTP/T30 " RFC_HEX "\n";
+    report_log reports;
+    mfa_import_summary summary;
+    mfa_import_options o = options_for(&reports, NULL, NULL);
+
+    CHECK_STATUS(import_bytes(ctx, &summary, MFA_IMPORT_CSV, csv, &o), MFA_OK);
+    CHECK(summary.failed == 4 && summary.imported == 0);
+    check_lines(&reports, "1:F 2:F 3:F 4:F");
+    CHECK(strcmp(reports.lines[0].uid, "<NULL>") == 0 && strcmp(reports.lines[1].uid, "<NULL>") == 0 &&
+          strcmp(reports.lines[2].uid, "<NULL>") == 0 && strcmp(reports.lines[3].uid, "uid-carol") == 0);
+    o = options_for(&reports, NULL, NULL);
+    CHECK_STATUS(import_bytes(ctx, &summary, MFA_IMPORT_USERS_FILE, users, &o), MFA_OK);
+    check_lines(&reports, "1:F");
+    CHECK(strcmp(reports.lines[0].uid, "<NULL>") == 0);
+}
+
+/* Item 5: `ali\0ce` in a file (C would see "ali") and other control characters fail their line;
+ * nothing is stored under any part of the name. */
+static void test_control_char_import(mfa_ctx *ctx) {
+    static const char csv[] = "ali\0ce," RFC_BASE32 "\n\"cc-bob\x1b[0m\"," RFC_BASE32 "\ncc-carol," RFC_BASE32
+                              ",\"\xe2\x80\xae" "ACME\"\n";
+    static const char users[] = "HOTP/T30 ali\0ce - " RFC_HEX "\nHOTP/T30 cc-dave\xc2\x85 - " RFC_HEX "\n";
+    static const char uris[] = "otpauth://totp/ali%00ce?secret=" RFC_BASE32 "\n"
+                               "otpauth://totp/cc-erin%0A?secret=" RFC_BASE32 "\n";
+    report_log reports;
+    mfa_import_summary summary;
+    mfa_import_options o = options_for(&reports, NULL, NULL);
+    mfa_factor_list *list = NULL;
+    int64_t before = total_factors(ctx);
+
+    CHECK_STATUS(import_bytes(ctx, &summary, MFA_IMPORT_CSV, csv, &o), MFA_OK);
+    CHECK(summary.failed == 3 && summary.imported == 0);
+    check_lines(&reports, "1:F 2:F 3:F");
+    CHECK(contains(reports.lines[0].reason, "control character") && contains(reports.lines[2].reason, "issuer"));
+    o = options_for(&reports, NULL, NULL);
+    CHECK_STATUS(import_bytes(ctx, &summary, MFA_IMPORT_USERS_FILE, users, &o), MFA_OK);
+    CHECK(summary.failed == 2 && summary.imported == 0);
+    o = options_for(&reports, NULL, NULL);
+    CHECK_STATUS(import_bytes(ctx, &summary, MFA_IMPORT_OTPAUTH, uris, &o), MFA_OK);
+    CHECK(summary.failed == 2 && summary.imported == 0);
+    CHECK(total_factors(ctx) == before);
+    CHECK_STATUS(mfa_admin_user_factors(ctx, &list, NULL, "ali", 0, NULL), MFA_OK);
+    CHECK(list && list->count == 0);
+    mfa_factor_list_free(list);
+}
+
+/* Item 5: every C call that takes a uid, a tenant, a display name or an actor refuses a control
+ * character with MFA_ERR_INVALID_ARGUMENT and a message naming the field. */
+static void test_control_char_c_api(mfa_ctx *ctx) {
+    static const char *const bad[] = {"ali\x01" "ce", "ali\nce", "ali\x1b[31mce", "ali\x7f", "ali\xc2\x85" "ce",
+                                      "ali\xe2\x80\xa8" "ce", "\xe2\x80\xae" "ecila", "\xe2\x81\xa6x",
+                                      "\xef\xbb\xbf" "alice"};
+    mfa_user user;
+    mfa_resolver *resolver = NULL;
+    mfa_factor_list *list = NULL;
+    mfa_import_summary summary;
+    mfa_import_options o;
+    factor f;
+    char *err = NULL;
+
+    user_make(&user, "cc-frank", NULL);
+    ENROLL_OK(ctx, &user, "phone", &f);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        user_make(&user, bad[i], NULL);
+        CHECK_STATUS(mfa_sign_in(ctx, &resolver, &user, &err), MFA_ERR_INVALID_ARGUMENT);
+        CHECK(resolver == NULL && contains(err, "uid holds a control character"));
+        mfa_free(err);
+        err = NULL;
+        user_make(&user, "cc-frank", bad[i]);
+        CHECK_STATUS(mfa_sign_in(ctx, &resolver, &user, &err), MFA_ERR_INVALID_ARGUMENT);
+        CHECK(contains(err, "tenant holds a control character"));
+        mfa_free(err);
+        err = NULL;
+        CHECK_STATUS(mfa_config_set_json(ctx, bad[i], ENABLE_TOTP, &err), MFA_ERR_INVALID_ARGUMENT);
+        CHECK(contains(err, "tenant holds"));
+        mfa_free(err);
+        err = NULL;
+        CHECK_STATUS(mfa_revoke_tokens(ctx, NULL, bad[i], &err), MFA_ERR_INVALID_ARGUMENT);
+        CHECK(contains(err, "uid holds"));
+        mfa_free(err);
+        err = NULL;
+        CHECK_STATUS(mfa_admin_user_factors(ctx, &list, NULL, bad[i], 0, &err), MFA_ERR_INVALID_ARGUMENT);
+        CHECK(list == NULL && contains(err, "uid holds"));
+        mfa_free(err);
+        err = NULL;
+        CHECK_STATUS(mfa_admin_rename(ctx, NULL, f.eid, bad[i], ACTOR, &err), MFA_ERR_INVALID_ARGUMENT);
+        CHECK(contains(err, "display name holds"));
+        mfa_free(err);
+        err = NULL;
+        CHECK_STATUS(mfa_admin_rename(ctx, NULL, f.eid, "work", bad[i], &err), MFA_ERR_INVALID_ARGUMENT);
+        CHECK(contains(err, "actor holds"));
+        mfa_free(err);
+        err = NULL;
+        o = options_for(NULL, NULL, bad[i]);
+        o.report = NULL;
+        CHECK_STATUS(mfa_import(ctx, &summary, MFA_IMPORT_CSV, (const uint8_t *)"", 0, &o, &err),
+                     MFA_ERR_INVALID_ARGUMENT);
+        CHECK(contains(err, "tenant holds"));
+        mfa_free(err);
+        err = NULL;
+        o = options_for(NULL, NULL, NULL);
+        o.report = NULL;
+        CHECK_STATUS(mfa_import_google_authenticator(ctx, &summary, bad[i], (const uint8_t *)RFC_BASE32,
+                                                     strlen(RFC_BASE32), &o, &err),
+                     MFA_ERR_INVALID_ARGUMENT);
+        CHECK(contains(err, "uid holds"));
+        mfa_free(err);
+        err = NULL;
+    }
+    CHECK_STATUS(mfa_admin_user_factors(ctx, &list, NULL, "cc-frank", 0, NULL), MFA_OK);
+    CHECK(list && list->count == 1 && strcmp(list->items[0].display_name, "phone") == 0);
+    mfa_factor_list_free(list);
+}
+
 int main(int argc, char **argv) {
     mfa_options options;
     mfa_ctx *ctx;
@@ -576,6 +757,10 @@ int main(int argc, char **argv) {
         test_google_authenticator(ctx);
         test_batches(ctx);
         test_bad_input(ctx);
+        test_crlf_bom(ctx);
+        test_report_uid_secret(ctx);
+        test_control_char_import(ctx);
+        test_control_char_c_api(ctx);
         /* No audit event of the imports holds a secret or a scratch code either. */
         for (size_t i = 0; i < g_audit.count && i < AUDIT_MAX; i++) {
             const audit_record *r = &g_audit.events[i];

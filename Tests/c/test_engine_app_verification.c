@@ -119,8 +119,9 @@ static void test_app_verification(void) {
     sent = g_sms.calls;
     CHECK_STATUS(start_enroll(ctx, &user, "+15105552007", GOOD_CRED, vid), MFA_ERR_OPERATION_NOT_ALLOWED);
     CHECK(g_sms.calls == sent);
-    /* A factor enrolled before keeps working (README: "Disabling a provider
-     * stops new enrollments; factors already enrolled keep working"). */
+    /* A factor enrolled before keeps working (docs/concepts/configuration.md:
+     * "Disabling a provider stops new enrollments of that kind; factors
+     * already enrolled keep working"). */
     g_now += 31;
     SIGN_IN_REQUIRED(ctx, &user, cred);
     CHECK_STATUS(start_sign_in(ctx, cred, NULL, eid, GOOD_CRED, vid), MFA_OK);

@@ -278,8 +278,10 @@ def test_bad_input(world):
     with pytest.raises(TypeError):
         admin.import_google_authenticator(line, "bad-u", report=5)
     assert admin.user_factors("bad-u") == [] and world.kit.events == []
-    # Empty text is no line; a NUL byte is text like any other (that line fails, the next is imported).
-    assert admin.import_factors("", "otpauth").lines == 0
+    # Empty text names no factor: one FAILED line, never a quiet success. A NUL byte is text like any
+    # other (that line fails, the next is imported).
+    empty = admin.import_factors("", "otpauth")
+    assert (empty.lines, empty.failed, empty.imported) == (1, 1, 0)
     with_nul = ("otpauth://totp/nul-u?secret=GEZDGNBV\0GY3TQOJQGEZDGNBVGY3TQOJQ\n"
                 "otpauth://totp/nul-v?secret=" + RFC_BASE32 + "\n")
     summary = admin.import_factors(with_nul, "otpauth")

@@ -34,6 +34,8 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "python"))
 sys.path.insert(0, str(REPO / "examples" / "web"))
+sys.path.insert(0, str(REPO / "Tests"))
+import chromium  # noqa: E402  (Tests/chromium.py)
 if not os.environ.get("LIBMFA_LIBRARY"):
     for candidate in (REPO / "build" / "libmfa.so", REPO / ".build" / "release" / "libmfa.so"):
         if candidate.exists():
@@ -41,8 +43,6 @@ if not os.environ.get("LIBMFA_LIBRARY"):
             break
 
 ARTIFACTS = pathlib.Path(os.environ.get("MFA_WEB_ARTIFACTS") or REPO / "build" / "web-artifacts")
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 #: How long the server may take to start: web.sh runs the set-up and an (incremental) build first.
 START_TIMEOUT = 300
 #: The ports of the servers this run starts: MFA_PG_PORT_BASE + 13, + 14, ... (the test command's
@@ -133,17 +133,6 @@ def server(request, tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     """Headless Chromium under selenium (one per module)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--window-size=1100,900", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--hide-scrollbars", "--force-device-scale-factor=1", "--lang=en-US"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")  # Chromium's sandbox refuses to run as root
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    driver.set_page_load_timeout(30)
+    driver = chromium.headless(1100, 900)
     yield driver
     driver.quit()

@@ -569,9 +569,11 @@ class mfa_user(ctypes.Structure):
         # The struct version, set by mfa_user_init() or MFA_USER_INIT (1 to
         # MFA_USER_VERSION).
         ("version", ctypes.c_uint32),
-        # The user's id, 1 to 128 bytes.
+        # The user's id, 1 to 128 bytes without a control character (C0, DEL, C1,
+        # U+2028/2029, bidi overrides, U+FEFF).
         ("uid", ctypes.c_char_p),
-        # The tenant, or NULL for the project.
+        # The tenant, or NULL for the project; 1 to 128 bytes without a control character,
+        # as a uid.
         ("tenant", ctypes.c_char_p),
         # The email address, or NULL.
         ("email", ctypes.c_char_p),
@@ -1085,7 +1087,8 @@ class mfa_import_line(ctypes.Structure):
     _fields_ = [
         # The line number, from 1.
         ("line", ctypes.c_int64),
-        # The user the line is about, or NULL when it could not be read.
+        # The user the line is about, or NULL when it could not be read or may be a secret
+        # (a swapped column).
         ("uid", ctypes.c_char_p),
         # MFA_IMPORT_IMPORTED, _ALREADY_IMPORTED, _UNSUPPORTED, _FAILED or _NOTE.
         ("outcome", ctypes.c_int32),
@@ -2615,18 +2618,23 @@ if TYPE_CHECKING:
             """Imports TOTP factors users already have in another system, one per line of `text`
             (`text_len` bytes of UTF-8, not NUL-terminated, at most MFA_IMPORT_MAX_BYTES):
             `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE or MFA_IMPORT_CSV. An
-            administrative call: no session, no code. Every line with something to say goes to
-            `options->report`, in line order; a bad line does not stop the import, and no report
-            holds a secret, a code or the line's text. Lines are stored `options->batch_size` at
-            a time, each batch one transaction; `options->progress` runs after each batch and
-            may stop the import there (`out->stopped`). Re-running an import stores nothing
-            twice: a line whose secret the user already has is MFA_IMPORT_ALREADY_IMPORTED. The
-            configuration's factor limit applies per line; imports do not revoke the users'
-            tokens. Each factor stored is audited (MFA_AUDIT_ENROLL, detail "IMPORTED", with
-            `options->actor`). On MFA_OK, `*out` holds the totals (zeroed on failure). Returns
-            MFA_OK, MFA_ERR_INVALID_ARGUMENT (an unknown format, NULL or invalid options, text
-            that is not UTF-8 or too long) or MFA_ERR_STORAGE_ERROR (the batches before are
-            stored: run it again to go on).
+            administrative call: no session, no code. Lines end at LF, CR LF or a lone CR, and a
+            leading UTF-8 byte order mark is skipped; CSV follows RFC 4180 (quoted fields hold
+            commas, line breaks and doubled quotes; a header naming the columns sets their
+            order). Every line with something to say goes to `options->report`, in line order,
+            and every line that names a factor gets exactly one outcome; a text that names none
+            is one MFA_IMPORT_FAILED line 1. A bad line does not stop the import, and no report
+            holds a secret, a code or the line's text: a uid that may be a secret (a swapped
+            column) or holds a control character is reported as NULL. Lines are stored
+            `options->batch_size` at a time, each batch one transaction; `options->progress`
+            runs after each batch and may stop the import there (`out->stopped`). Re-running an
+            import stores nothing twice: a line whose secret the user already has is
+            MFA_IMPORT_ALREADY_IMPORTED. The configuration's factor limit applies per line;
+            imports do not revoke the users' tokens. Each factor stored is audited
+            (MFA_AUDIT_ENROLL, detail "IMPORTED", with `options->actor`). On MFA_OK, `*out`
+            holds the totals (zeroed on failure). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (an
+            unknown format, NULL or invalid options, text that is not UTF-8 or too long) or
+            MFA_ERR_STORAGE_ERROR (the batches before are stored: run it again to go on).
             """
             ...
 

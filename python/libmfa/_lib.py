@@ -4,7 +4,9 @@ The shared library is looked up, in this order:
 
 1. the ``LIBMFA_LIBRARY`` environment variable, the full path of the library.
    When it is set it is the only candidate: a path that does not load is an
-   error rather than a silent fallback to some other copy;
+   error rather than a silent fallback to some other copy. It is read as C's
+   ``secure_getenv`` reads it: a process running in secure-execution mode
+   (setuid, setgid or with file capabilities) ignores it;
 2. ``libmfa.so`` or ``libmfa.so.0`` next to this file (inside the package);
 3. ``ctypes.util.find_library("mfa")``, the system's search path.
 
@@ -68,6 +70,26 @@ REQUIRED = frozenset(
 )
 
 
+def secure_getenv(name: str) -> Optional[str]:
+    """The environment variable ``name`` as glibc's ``secure_getenv`` reads it.
+
+    None if it is unset or empty, and always None in a secure-execution
+    process (setuid, setgid, file capabilities), whose caller chose the
+    environment. Without glibc's function, a process whose real and
+    effective user or group differ is taken for one.
+    """
+    try:
+        function = ctypes.CDLL(None).secure_getenv
+    except (OSError, AttributeError):
+        if os.getuid() != os.geteuid() or os.getgid() != os.getegid():
+            return None
+        return os.environ.get(name) or None
+    function.restype = ctypes.c_char_p
+    function.argtypes = [ctypes.c_char_p]
+    value = function(os.fsencode(name))
+    return os.fsdecode(value) if value else None
+
+
 def _candidates() -> Iterator[Tuple[str, Optional[str]]]:
     """The paths (or names) to try, in order, as (description, target) pairs.
 
@@ -75,7 +97,7 @@ def _candidates() -> Iterator[Tuple[str, Optional[str]]]:
     is imported and run only when the package holds no library, so that
     importing an installed wheel does not pay for it.
     """
-    override = os.environ.get(LIBRARY_ENV)
+    override = secure_getenv(LIBRARY_ENV)
     if override:
         yield LIBRARY_ENV + "=" + override, override
         return

@@ -18,6 +18,8 @@ extension MFAContext {
     /// - Throws: `invalidArgument` (a bad limit, tenant, factor id or cursor), `storageError`.
     public func listUsers(tenant: TenantFilter = .any, factorID: String? = nil, limit: Int = 100,
                           cursor: String? = nil) throws(MFAError) -> AdminUserPage {
+        let call = CallBudget.begin()
+        defer { call.end() }
         guard Self.adminPageSizes.contains(limit) else {
             throw MFAError(.invalidArgument, "limit must be 1 to 1000")
         }
@@ -43,6 +45,8 @@ extension MFAContext {
     /// - Throws: `invalidArgument`, `storageError`, `crypto` (a phone number that does not decrypt).
     public func userFactors(uid: String, tenant: String? = nil,
                             maskPhoneNumbers: Bool = true) throws(MFAError) -> [MultiFactorInfo] {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try Self.checkUser(uid, tenant)
         return try store.factors(tenant: tenant ?? "", uid: uid).map { (record) throws(MFAError) in
             try factorInfo(record, masked: maskPhoneNumbers)
@@ -52,6 +56,8 @@ extension MFAContext {
     /// One factor, found by its enrollment id alone.
     /// - Throws: `mfaEnrollmentNotFound`, `invalidArgument`, `storageError`.
     public func adminFactor(enrollmentID: String, maskPhoneNumbers: Bool = true) throws(MFAError) -> AdminFactor {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         guard let record = try store.factor(enrollmentID: enrollmentID) else {
             throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
@@ -66,6 +72,8 @@ extension MFAContext {
     /// - Throws: `mfaEnrollmentNotFound`, `invalidArgument`, `storageError`.
     @discardableResult
     public func unenrollFactor(enrollmentID: String, actor: String) throws(MFAError) -> AdminFactor {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try Self.checkActor(actor)
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         guard let found = try store.factor(enrollmentID: enrollmentID),
@@ -86,6 +94,8 @@ extension MFAContext {
     @discardableResult
     public func renameFactor(enrollmentID: String, displayName: String?, actor: String) throws(MFAError)
         -> AdminFactor {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try Self.checkActor(actor)
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let name = try Self.checkedDisplayName(displayName)
@@ -109,6 +119,8 @@ extension MFAContext {
     ///   (nothing is written), `invalidArgument`, `storageError`.
     @discardableResult
     public func resetUser(uid: String, tenant: String? = nil, actor: String) throws(MFAError) -> AdminRemoval {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try Self.checkActor(actor)
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
@@ -135,6 +147,8 @@ extension MFAContext {
     ///   `invalidArgument`, `storageError`.
     @discardableResult
     public func deleteUser(uid: String, tenant: String? = nil, actor: String) throws(MFAError) -> AdminRemoval {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try Self.checkActor(actor)
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
@@ -148,7 +162,9 @@ extension MFAContext {
     /// Users and factors, counted per tenant and kind.
     /// - Throws: `storageError`.
     public func stats() throws(MFAError) -> AdminStats {
-        AdminStats(
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return AdminStats(
             rows: try store.factorCounts().map {
                 AdminStats.Row(tenant: $0.tenant.isEmpty ? nil : $0.tenant, factorID: $0.factorID,
                                factors: Int(clamping: $0.factors), users: Int(clamping: $0.users))
@@ -165,6 +181,7 @@ extension MFAContext {
         guard !actor.isEmpty, actor.utf8.count <= 256 else {
             throw MFAError(.invalidArgument, "actor must be 1 to 256 bytes")
         }
+        try IdentifierText.check(actor, "actor")
     }
 
     /// Throws `invalidArgument` for a bad uid or tenant.

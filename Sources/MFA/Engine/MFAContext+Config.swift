@@ -5,6 +5,8 @@ extension MFAContext {
     /// shapes accepted.
     /// - Throws: `invalidArgument` naming the bad field; `storageError`.
     public func setConfig(json: String, tenant: String? = nil) throws(MFAError) {
+        let call = CallBudget.begin()
+        defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         let document = try MFAConfigDocument.validate(json)
         if tenant != nil { _ = try MFAConfigDocument.resolve([try projectDocument(), document]) }
@@ -20,6 +22,8 @@ extension MFAContext {
     /// - Throws: `invalidArgument` naming the bad field (the stored
     ///   configuration is then unchanged); `storageError`.
     public func updateConfig(json: String, tenant: String? = nil) throws(MFAError) {
+        let call = CallBudget.begin()
+        defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         let update = try MFAConfigDocument.validate(json)
         let project = tenant == nil ? nil : try projectDocument()
@@ -34,12 +38,16 @@ extension MFAContext {
 
     /// Stores a configuration given as a value (every field is written).
     public func setConfig(_ config: MFAConfig, tenant: String? = nil) throws(MFAError) {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try setConfig(json: MFAConfigDocument.json(config).jsonText, tenant: tenant)
     }
 
     /// The effective configuration of the project or of a tenant (the
     /// tenant's fields over the project's over the defaults).
     public func config(tenant: String? = nil) throws(MFAError) -> MFAConfig {
+        let call = CallBudget.begin()
+        defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         return try config(from: store.configDocuments(tenant: tenant ?? ""))
     }
@@ -64,7 +72,9 @@ extension MFAContext {
 
     /// The effective configuration as JSON, every field written out.
     public func configJSON(tenant: String? = nil) throws(MFAError) -> String {
-        MFAConfigDocument.json(try config(tenant: tenant)).jsonText
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return MFAConfigDocument.json(try config(tenant: tenant)).jsonText
     }
 
     private func projectDocument() throws(MFAError) -> JSONValue {

@@ -137,10 +137,13 @@ extension MFAContext {
         guard claims.uid == user.uid else { throw MFAError(.invalidSession, "the session belongs to another user") }
     }
 
-    /// A display name: nil or empty for none, else at most 256 bytes.
+    /// A display name: nil or empty for none, else at most 256 bytes without
+    /// a control character (`IdentifierText`). The one check of every
+    /// factor's display name that enters libmfa.
     static func checkedDisplayName(_ name: String?) throws(MFAError) -> String? {
         guard let name, !name.isEmpty else { return nil }
         guard name.utf8.count <= 256 else { throw MFAError(.invalidArgument, "display name is longer than 256 bytes") }
+        try IdentifierText.check(name, "display name")
         return name
     }
 }

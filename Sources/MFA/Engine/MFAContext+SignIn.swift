@@ -7,6 +7,8 @@ extension MFAContext {
     ///   user could never enroll, so they are told so rather than sent to a
     ///   dead end), `invalidArgument`, `storageError`.
     public func signIn(_ user: MFAUser) throws(MFAError) -> SignInOutcome {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try user.validate()
         let now = clock.now()
         let snapshot = try store.signInSnapshot(tenant: user.tenantKey, uid: user.uid)
@@ -45,6 +47,8 @@ extension MFAContext {
     /// - Throws: `invalidSession` (tampered, expired or already used),
     ///   `userTokenExpired` (the user's tokens were revoked since), `tenantMismatch`.
     public func resolver(pendingCredential: String, tenant: String?) throws(MFAError) -> MultiFactorResolver {
+        let call = CallBudget.begin()
+        defer { call.end() }
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: clock.now())
         let state = try store.tokenState(tokenID: claims.id, tenant: claims.tenant, uid: claims.uid)
         guard !state.consumed else { throw MFAError(.invalidSession, "the pending credential was already used") }
@@ -72,6 +76,8 @@ extension MFAContext {
     ///   `tooManyAttemptsTryLater`, `invalidArgument`, `storageError`, `crypto`.
     public func resolveSignIn(pendingCredential: String, tenant: String?,
                               assertion: MultiFactorAssertion) throws(MFAError) -> SignInResult {
+        let call = CallBudget.begin()
+        defer { call.end() }
         let now = clock.now()
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now, checkExpiry: false)
         guard let kind = FactorRegistry.kind(assertion.factorID) else {

@@ -7,6 +7,8 @@ extension MFAContext {
     /// use `checkToken(tenant:uid:issuedAtMilliseconds:)`.
     /// - Throws: `userTokenExpired` if it was issued at or before the last revocation.
     public func checkToken(tenant: String?, uid: String, issuedAt: Int64) throws(MFAError) {
+        let call = CallBudget.begin()
+        defer { call.end() }
         guard let revoked = try revocation(tenant: tenant, uid: uid) else { return }
         let second = revoked >= 0 ? revoked / 1000 : -((-revoked + 999) / 1000)
         guard issuedAt > second else {
@@ -19,6 +21,8 @@ extension MFAContext {
     /// the last revocation.
     /// - Throws: `userTokenExpired` if it was issued at or before the last revocation.
     public func checkToken(tenant: String?, uid: String, issuedAtMilliseconds: Int64) throws(MFAError) {
+        let call = CallBudget.begin()
+        defer { call.end() }
         guard let revoked = try revocation(tenant: tenant, uid: uid) else { return }
         guard issuedAtMilliseconds > revoked else {
             throw MFAError(.userTokenExpired, "the credential was issued before the user's tokens were revoked")
@@ -40,6 +44,8 @@ extension MFAContext {
     /// (`TOKENS_REVOKED`).
     /// - Throws: `invalidArgument`, `storageError`.
     public func revokeTokens(uid: String, tenant: String? = nil) throws(MFAError) {
+        let call = CallBudget.begin()
+        defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         try MFAUser.checkIdentifier(uid, "uid")
         try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds())
@@ -48,6 +54,8 @@ extension MFAContext {
 
     /// Step-up: whether the user passed a second factor within the last `seconds`.
     public func passedSecondFactor(tenant: String?, uid: String, within seconds: Int64) throws(MFAError) -> Bool {
+        let call = CallBudget.begin()
+        defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         try MFAUser.checkIdentifier(uid, "uid")
         guard seconds >= 0 else { throw MFAError(.invalidArgument, "seconds must not be negative") }

@@ -12,6 +12,8 @@ public final class MFAContext: Sendable {
     let randomIsSystem: Bool
     let auditSink: (@Sendable (AuditEvent) -> Void)?
     let configCache = ConfigCache()
+    /// The refusals each user had without counting (`UncountedRefusals`).
+    let uncountedRefusals = UncountedRefusals()
     let smsSender: (any SMSSender)?
     let appVerifier: (any AppVerifier)?
     let attestationTrust: (any WebAuthnAttestationTrust)?
@@ -57,7 +59,9 @@ public final class MFAContext: Sendable {
 
     /// The store's schema version.
     public func schemaVersion() throws(MFAError) -> Int64 {
-        try Schema.version(store.database)
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try Schema.version(store.database)
     }
 
     // MARK: Shared helpers

@@ -20,7 +20,7 @@ enum GoogleAuthenticatorParser {
         var reports: [ImportLineReport] = []
     }
 
-    static func parse(_ text: String, uid: String, adjacentIntervals: Int) -> Parsed {
+    static func parse(_ text: Substring, uid: String, adjacentIntervals: Int) -> Parsed {
         var parsed = Parsed()
         var secret: [UInt8]?
         var totp = false
@@ -32,8 +32,10 @@ enum GoogleAuthenticatorParser {
         func report(_ line: Int, _ outcome: ImportLineReport.Outcome, _ reason: String) {
             parsed.reports.append(ImportLineReport(line: line, uid: uid, outcome: outcome, reason: reason))
         }
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = offset + 1
+        var lines = LineCursor(text)
+        var line = 0
+        while let raw = lines.next() {
+            line += 1
             let trimmed = ImportText.trimmed(raw)
             if trimmed.isEmpty { continue }
             if !sawSecret {
@@ -84,7 +86,7 @@ enum GoogleAuthenticatorParser {
                     report(line, .note, "RATE_LIMIT: replaced by libmfa's backoff (free attempts, then exponential delays; see limits)")
                 default:
                     // The option's name, if it looks like one: a report never quotes other text of the file.
-                    report(line, .note, Self.isOptionName(option)
+                    report(line, .note, Self.isOptionName(option) && !ImportChecks.mayHoldSecret(option)
                         ? "option \(option) is not known to libmfa and was ignored"
                         : "an option line that libmfa does not know was ignored")
                 }

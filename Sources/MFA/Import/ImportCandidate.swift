@@ -14,6 +14,48 @@ struct ImportCandidate {
     var recoveryCodes: [(line: Int, code: String)] = []
     /// What the report of its line says beside "imported".
     var note: String?
+    /// The last code the other system accepted, and when (pam_oath's users
+    /// file): the step it belongs to is looked for at the import's time and
+    /// counted as used (`OathLastUse`).
+    var lastUse: OathLastUse?
+}
+
+/// One record of a file (a line, or a CSV record that spans lines) and what
+/// its parser made of it.
+struct ImportRecord {
+    /// The line it starts on, from 1.
+    var line: Int
+    /// The line it ends on.
+    var lastLine: Int
+    var parsed: ParsedLine
+}
+
+/// Reads a file record by record, for `MFAContext.importFactors`.
+protocol ImportReader {
+    /// Whether every record has been read.
+    var atEnd: Bool { get }
+    /// The next record, or nil after the last.
+    mutating func next() -> ImportRecord?
+}
+
+/// The lines of a file, each parsed on its own (otpauth URIs, users files).
+struct LineImportReader: ImportReader {
+    private var cursor: LineCursor
+    private var line = 0
+    private let parse: (Substring, Int) -> ParsedLine
+
+    init(_ text: Substring, _ parse: @escaping (Substring, Int) -> ParsedLine) {
+        cursor = LineCursor(text)
+        self.parse = parse
+    }
+
+    var atEnd: Bool { cursor.atEnd }
+
+    mutating func next() -> ImportRecord? {
+        guard let text = cursor.next() else { return nil }
+        line += 1
+        return ImportRecord(line: line, lastLine: line, parsed: parse(text, line))
+    }
 }
 
 /// What a parser made of one line.
@@ -31,26 +73,5 @@ enum ParsedLine {
 
     static func unsupported(_ line: Int, _ uid: String?, _ reason: String) -> ParsedLine {
         .report(ImportLineReport(line: line, uid: uid, outcome: .unsupported, reason: reason))
-    }
-}
-
-/// Checks shared by every importer.
-enum ImportChecks {
-    /// The uid, checked, or the reason it is refused.
-    static func uid(_ text: some StringProtocol) -> String? {
-        let uid = String(text)
-        return uid.isEmpty || uid.utf8.count > MFAUser.maxIdentifierBytes ? nil : uid
-    }
-
-    /// A display name from an issuer: nil if none or longer than 256 bytes.
-    static func displayName(_ issuer: String?) -> String? {
-        guard let issuer, !issuer.isEmpty, issuer.utf8.count <= 256 else { return nil }
-        return issuer
-    }
-
-    /// A reason to refuse `secret`, or nil.
-    static func secretProblem(_ secret: [UInt8]) -> String? {
-        MFAContext.importSecretBytes.contains(secret.count) ? nil
-            : "the secret is \(secret.count) bytes; an imported secret must be 10 to 128 bytes"
     }
 }

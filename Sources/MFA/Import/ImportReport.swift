@@ -4,8 +4,9 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case otpauth
     /// pam_oath / liboath users files: `HOTP/T30/6 user - 3132333435363738393031323334353637383930`.
     case oathUsersFile = "users-file"
-    /// CSV: `uid,secret,issuer,digits,period,algorithm` (base32 secret; a
-    /// header line, blank fields for the defaults and quoted fields allowed).
+    /// CSV: `uid,secret,issuer,digits,period,algorithm` (base32 secret; blank
+    /// fields for the defaults; RFC 4180 quoting; a first line naming the
+    /// columns is a header and sets their order).
     case csv
 }
 
@@ -28,7 +29,9 @@ public struct ImportLineReport: Sendable, Equatable {
 
     /// The line number, from 1.
     public let line: Int
-    /// The user the line is about, when it could be read.
+    /// The user the line is about, when it could be read and cannot be a
+    /// secret (nil for a swapped column or a line holding only its secret:
+    /// see `MFAContext.importFactors`).
     public let uid: String?
     /// What happened.
     public let outcome: Outcome

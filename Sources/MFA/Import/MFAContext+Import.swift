@@ -16,6 +16,13 @@ extension MFAContext {
     public static let importBatchSizes: ClosedRange<Int> = 1...1000
 
     /// Imports a file of one factor per line.
+    ///
+    /// A line ends at LF, CR LF or a lone CR, and a leading byte order mark is
+    /// skipped. Every line that is not blank, a comment or a CSV header gets
+    /// exactly one outcome, so a line not imported is always reported; a
+    /// text in which no line names a factor is one `failed` line 1. A
+    /// report's uid is nil when it may be a secret (16 base32 characters of
+    /// one case or 16 hexadecimal digits in a row, spaces aside).
     /// - Parameters:
     ///   - text: the file's text.
     ///   - format: otpauth URIs, a pam_oath users file, or CSV.
@@ -33,39 +40,48 @@ extension MFAContext {
         throws(MFAError) -> ImportSummary {
         try Self.check(options)
         let config = try config(tenant: options.tenant)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        let parse: (Substring, Int) -> ParsedLine = switch format {
-        case .otpauth: OtpauthLineParser.parse(_:line:)
-        case .oathUsersFile: OathUsersFileParser.parse(_:line:)
-        case .csv: CSVLineParser.parse(_:line:)
+        let body = ImportText.body(text)
+        var reader: any ImportReader = switch format {
+        case .otpauth: LineImportReader(body, OtpauthLineParser.parse(_:line:))
+        case .oathUsersFile: LineImportReader(body, OathUsersFileParser.parse(_:line:))
+        case .csv: CSVImportReader(body)
         }
         var summary = ImportSummary()
-        summary.lines = lines.count
-        var start = 0
-        while start < lines.count {
-            let end = min(start + options.batchSize, lines.count)
+        summary.lines = ImportText.lineCount(body)
+        var factorLines = 0
+        while !reader.atEnd {
             var reports: [ImportLineReport] = []
             var candidates: [ImportCandidate] = []
-            for index in start..<end {
-                switch parse(lines[index], index + 1) {
+            var done = 0
+            for _ in 0..<options.batchSize {
+                guard let record = reader.next() else { break }
+                done = record.lastLine
+                switch record.parsed {
                 case .factor(let candidate): candidates.append(candidate)
                 case .report(let line): reports.append(line)
-                case .skip: break
+                case .skip: continue
                 }
+                factorLines += 1
             }
             reports += try storeImports(candidates, options: options, config: config)
             for line in reports.sorted(by: { $0.line < $1.line }) {
                 summary.count(line)
-                report(line)
+                report(ImportChecks.shown(line))
             }
-            start = end
-            if start < lines.count && !progress(start, lines.count) {
+            if !reader.atEnd && !progress(done, summary.lines) {
                 summary.stopped = true
                 return summary
             }
         }
-        _ = progress(lines.count, lines.count)
+        if factorLines == 0 {
+            // Nothing to import is never a silent success: a file read wrong (or the wrong file) says so.
+            let line = ImportLineReport(line: 1, uid: nil, outcome: .failed, reason: summary.lines == 0
+                ? "the file is empty" : "no line names a factor: the file holds only blank lines, comments or a header")
+            summary.lines = max(summary.lines, 1)
+            summary.count(line)
+            report(line)
+        }
+        _ = progress(summary.lines, summary.lines)
         return summary
     }
 
@@ -87,21 +103,21 @@ extension MFAContext {
         try Self.check(options)
         try MFAUser.checkIdentifier(uid, "uid")
         let config = try config(tenant: options.tenant)
-        let parsed = GoogleAuthenticatorParser.parse(text, uid: uid, adjacentIntervals: config.adjacentIntervals)
+        let body = ImportText.body(text)
+        let parsed = GoogleAuthenticatorParser.parse(body, uid: uid, adjacentIntervals: config.adjacentIntervals)
         var reports = parsed.reports
         if let candidate = parsed.candidate {
             reports += try storeImports([candidate], options: options, config: config)
         }
         var summary = ImportSummary()
-        // Counted as importFactors counts them: a final newline ends the last line, it starts none.
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        summary.lines = lines.last?.isEmpty == true ? lines.count - 1 : lines.count
+        // Counted as importFactors counts them: a final line break ends the last line, it starts none.
+        summary.lines = ImportText.lineCount(body)
         // An empty file is one line, the secret's, which is missing: it is reported.
         summary.lines = max(summary.lines, reports.map(\.line).max() ?? 0)
         for line in reports.sorted(by: { $0.line < $1.line }) {
             summary.count(line)
             if line.outcome == .imported && line.line != parsed.candidate?.line { summary.recoveryCodes += 1 }
-            report(line)
+            report(ImportChecks.shown(line))
         }
         if summary.recoveryCodes > 0 { summary.imported -= summary.recoveryCodes }
         return summary
@@ -187,7 +203,11 @@ extension MFAContext {
                 var record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: uid,
                                           factorID: TOTPMultiFactorID, displayName: candidate.displayName,
                                           enrolledAt: now, keyID: sealed.keyID, sealed: sealed.sealed)
-                record.kindValues = TOTPStore.values(candidate.parameters, lastStep: candidate.lastStep)
+                var lastStep = candidate.lastStep
+                if let used = candidate.lastUse?.usedStep(candidate.secret, candidate.parameters, now: now) {
+                    lastStep = max(lastStep, used)
+                }
+                record.kindValues = TOTPStore.values(candidate.parameters, lastStep: lastStep)
                 newFactors.append(record)
                 owned[uid, default: []].append(record)
                 stored.append(record)

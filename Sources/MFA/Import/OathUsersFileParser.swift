@@ -4,17 +4,26 @@
 /// imports); `HOTP`, `HOTP/E[/<digits>]` are counter-based (unsupported).
 /// SECRET is hexadecimal. A PIN is not imported: libmfa is the second factor
 /// after the host's own first one.
+///
+/// pam_oath writes the last code it accepted and when (`0 755224
+/// 2024-01-01T12:00:00L`, the time in the server's local time): the code's
+/// step is counted as used (`OathLastUse`), so the code cannot be used again
+/// after the migration. COUNTER must be a decimal number and TIME in that
+/// form, as liboath requires; a LAST-OTP that is not a code of the token's
+/// length is left out, as liboath leaves it out.
 enum OathUsersFileParser {
     static func parse(_ text: Substring, line: Int) -> ParsedLine {
         let trimmed = ImportText.trimmed(text)
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return .skip }
         let fields = ImportText.fields(trimmed)
         guard fields.count >= 4 else {
-            return .failed(line, fields.count > 1 ? ImportChecks.uid(fields[1]) : nil,
+            return .failed(line, fields.count > 1 ? try? ImportChecks.uid(fields[1]).get() : nil,
                            "a users-file line needs at least 4 fields: type, user, PIN, secret")
         }
-        guard let uid = ImportChecks.uid(fields[1]) else {
-            return .failed(line, nil, "the user name (the uid) must be 1 to 128 bytes")
+        let uid: String
+        switch ImportChecks.uid(fields[1], named: "the user name (the uid)") {
+        case .failure(let problem): return .failed(line, nil, problem.reason)
+        case .success(let checked): uid = checked
         }
         let type: TokenType
         switch Self.type(fields[0]) {
@@ -22,7 +31,7 @@ enum OathUsersFileParser {
         case .success(let parsed): type = parsed
         }
         guard let period = type.period else {
-            return .unsupported(line, uid, "\(fields[0]) is an event-based (HOTP) token: libmfa's authenticator factors are TOTP")
+            return .unsupported(line, uid, "an event-based (HOTP) token: libmfa's authenticator factors are TOTP")
         }
         guard let secret = ImportText.hex(fields[3]) else {
             return .failed(line, uid, "the secret is not hexadecimal")
@@ -30,10 +39,38 @@ enum OathUsersFileParser {
         if let problem = ImportChecks.secretProblem(secret) { return .failed(line, uid, problem) }
         var candidate = ImportCandidate(line: line, uid: uid, secret: secret, parameters: TOTPParameters(
             algorithm: type.algorithm, digits: type.digits, period: period), displayName: nil)
+        var notes: [String] = []
         if fields[2] != "-" && fields[2] != "+" {
-            candidate.note = "the PIN is not imported: libmfa is a second factor, the host checks the first"
+            notes.append("the PIN is not imported: libmfa is a second factor, the host checks the first")
         }
+        if fields.count > 4 {
+            guard Self.isDecimal(fields[4]) else {
+                return .failed(line, uid, "the counter (the fifth field) must be a decimal number")
+            }
+        }
+        if fields.count > 5 {
+            var time: Int64?
+            if fields.count > 6 {
+                guard let parsed = OathLastUse.localTime(fields[6]) else {
+                    return .failed(line, uid, "the time of the last login (the seventh field) must be YYYY-MM-DDThh:mm:ssL")
+                }
+                time = parsed
+            }
+            let code = fields[5]
+            if code.utf8.count == type.digits && Self.isDecimal(code) {
+                candidate.lastUse = OathLastUse(code: String(code), localTime: time)
+                notes.append("the last code pam_oath accepted stays used")
+            } else {
+                notes.append("the last OTP field is not a \(type.digits)-digit code and was left out")
+            }
+        }
+        if !notes.isEmpty { candidate.note = notes.joined(separator: "; ") }
         return .factor(candidate)
+    }
+
+    /// Whether `text` is 1 to 20 decimal digits.
+    private static func isDecimal(_ text: Substring) -> Bool {
+        (1...20).contains(text.utf8.count) && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// A token type: TOTP with a period, or HOTP (period nil).

@@ -87,16 +87,26 @@ public struct MFAUser: Sendable, Equatable {
         } ?? nil
     }
 
-    /// Throws `invalidArgument` for an empty or overlong uid, tenant or provider.
+    /// Throws `invalidArgument` for an empty or overlong uid, tenant or
+    /// provider, or a uid or tenant holding a control character.
     func validate() throws(MFAError) {
         try Self.checkIdentifier(uid, "uid")
         if let tenant { try Self.checkIdentifier(tenant, "tenant") }
-        try Self.checkIdentifier(provider, "provider")
+        // A provider id is only compared (surrounding white space, tabs and line breaks included, is ignored).
+        try Self.checkLength(provider, "provider")
         if let email, email.utf8.count > 320 { throw MFAError(.invalidArgument, "email is too long") }
     }
 
-    /// Throws `invalidArgument` unless `value` is 1 to 128 bytes.
+    /// Throws `invalidArgument` naming the field unless `value` is 1 to 128
+    /// bytes without a control character (`IdentifierText`): the one check of
+    /// every uid, tenant and enrollment id that enters libmfa.
     static func checkIdentifier(_ value: String, _ name: String) throws(MFAError) {
+        try checkLength(value, name)
+        try IdentifierText.check(value, name)
+    }
+
+    /// Throws `invalidArgument` unless `value` is 1 to 128 bytes.
+    static func checkLength(_ value: String, _ name: String) throws(MFAError) {
         guard !value.isEmpty, value.utf8.count <= maxIdentifierBytes else {
             throw MFAError(.invalidArgument, "\(name) must be 1 to 128 bytes")
         }

@@ -13,14 +13,18 @@ public struct MultiFactor: Sendable {
 
     /// The enrolled factors, oldest first, phone numbers in full.
     public func enrolledFactors() throws(MFAError) -> [MultiFactorInfo] {
-        try context.enrolledFactors(of: user)
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try context.enrolledFactors(of: user)
     }
 
     /// A session for enrolling a new factor.
     /// - Throws: `operationNotAllowed` (MFA disabled), `unsupportedFirstFactor`,
     ///   `unverifiedEmail`, `requiresRecentLogin`, `secondFactorLimitExceeded`.
     public func session() throws(MFAError) -> MultiFactorSession {
-        MultiFactorSession(token: try context.newSession(for: user), context: context)
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return MultiFactorSession(token: try context.newSession(for: user), context: context)
     }
 
     /// Finishes an enrollment.
@@ -31,17 +35,23 @@ public struct MultiFactor: Sendable {
     /// - Throws: `invalidVerificationCode` (the user may retry), `codeExpired`,
     ///   `invalidSession`, `secondFactorLimitExceeded`, `secondFactorExists`.
     public func enroll(with assertion: MultiFactorAssertion, displayName: String?) throws(MFAError) -> MultiFactorInfo {
-        try context.enroll(user: user, assertion: assertion, displayName: displayName)
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try context.enroll(user: user, assertion: assertion, displayName: displayName)
     }
 
     /// Removes the factor with this enrollment id; revokes earlier credentials.
     /// - Throws: `requiresRecentLogin`, `mfaEnrollmentNotFound`.
     public func unenroll(withFactorUID factorUID: String) throws(MFAError) {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try context.unenroll(user: user, enrollmentID: factorUID)
     }
 
     /// Removes this factor; revokes earlier credentials.
     public func unenroll(with factorInfo: MultiFactorInfo) throws(MFAError) {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try unenroll(withFactorUID: factorInfo.uid)
     }
 }

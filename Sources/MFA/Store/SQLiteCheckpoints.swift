@@ -14,7 +14,7 @@ import CSQLite
 /// `fdatasync`. With two processes signing in on one file, SQLite's policy
 /// ran 7,000 to 18,000 checkpoints for 20,000 sign-ins; this one about 30
 /// while the log stayed under the ceiling, and the sign-ins ran about a
-/// tenth faster (`bench/checkpoints.sh`, docs/scaling.md). With one
+/// tenth faster (`bench/probes/checkpoints.sh`, docs/scaling.md). With one
 /// process every checkpoint copies the whole log, which then starts over,
 /// and the two policies do the same work.
 ///

@@ -103,7 +103,7 @@ final class SQLiteConnection: SQLConnection {
             handle = nil
             throw MFAError(.storageError, "sqlite: \(message)")
         }
-        sqlite3_busy_timeout(handle, 10_000)
+        SQLiteBusyWait.install(on: handle)
         sqlite3_extended_result_codes(handle, 1)
         if path != ":memory:" {
             _ = try query("PRAGMA journal_mode=WAL", [])

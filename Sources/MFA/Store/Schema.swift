@@ -8,6 +8,11 @@
 /// versions: the core track first, then each factor's in registry order. A
 /// store with any track newer than this code knows is refused.
 ///
+/// A store whose tracks are all current is only read (`isCurrent`): opening
+/// it takes no write lock, so that processes opening a store (a PAM login)
+/// never wait for another's long write (an import batch). The write lock is
+/// taken only to migrate, and the versions are read again under it.
+///
 /// A server that refuses schema changes after writes in one transaction
 /// (CockroachDB, YugabyteDB: `SQLDatabase.separateSchemaChanges`) gets
 /// each statement of a migration as a transaction of its own instead, and
@@ -25,6 +30,7 @@ package enum Schema {
     /// Brings the database up to date.
     /// - Throws: `storageError` if the database is newer than this code, or on any failure.
     package static func migrate(_ database: SQLDatabase) throws(MFAError) {
+        if try isCurrent(database) { return }
         if database.separateSchemaChanges { return try migrateSeparately(database) }
         // SQLite's write transaction holds the whole file: the table is made in
         // it. Elsewhere two processes creating the table at once may clash
@@ -60,6 +66,37 @@ package enum Schema {
                                [.text(track.name), .int(known)])
             }
         }
+    }
+
+    /// Whether every track of the store is at the version this libmfa
+    /// writes, read without a transaction or a lock. False for a store
+    /// without `mfa_meta` (a new one) or with a track behind.
+    /// - Throws: `storageError` if a track is newer than this libmfa knows.
+    static func isCurrent(_ database: SQLDatabase) throws(MFAError) -> Bool {
+        let rows: [SQLRow]
+        do {
+            rows = try database.read { (db) throws(MFAError) in try db.query("SELECT name, value FROM mfa_meta", []) }
+        } catch {
+            // No such table (a new store), or it cannot be read now: the migration decides under its lock.
+            return false
+        }
+        var versions: [String: Int64] = [:]
+        for row in rows where row.count == 2 {
+            if let name = row[0].text, let value = row[1].int { versions[name] = value }
+        }
+        var current = true
+        for track in tracks {
+            guard let stored = versions[track.name] else {
+                current = false
+                continue
+            }
+            let known = Int64(track.migrations.count)
+            guard stored <= known, stored >= 0 else {
+                throw MFAError(.storageError, "the store has \(track.name) \(stored); this libmfa knows up to \(known)")
+            }
+            if stored < known { current = false }
+        }
+        return current
     }
 
     /// The table of the tracks' versions.
@@ -179,7 +216,7 @@ package enum Schema {
 
     /// The stored core schema version.
     package static func version(_ database: SQLDatabase) throws(MFAError) -> Int64 {
-        try database.transaction { (db) throws(MFAError) in
+        try database.read { (db) throws(MFAError) in
             try db.query("SELECT value FROM mfa_meta WHERE name = 'schema_version'", []).first?.first?.int ?? 0
         }
     }

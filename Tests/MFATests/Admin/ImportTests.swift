@@ -94,13 +94,16 @@ struct ImportTests {
             dave,\(Self.rfcBase32),x,5
             erin,\(Self.rfcBase32),x,6,0
             frank,\(Self.rfcBase32),x,6,30,MD5
-            gina,"unclosed
             hal,@@@@
             ivan,\(Self.rfcBase32),a,6,30,SHA1,extra
+            gina,"unclosed
+            jo,\(Self.rfcBase32)
             """
         let (summary, reports) = try Self.run(fixture, text, .csv)
         #expect(summary.imported == 3 && summary.failed == 6)
+        // An unclosed quote runs to the end of the file (RFC 4180): one failed record.
         #expect(reports.filter { $0.outcome == .failed }.map(\.line) == [5, 6, 7, 8, 9, 10])
+        #expect(reports.last?.reason.contains("lines 10 to 11") == true)
         let alice = try fixture.context.userFactors(uid: "alice")[0]
         #expect(alice.displayName == "ACME, Inc.")
         #expect(try fixture.signIn("alice", enrollmentID: alice.uid, totp: TOTP(

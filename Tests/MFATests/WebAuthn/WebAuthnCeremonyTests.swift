@@ -99,6 +99,28 @@ struct WebAuthnCeremonyTests {
         #expect(errorCode { try fixture.signIn(user, key) } == .rpIDMismatch)
     }
 
+    @Test("mismatches go uncounted 4 times per user, then count toward backoff: endless ones meet TOO_MANY_ATTEMPTS")
+    func uncountedRefusalsAreBounded() throws {
+        let fixture = try WebAuthnFixture()
+        let user = fixture.user()
+        let key = TestAuthenticator()
+        try fixture.enroll(user, key)
+        key.rpIDOverride = "login.example.com"
+        for _ in 0..<UncountedRefusals.free {
+            #expect(errorCode { try fixture.signIn(fixture.user(), key) } == .rpIDMismatch)
+        }
+        #expect(!fixture.log.all.contains { $0.kind == .backoff }, "the first ones are not counted")
+        var answers: [MFAErrorCode?] = []
+        for _ in 0..<12 { answers.append(errorCode { try fixture.signIn(fixture.user(), key) }) }
+        #expect(answers.prefix(5).allSatisfy { $0 == .rpIDMismatch }, "counted, still named: \(answers)")
+        #expect(answers.last == .tooManyAttemptsTryLater, "\(answers)")
+        #expect(fixture.log.all.contains { $0.kind == .backoff && $0.uid == "alice" })
+        // The backoff ends by itself, and the key works again.
+        fixture.clock.advance(3600)
+        key.rpIDOverride = nil
+        try fixture.signIn(fixture.user(), key)
+    }
+
     @Test("a wrong challenge: made up, another user's or another tenant's, expired, or already used")
     func wrongChallenge() throws {
         let fixture = try WebAuthnFixture()

@@ -741,9 +741,15 @@ class Admin:
                        progress: Progress = None) -> ImportSummary:
         """Import TOTP factors users already have in another system, one per line of ``text``.
 
-        Every line with something to say is reported (an :class:`ImportLine`
-        with its number, outcome and reason); a bad line does not stop the
-        import, and no report holds a secret, a code or the line's text. Lines
+        Lines end at LF, CR LF or a lone CR, and a leading byte order mark
+        is skipped; CSV follows RFC 4180 (quoted fields hold commas, line
+        breaks and doubled quotes; a header naming the columns sets their
+        order). Every line with something to say is reported (an
+        :class:`ImportLine` with its number, outcome and reason), and every
+        line that names a factor gets exactly one outcome; a text that names
+        none is one ``FAILED`` line 1. A bad line does not stop the import,
+        and no report holds a secret, a code or the line's text (a uid that
+        may be a secret, such as a swapped column, is reported as None). Lines
         are stored ``batch_size`` at a time, each batch one transaction.
         Re-running an import stores nothing twice (``ALREADY_IMPORTED``). The
         configuration's factor limit applies per line; imports do not revoke

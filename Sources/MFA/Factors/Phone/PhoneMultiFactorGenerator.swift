@@ -53,7 +53,9 @@ public struct PhoneAuthProvider: Sendable {
     ///   `quotaExceeded`, `smsSendFailed`, `invalidSession`, `operationNotAllowed`.
     public func verifyPhoneNumber(_ phoneNumber: String, appCredential: String?,
                                   multiFactorSession session: MultiFactorSession) throws(MFAError) -> String {
-        try context.startPhoneEnrollment(sessionToken: session.token, phoneNumber: phoneNumber,
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try context.startPhoneEnrollment(sessionToken: session.token, phoneNumber: phoneNumber,
                                          appCredential: appCredential)
     }
 
@@ -62,7 +64,9 @@ public struct PhoneAuthProvider: Sendable {
     /// - Throws: as above, plus `mfaEnrollmentNotFound`, `tenantMismatch`.
     public func verifyPhoneNumber(with hint: MultiFactorInfo, appCredential: String?,
                                   resolver: MultiFactorResolver) throws(MFAError) -> String {
-        try context.startPhoneSignIn(pendingCredential: resolver.session, tenant: resolver.tenant,
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try context.startPhoneSignIn(pendingCredential: resolver.session, tenant: resolver.tenant,
                                      enrollmentID: hint.uid, appCredential: appCredential)
     }
 
@@ -71,7 +75,9 @@ public struct PhoneAuthProvider: Sendable {
     /// hosts without a resolver object use).
     public func verifyPhoneNumber(withEnrollmentID enrollmentID: String, appCredential: String?,
                                   pendingCredential: String, tenant: String?) throws(MFAError) -> String {
-        try context.startPhoneSignIn(pendingCredential: pendingCredential, tenant: tenant,
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try context.startPhoneSignIn(pendingCredential: pendingCredential, tenant: tenant,
                                      enrollmentID: enrollmentID, appCredential: appCredential)
     }
 

@@ -87,11 +87,7 @@ extension MFAContext {
         let name = try Self.checkedDisplayName(displayName)
         let key = try SecureBytes(count: 32)
         try key.withMutableBytes { (buffer) throws(MFAError) in try SecureRandom.fill(buffer) }
-        var codes: [String] = []
-        while codes.count < config.recoveryCodeCount {
-            let code = RecoveryCodeFormat.code(from: try random.bytes(RecoveryCodeFormat.length))
-            if !codes.contains(code) { codes.append(code) }
-        }
+        let codes = try drawRecoveryCodes(config.recoveryCodeCount)
         let hashes = codes.map { RecoveryCodesFactor.hash(RecoveryCodeFormat.normalize($0) ?? $0, key: key) }
         let user = MFAUser(uid: session.uid, tenant: session.tenant.isEmpty ? nil : session.tenant,
                            authTime: now)
@@ -104,5 +100,30 @@ extension MFAContext {
                                enrollmentDate: info.enrollmentDate, hint: "\(codes.count) codes left",
                                remainingCodes: codes.count)
         return RecoveryCodes(codes: codes, factor: info)
+    }
+
+    /// How many draws past `count` a set may take to replace codes that
+    /// came out twice (`drawRecoveryCodes`).
+    static let spareRecoveryCodeDraws = 16
+
+    /// `count` distinct codes from the random source.
+    ///
+    /// A working source repeats a 50-bit code within a set of 20 with a
+    /// chance of about 2^-41, so a few spare draws are never all needed;
+    /// a host's source that repeats itself (a callback that always returns
+    /// 0x00 or 0xFF bytes, or cycles through a few values) is `crypto` after
+    /// `spareRecoveryCodeDraws`, not an endless loop.
+    func drawRecoveryCodes(_ count: Int) throws(MFAError) -> [String] {
+        var codes: [String] = []
+        codes.reserveCapacity(count)
+        for _ in 0..<count + Self.spareRecoveryCodeDraws where codes.count < count {
+            let code = RecoveryCodeFormat.code(from: try random.bytes(RecoveryCodeFormat.length))
+            if !codes.contains(code) { codes.append(code) }
+        }
+        guard codes.count == count else {
+            throw MFAError(.crypto, "the random source repeated itself: \(count) distinct recovery codes were not "
+                + "drawn in \(count + Self.spareRecoveryCodeDraws) draws")
+        }
+        return codes
     }
 }

@@ -32,7 +32,9 @@ public enum RecoveryCodesMultiFactorGenerator {
     ///   `userTokenExpired`, `storageError`.
     public static func generateCodes(with session: MultiFactorSession,
                                      displayName: String? = nil) throws(MFAError) -> RecoveryCodes {
-        try session.context.generateRecoveryCodes(sessionToken: session.token, displayName: displayName)
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try session.context.generateRecoveryCodes(sessionToken: session.token, displayName: displayName)
     }
 
     /// An assertion that resolves a sign-in with a recovery code.

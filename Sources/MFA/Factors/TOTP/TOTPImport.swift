@@ -17,6 +17,8 @@ extension MFAContext {
     ///   `secondFactorLimitExceeded`, `storageError`.
     public func importTOTPFactor(for user: MFAUser, totp: TOTP, displayName: String?) throws(MFAError)
         -> MultiFactorInfo {
+        let call = CallBudget.begin()
+        defer { call.end() }
         try MFAUser.checkIdentifier(user.uid, "uid")
         if let tenant = user.tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         let name = try Self.checkedDisplayName(displayName)
@@ -47,6 +49,8 @@ extension MFAContext {
     ///   `secondFactorLimitExceeded`, `storageError`.
     public func importTOTPFactor(for user: MFAUser, uri: String, displayName: String?) throws(MFAError)
         -> MultiFactorInfo {
+        let call = CallBudget.begin()
+        defer { call.end() }
         let key = try KeyURI(parsing: uri)
         guard key.kind == .totp else { throw MFAError(.invalidArgument, "only TOTP factors can be imported") }
         let totp = try TOTP(secret: key.secret, algorithm: key.algorithm, digits: key.digits, period: key.period)

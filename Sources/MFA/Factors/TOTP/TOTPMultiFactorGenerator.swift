@@ -8,7 +8,9 @@ public enum TOTPMultiFactorGenerator {
     /// - Throws: `invalidSession`, `operationNotAllowed` (TOTP disabled),
     ///   `storageError`.
     public static func generateSecret(with session: MultiFactorSession) throws(MFAError) -> TOTPSecret {
-        try session.context.generateTOTPSecret(sessionToken: session.token)
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try session.context.generateTOTPSecret(sessionToken: session.token)
     }
 
     /// An assertion that finishes enrolling `secret` with a code from the app.

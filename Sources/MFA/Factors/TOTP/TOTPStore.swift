@@ -29,7 +29,7 @@ package enum TOTPStore {
         // Version 3: the parameters and the stored step, fixed once the factor
         // is stored, move into the factor's row: the sign-in read gets them
         // without a join (on PostgreSQL each table a statement touches costs
-        // its set-up on every execution; bench/pg_read_parts.sh).
+        // its set-up on every execution; bench/probes/pg_read_parts.sh).
         { _, _ in [
             "ALTER TABLE mfa_factors ADD COLUMN totp_algorithm BIGINT",
             "ALTER TABLE mfa_factors ADD COLUMN totp_digits BIGINT",

@@ -112,15 +112,31 @@ package struct RelyingParty: Sendable {
     package func verifyAssertion(_ credential: CredentialJSON, clientData: ClientData,
                                  key: COSEKey) throws(MFAError) -> Assertion {
         try checkOrigin(clientData)
-        guard let rawAuthData = credential.authenticatorData, let signature = credential.signature else {
+        return try verifyAssertion(credential, clientData: clientData, authData: Self.assertionData(credential),
+                                   key: key)
+    }
+
+    /// The authenticator data of an assertion, read (§7.2 step 5 onwards
+    /// need it): present with a signature, and without attested credential data.
+    package static func assertionData(_ credential: CredentialJSON) throws(MFAError) -> AuthenticatorData {
+        guard let rawAuthData = credential.authenticatorData, credential.signature != nil else {
             throw MFAError(.invalidArgument, "credential: an assertion needs authenticatorData and signature")
         }
         let authData = try AuthenticatorData(rawAuthData)
         guard authData.credential == nil else {
             throw MFAError(.invalidArgument, "authenticatorData: an assertion carries no attested credential data")
         }
+        return authData
+    }
+
+    /// `verifyAssertion(_:clientData:key:)` on authenticator data already
+    /// read (`assertionData`): origin, rp id hash, flags, the signature by `key`.
+    package func verifyAssertion(_ credential: CredentialJSON, clientData: ClientData, authData: AuthenticatorData,
+                                 key: COSEKey) throws(MFAError) -> Assertion {
+        try checkOrigin(clientData)
         try checkAuthenticatorData(authData)
-        guard key.verifies(signature, of: authData.raw + SHA256.digest(clientData.raw)) else {
+        guard let signature = credential.signature,
+              key.verifies(signature, of: authData.raw + SHA256.digest(clientData.raw)) else {
             throw MFAError(.invalidVerificationCode, "the signature is wrong")
         }
         return Assertion(clientData: clientData, authData: authData)

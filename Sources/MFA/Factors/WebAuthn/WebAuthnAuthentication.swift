@@ -35,15 +35,30 @@ extension MFAContext {
         return options.jsonText
     }
 
-    /// How to judge a WebAuthn assertion (WebAuthn §7.2) in the attempt's transaction.
+    /// How to judge a WebAuthn assertion (WebAuthn §7.2).
     ///
-    /// Before it: the response is read and its challenge opened, which must
-    /// be this pending credential's (same user, tenant and token id). In it:
-    /// the origin, rp id hash and flags (a mismatch refuses the attempt
-    /// without counting it, and is audited), the signature with the stored
-    /// key (a wrong one counts as a failed attempt), then the counter, claimed
-    /// with a conditional update: one that does not go up refuses the
-    /// sign-in as a cloned authenticator (`credentialCloned`, audited).
+    /// Everything that needs no lock is done before the attempt's
+    /// transaction, so that no response, however large or wrong, holds the
+    /// store's write lock while it is read or verified:
+    /// - the response is read (its CBOR in time linear in its size) and its
+    ///   challenge opened, which must be this pending credential's (same
+    ///   user, tenant and token id);
+    /// - a first read, without a transaction, finds the credential's factor
+    ///   with the user's record and the configuration (`admit`: a user in
+    ///   backoff is refused here, as is a used or revoked credential);
+    /// - the origin, the rp id hash and the flags are checked, and the
+    ///   signature with the factor's key. An origin, rp id or user
+    ///   verification that does not match refuses the attempt, audited,
+    ///   without counting it the first few times for each user, and counted
+    ///   as a failed attempt after them (`UncountedRefusals`).
+    ///
+    /// In the transaction the judge only compares: the factor must still
+    /// hold the key the signature was checked with, under the same
+    /// configuration (else everything is checked again there); a wrong
+    /// signature or a missing UP flag counts as a failed attempt; the stored
+    /// credential id, backup eligibility and user handle must match; and the
+    /// counter is claimed with a conditional update: one that does not go up
+    /// refuses the sign-in as a cloned authenticator (`credentialCloned`, audited).
     func webAuthnAttempt(_ assertion: WebAuthnMultiFactorAssertion, claims: TokenClaims,
                          now: Int64) throws(MFAError) -> FactorAttempt {
         if let id = assertion.enrollmentID { try MFAUser.checkIdentifier(id, "enrollment id") }
@@ -61,9 +76,11 @@ extension MFAContext {
             throw MFAError(.invalidSession, "the response answers the challenge of another sign-in")
         }
         guard challenge.expires >= now else { throw MFAError(.invalidSession, "the challenge has expired") }
+        guard claims.expires >= now else { throw MFAError(.invalidSession, "the pending credential has expired") }
+        let authData = try RelyingParty.assertionData(credential)
         let named = assertion.enrollmentID
         let restricted = challenge.reference.isEmpty ? nil : challenge.reference
-        return FactorAttempt(enrollmentID: nil, locate: { (db) throws(MFAError) -> String? in
+        let locate = { (db: SQLConnection) throws(MFAError) -> String? in
             guard let id = try WebAuthnStore.enrollmentID(db, credentialID: credential.credentialID,
                                                           tenant: claims.tenant, uid: claims.uid) else {
                 throw MFAError(.mfaEnrollmentNotFound, "the user has no WebAuthn credential with this id")
@@ -72,21 +89,36 @@ extension MFAContext {
                 throw MFAError(.invalidArgument, "the response is from another credential than the one asked for")
             }
             return id
-        }, judge: { (input) throws(MFAError) -> AttemptVerdict in
+        }
+        // The first read: no transaction, no lock.
+        let first = try store.database.read { (db) throws(MFAError) -> AttemptView in
+            let id = try locate(db) ?? ""
+            return try MFAStore.attemptView(db, kind: WebAuthnFactor.self, enrollmentID: id, tenant: claims.tenant,
+                                            uid: claims.uid, tokenID: claims.id)
+        }
+        let (factor, config) = try admit(first, claims: claims, kindID: WebAuthnFactor.id, now: now)
+        let checked: WebAuthnCheck
+        do throws(MFAError) {
+            checked = try webAuthnCheck(credential, clientData: clientData, authData: authData, factor: factor,
+                                        settings: config.webAuthnSettings)
+        } catch {
+            guard Self.uncountedRefusals.contains(error.code) else { throw error }
+            try refuseWebAuthn(error, factor: factor, claims: claims, limits: config.limits, now: now)
+        }
+        return FactorAttempt(enrollmentID: nil, locate: locate, judge: { (input) throws(MFAError) -> AttemptVerdict in
             let stored = try WebAuthnStore.attemptState(input.state)
-            let (sealedID, key) = try WebAuthnFactor.credential(fromPayload: self.openPayload(of: input.factor))
-            guard sealedID == stored.credentialID else {
+            // Checked before the transaction with this very key and configuration,
+            // unless the factor was re-sealed (a key rotation) or the configuration changed since.
+            var verdict = checked
+            if !Self.sameKey(input.factor, factor) || input.config.webAuthnSettings != config.webAuthnSettings {
+                verdict = try self.webAuthnCheck(credential, clientData: clientData, authData: authData,
+                                                 factor: input.factor, settings: input.config.webAuthnSettings)
+            }
+            guard verdict.credentialID == stored.credentialID else {
                 throw MFAError(.storageError, "a stored WebAuthn credential does not match its key")
             }
-            let (_, party) = try Self.relyingParty(input.config.webAuthnSettings)
-            let verified: RelyingParty.Assertion
-            do throws(MFAError) {
-                verified = try party.verifyAssertion(credential, clientData: clientData, key: key)
-            } catch {
-                guard error.code == .invalidVerificationCode else { throw error }
-                return .wrong(message: error.message, penalty: nil)
-            }
-            let flags = verified.authData.flags
+            if let wrong = verdict.wrong { return .wrong(message: wrong, penalty: nil) }
+            let flags = authData.flags
             guard flags.contains(.backupEligible) == stored.backupEligible else {
                 throw MFAError(.invalidVerificationCode, "the credential's backup eligibility changed")
             }
@@ -95,9 +127,64 @@ extension MFAContext {
             }
             // The counter is claimed with the sign-in: one that does not go up
             // refuses it as a cloned authenticator (the claim's miss).
-            let claim = WebAuthnStore.claim(input.factor.enrollmentID, signCount: Int64(verified.authData.signCount),
+            let claim = WebAuthnStore.claim(input.factor.enrollmentID, signCount: Int64(authData.signCount),
                                             backupState: flags.contains(.backedUp), now: input.now)
             return .accept(claim, claims: [("webauthn_user_verified", flags.contains(.userVerified) ? "true" : "false")])
         })
+    }
+
+    /// The refusals that say nothing of whether the user holds the key,
+    /// which go uncounted the first few times (`UncountedRefusals`).
+    private static let uncountedRefusals: Set<MFAErrorCode> = [.originMismatch, .rpIDMismatch,
+                                                               .userVerificationRequired]
+
+    /// What checking an assertion against a factor found: the credential id
+    /// sealed with the key, and why the attempt counts as failed, if it does
+    /// (a wrong signature, no UP flag).
+    private struct WebAuthnCheck {
+        var credentialID: [UInt8]
+        var wrong: String?
+    }
+
+    /// Checks the origin, the rp id hash, the flags and the signature with
+    /// `factor`'s key. Throws what refuses the attempt uncounted (a
+    /// mismatch) or is malformed; returns a signature that does not check
+    /// out, or a missing UP flag, as `wrong`.
+    private func webAuthnCheck(_ credential: CredentialJSON, clientData: ClientData, authData: AuthenticatorData,
+                               factor: FactorRecord, settings: WebAuthnSettings) throws(MFAError) -> WebAuthnCheck {
+        let (_, party) = try Self.relyingParty(settings)
+        // The origin and the rp id are the cheapest, and need no key.
+        try party.checkOrigin(clientData)
+        let (sealedID, key) = try WebAuthnFactor.credential(fromPayload: openPayload(of: factor))
+        do throws(MFAError) {
+            _ = try party.verifyAssertion(credential, clientData: clientData, authData: authData, key: key)
+            return WebAuthnCheck(credentialID: sealedID, wrong: nil)
+        } catch {
+            guard error.code == .invalidVerificationCode else { throw error }
+            return WebAuthnCheck(credentialID: sealedID, wrong: error.message)
+        }
+    }
+
+    /// Whether two reads of a factor hold the same sealed key.
+    private static func sameKey(_ a: FactorRecord, _ b: FactorRecord) -> Bool {
+        a.enrollmentID == b.enrollmentID && a.keyID == b.keyID && a.sealFormat == b.sealFormat && a.sealed == b.sealed
+    }
+
+    /// Refuses an attempt for a mismatch (`error`), audited; counted as a
+    /// failed attempt once the user's uncounted refusals are used up.
+    private func refuseWebAuthn(_ error: MFAError, factor: FactorRecord, claims: TokenClaims, limits: MFALimits,
+                                now: Int64) throws(MFAError) -> Never {
+        var outcome: FailureOutcome?
+        if !uncountedRefusals.allow(tenant: claims.tenant, uid: claims.uid, now: now) {
+            outcome = try store.countRefusal(enrollmentID: factor.enrollmentID, tenant: claims.tenant,
+                                             uid: claims.uid, now: now, limits: limits)
+        }
+        audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
+                         enrollmentID: factor.enrollmentID, time: now, detail: error.code.name))
+        if let outcome, outcome.startedBackoff {
+            audit(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
+                             enrollmentID: factor.enrollmentID, time: now, detail: "locked until \(outcome.lockedUntil)"))
+        }
+        throw error
     }
 }

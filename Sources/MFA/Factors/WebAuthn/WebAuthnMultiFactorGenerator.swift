@@ -43,7 +43,9 @@ public enum WebAuthnMultiFactorGenerator {
     ///   `invalidArgument`, `storageError`.
     public static func registrationOptions(with session: MultiFactorSession, userName: String,
                                            userDisplayName: String? = nil) throws(MFAError) -> String {
-        try session.context.webAuthnRegistrationOptions(sessionToken: session.token, userName: userName,
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try session.context.webAuthnRegistrationOptions(sessionToken: session.token, userName: userName,
                                                         userDisplayName: userDisplayName)
     }
 
@@ -59,7 +61,9 @@ public enum WebAuthnMultiFactorGenerator {
     ///   (no rp id), `storageError`.
     public static func authenticationOptions(for resolver: MultiFactorResolver,
                                              enrollmentID: String? = nil) throws(MFAError) -> String {
-        try resolver.context.webAuthnAuthenticationOptions(pendingCredential: resolver.session,
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try resolver.context.webAuthnAuthenticationOptions(pendingCredential: resolver.session,
                                                            tenant: resolver.tenant, enrollmentID: enrollmentID)
     }
 

@@ -19,6 +19,8 @@ extension MFAContext {
         if let userDisplayName, userDisplayName.utf8.count > 256 {
             throw MFAError(.invalidArgument, "the user's display name must be at most 256 bytes")
         }
+        try IdentifierText.check(userName, "the user name")
+        if let userDisplayName { try IdentifierText.check(userDisplayName, "the user's display name") }
         let now = clock.now()
         let session = try openSession(sessionToken, now: now)
         let config = try config(tenant: session.tenant.isEmpty ? nil : session.tenant)

@@ -6,7 +6,8 @@ import Glibc
 /// libmfa.so does not link libpq: a program that only uses SQLite never
 /// maps it (nor the Kerberos, LDAP and TLS libraries it pulls in). The first
 /// `PostgresDatabase` loads `libpq.so.5` with `dlopen`, or the file
-/// `LIBMFA_LIBPQ` names, and resolves every function the store calls into a
+/// `LIBMFA_LIBPQ` names (ignored in a secure-execution process, which also
+/// keeps libpq from its own variables: `PostgresSecureExecution`), and resolves every function the store calls into a
 /// typed pointer (the types come from libpq-fe.h through `CPQ`). It is done
 /// once per process, under a lock; the library stays loaded.
 package struct LibPQ: @unchecked Sendable {
@@ -56,7 +57,8 @@ package struct LibPQ: @unchecked Sendable {
     /// Loaded once, the first time a store asks (Swift runs a global's
     /// initializer exactly once, whatever the threads).
     private static let loaded: Result<LibPQ, MFAError> = {
-        let path = getenv(environmentVariable).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let path = ProcessEnvironment.value(environmentVariable)
+        if ProcessEnvironment.isSecureExecution { PostgresSecureExecution.clearEnvironment() }
         do throws(MFAError) {
             return .success(try load(path: path ?? defaultPath))
         } catch {

@@ -44,19 +44,25 @@ package final class PostgresConnection: SQLConnection {
     private var numbered: [SQLKey: String] = [:]
     /// The SQLSTATE of the last statement that failed on the server, if any.
     private(set) var lastSQLState: String?
+    /// When the transaction running must be done (its call's budget,
+    /// `CallBudget`); nil between transactions.
+    private var until: PostgresDeadline?
 
     /// Connects, within `settings.connectDeadline`; again without startup
     /// options if the server refuses them (a pooler).
-    /// - Parameter named: whether to prepare statements under names (the
-    ///   settings', unless the store found they do not last).
+    /// - Parameters:
+    ///   - named: whether to prepare statements under names (the
+    ///     settings', unless the store found they do not last).
+    ///   - until: when the call that connects must be done, if that comes
+    ///     before the connect deadline.
     /// - Throws: `storageError` if the server cannot be reached in time or refuses.
-    init(pq: LibPQ, settings: PostgresSettings, named: Bool? = nil) throws(MFAError) {
+    init(pq: LibPQ, settings: PostgresSettings, named: Bool? = nil, until: PostgresDeadline? = nil) throws(MFAError) {
         self.pq = pq
         self.settings = settings
         deadline = settings.deadline
         self.named = named ?? settings.prepared
         do {
-            try connect(settings)
+            try connect(settings, until: until)
         } catch {
             // PgBouncer: "unsupported startup parameter: options".
             guard error.message.contains("unsupported startup parameter"), settings.startupOptions != nil else {
@@ -72,7 +78,7 @@ package final class PostgresConnection: SQLConnection {
             self.settings = settings.behindPooler()
             self.named = self.named && self.settings.prepared
             foundPooler = true
-            try connect(self.settings)
+            try connect(self.settings, until: until)
         }
         if let handle {
             _ = pq.setNonblocking(handle, 1)
@@ -124,9 +130,14 @@ package final class PostgresConnection: SQLConnection {
         return body(settings, pq.socket(handle))
     }
 
-    /// Runs `body` inside `begin` … COMMIT, or statement by statement when `begin` is nil.
-    func transaction<R>(begin: String?, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+    /// Runs `body` inside `begin` … COMMIT, or statement by statement when
+    /// `begin` is nil; every wait on the server ends by `until` (each one by
+    /// the deadline from its start when nil).
+    func transaction<R>(begin: String?, until: PostgresDeadline? = nil,
+                        _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         lastSQLState = nil
+        self.until = until
+        defer { self.until = nil }
         guard let begin else { return try body(self) }
         try command(begin)
         do {
@@ -161,8 +172,9 @@ package final class PostgresConnection: SQLConnection {
 
     // MARK: - Connecting
 
-    private func connect(_ settings: PostgresSettings) throws(MFAError) {
-        let until = PostgresDeadline(milliseconds: settings.connectDeadline)
+    private func connect(_ settings: PostgresSettings, until call: PostgresDeadline?) throws(MFAError) {
+        let own = PostgresDeadline(milliseconds: settings.connectDeadline)
+        let until = call.map(own.earlier) ?? own
         let parameters = settings.connectionParameters
         handle = CStrings.with(parameters.map(\.keyword)) { keywords in
             CStrings.with(parameters.map(\.value)) { values in pq.connectStartParams(keywords, values, 1) }
@@ -325,7 +337,8 @@ package final class PostgresConnection: SQLConnection {
     ///   breaks, or the deadline passes (the connection is then dropped).
     private func exchange(_ send: (OpaquePointer) -> Int32) throws(MFAError) -> OpaquePointer {
         guard let handle else { throw MFAError(.storageError, "postgres: the connection is closed") }
-        let until = PostgresDeadline(milliseconds: deadline)
+        let until = self.until ?? PostgresDeadline(milliseconds: deadline)
+        guard until.remaining > 0 else { throw deadlinePassed(until) }
         guard send(handle) == 1 else { throw failure(nil) }
         // Push the request out (the connection is non-blocking), reading
         // whatever the server sends meanwhile, as libpq asks.
@@ -372,7 +385,8 @@ package final class PostgresConnection: SQLConnection {
     private func deadlinePassed(_ until: PostgresDeadline) -> MFAError {
         finish()
         return MFAError(.storageError, "postgres: no answer from the server within \(until.milliseconds) ms "
-            + "(\(PostgresSettings.deadlineParameter)); the connection was dropped")
+            + "(\(PostgresSettings.deadlineParameter)\(self.until == nil ? "" : ", for the whole call")); "
+            + "the connection was dropped")
     }
 
     private static func isError(_ status: ExecStatusType) -> Bool {

@@ -16,7 +16,10 @@ import Glibc
 /// back whole, so it is run again, a bounded number of times with a short
 /// random pause: nothing it did was kept, so nothing is counted twice. A
 /// connection lost during COMMIT is never retried (the commit may have
-/// happened): that is `storageError`.
+/// happened): that is `storageError`. The deadline covers the retries: a
+/// call's statements, transactions and retries share one budget of
+/// `mfa_deadline_ms` (`CallBudget`), and once it is spent the call fails
+/// with `storageError`, however many tries were left.
 ///
 /// Behind a transaction pooler the URL does not mention (PgBouncer in
 /// transaction mode), the first connection that finds it out
@@ -32,6 +35,8 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// (`mfa_ddl`, or a CockroachDB or YugabyteDB server; see `PostgresSettings`).
     package let separateSchemaChanges: Bool
     private let pq: LibPQ
+    /// The call's budget on the server (`mfa_deadline_ms`), in milliseconds.
+    private let deadline: Int
     /// The settings new connections get; only touched with `lock` held.
     private var settings: PostgresSettings
     /// Whether statement names turned out not to last (a pooler); only touched with `lock` held.
@@ -52,8 +57,12 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     ///   if libpq cannot be loaded or the server cannot be reached.
     package init(url: String) throws(MFAError) {
         settings = try PostgresSettings(url: url)
+        deadline = settings.deadline
         pq = try LibPQ.shared()
-        let first = try PostgresConnection(pq: pq, settings: settings)
+        let start = CallBudget.now()
+        defer { CallBudget.charge(CallBudget.now() - start) }
+        let first = try PostgresConnection(pq: pq, settings: settings, until: PostgresDeadline(
+            milliseconds: settings.deadline, start: start, spent: CallBudget.spent ?? 0))
         separateSchemaChanges = settings.separateDDLGiven
             ?? Self.isDistributed(serverVersion: first.serverParameter("server_version"),
                                   cockroachVersion: first.serverParameter("crdb_version"))
@@ -119,12 +128,20 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         for connection in connections { connection.finish() }
     }
 
+    /// Runs `body` on a connection of the pool, again after a conflict
+    /// (bounded), all within the call's budget (`CallBudget`): what the
+    /// call spent before, this run's waits and its retries' pauses together
+    /// never pass the deadline.
     private func run<R>(begin: String?, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        let start = CallBudget.now()
+        defer { CallBudget.charge(CallBudget.now() - start) }
+        let until = PostgresDeadline(milliseconds: deadline, start: start, spent: CallBudget.spent ?? 0)
+        guard !until.passed else { throw Self.spent(until, retries: 0) }
         var retries = 0
         while true {
-            let connection = try checkOut()
+            let connection = try checkOut(until: until)
             do {
-                let result = try connection.transaction(begin: begin, body)
+                let result = try connection.transaction(begin: begin, until: until, body)
                 adopt(connection)
                 checkIn(connection)
                 return result
@@ -143,8 +160,17 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
                 guard usable, retries < Self.maxRetries, Self.isRetryable(connection.lastSQLState) else { throw error }
                 retries += 1
                 Self.pause(before: retries)
+                // The call's budget covers its retries.
+                guard !until.passed else { throw Self.spent(until, retries: retries) }
             }
         }
+    }
+
+    /// The error of a call whose budget ran out between tries.
+    private static func spent(_ until: PostgresDeadline, retries: Int) -> MFAError {
+        MFAError(.storageError, "postgres: no answer from the server within \(until.milliseconds) ms "
+            + "(\(PostgresSettings.deadlineParameter), for the whole call"
+            + (retries > 0 ? ", \(retries) retries after serialization failures or deadlocks)" : ")"))
     }
 
     /// Whether a transaction that failed with `state` was rolled back by the
@@ -187,7 +213,7 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         for connection in stale { connection.finish() }
     }
 
-    private func checkOut() throws(MFAError) -> PostgresConnection {
+    private func checkOut(until: PostgresDeadline? = nil) throws(MFAError) -> PostgresConnection {
         let (reused, settings, unnamed) = try lock.withLock {
             () throws(MFAError) -> (PostgresConnection?, PostgresSettings, Bool) in
             guard !closed else { throw MFAError(.storageError, "the store is closed") }
@@ -197,7 +223,7 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
             if unnamed && reused.named { reused.unname() }
             return reused
         }
-        let fresh = try PostgresConnection(pq: pq, settings: settings, named: unnamed ? false : nil)
+        let fresh = try PostgresConnection(pq: pq, settings: settings, named: unnamed ? false : nil, until: until)
         adopt(fresh)
         return fresh
     }

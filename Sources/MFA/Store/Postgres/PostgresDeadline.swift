@@ -12,6 +12,21 @@ struct PostgresDeadline {
         end = Self.now() + Int64(milliseconds) * 1_000_000
     }
 
+    /// The moment a call's budget of `milliseconds` runs out, when
+    /// `spent` nanoseconds of it were used before `start` (`CallBudget`).
+    init(milliseconds: Int, start: Int64, spent: Int64) {
+        self.milliseconds = milliseconds
+        end = start + Int64(milliseconds) * 1_000_000 - min(max(spent, 0), Int64(milliseconds) * 1_000_000)
+    }
+
+    /// Whether the moment has passed.
+    var passed: Bool { Self.now() >= end }
+
+    /// This deadline or `other`, whichever comes first (with its milliseconds, for messages).
+    func earlier(_ other: PostgresDeadline) -> PostgresDeadline {
+        end <= other.end ? self : other
+    }
+
     /// Milliseconds left, rounded up; 0 once the deadline has passed.
     var remaining: Int32 {
         let left = end - Self.now()
@@ -36,8 +51,6 @@ struct PostgresDeadline {
     }
 
     private static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        CallBudget.now()
     }
 }

@@ -2,10 +2,11 @@
 /// connection settings libmfa adds, and libmfa's own parameters,
 /// `mfa_deadline_ms`, `mfa_prepared` and `mfa_ddl`.
 ///
-/// `mfa_deadline_ms` (100 to 600000, default 5000) bounds every wait on the
-/// server: connecting, and each statement, BEGIN and COMMIT. Past it the call
-/// fails with `storageError`, the connection is dropped (the server rolls
-/// back what it had not committed) and the next call connects afresh. The
+/// `mfa_deadline_ms` (100 to 600000, default 5000) bounds a call's waits on
+/// the server together: connecting, and every statement, BEGIN and COMMIT
+/// of the call, retries included (`CallBudget`). Past it the call fails
+/// with `storageError`, the connection is dropped (the server rolls back
+/// what it had not committed) and the next call connects afresh. The
 /// server gets `statement_timeout` = deadline + 1 s in the connection's
 /// startup packet (libpq's `options`), so that a statement left behind does
 /// not hold its locks, and `plan_cache_mode=force_generic_plan`: no session
@@ -135,13 +136,16 @@ package struct PostgresSettings: Equatable, Sendable {
         return settings
     }
 
-    /// What `PQconnectStartParams` gets, in order: the defaults, then the URL
+    /// What `PQconnectStartParams` gets, in order: the defaults (in a
+    /// secure-execution process, with the effective user's own client files:
+    /// `PostgresSecureExecution`), then the URL
     /// (with expand_dbname, its settings override the defaults), then the
     /// server's statement timeout (added to the URL's own `options`), then
     /// the client encoding libmfa reads and writes.
     package var connectionParameters: [(keyword: String, value: String)] {
         var parameters = Self.connectionDefaults.map { (keyword: $0.0, value: $0.1) }
-            + [(keyword: "dbname", value: url)]
+        if ProcessEnvironment.isSecureExecution { parameters += PostgresSecureExecution.ownFiles }
+        parameters.append((keyword: "dbname", value: url))
         if let options = startupOptions { parameters.append((keyword: "options", value: options)) }
         parameters.append((keyword: "client_encoding", value: "UTF8"))
         return parameters

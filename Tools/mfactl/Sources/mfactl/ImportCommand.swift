@@ -7,10 +7,13 @@ struct ImportCommand: ParsableCommand {
         commandName: "import", abstract: "Import factors users already have, from the files of other tools.",
         discussion: """
             Each line is reported by number with what became of it; a bad line does not stop the \
-            import, and nothing secret is printed. Running an import again stores nothing twice: \
-            a user who already has a factor with the same secret is reported as already imported. \
-            Lines are stored in batches; Ctrl-C stops after the current batch (exit 130) and a \
-            new run goes on where it stopped. Exit 1 if any line was not imported.
+            import, and nothing secret is printed (a uid that may be a secret, such as a swapped \
+            column, is left out: the line number says which line it is). Lines may end in LF, CR LF \
+            or CR, and a leading byte order mark is skipped. Running an import again stores nothing \
+            twice: a user who already has a factor with the same secret is reported as already \
+            imported. Lines are stored in batches; Ctrl-C stops after the current batch (exit 130) \
+            and a new run goes on where it stopped. Exit 1 if any line was not imported, or if no \
+            line of the file names a factor (an empty file, a header alone).
             """,
         subcommands: [Otpauth.self, UsersFile.self, CSV.self, GoogleAuthenticator.self])
 
@@ -36,7 +39,11 @@ struct ImportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "users-file",
             abstract: "A pam_oath / liboath users file: HOTP/T30/6 user - <hex secret> ...",
-            discussion: "HOTP/T<seconds>[/<digits>] lines are TOTP; HOTP and HOTP/E lines (counter-based) are unsupported. PINs are not imported.")
+            discussion: """
+                HOTP/T<seconds>[/<digits>] lines are TOTP; HOTP and HOTP/E lines (counter-based) are \
+                unsupported. PINs are not imported. The last code pam_oath accepted (the sixth field, \
+                with its time) stays used: it cannot be used again after the migration.
+                """)
         @OptionGroup var common: Common
         @Argument(help: "The file, or - for standard input.") var file: String
         func run() throws { try runImport(common, file, .oathUsersFile) }
@@ -45,7 +52,12 @@ struct ImportCommand: ParsableCommand {
     struct CSV: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "csv", abstract: "CSV lines uid,secret,issuer,digits,period,algorithm (base32 secret).",
-            discussion: "A header line is skipped; blank fields take the defaults (6 digits, 30 s, SHA1).")
+            discussion: """
+                RFC 4180 CSV, as spreadsheets save it: fields in double quotes may hold commas, line \
+                breaks and doubled quotes. A first line that names the columns (uid and secret among \
+                them, in any order) is a header and sets their order; blank fields take the defaults \
+                (6 digits, 30 s, SHA1).
+                """)
         @OptionGroup var common: Common
         @Argument(help: "The file, or - for standard input.") var file: String
         func run() throws { try runImport(common, file, .csv) }

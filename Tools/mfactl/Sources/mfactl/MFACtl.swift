@@ -20,7 +20,7 @@ struct MFACtl: ParsableCommand {
             MFA_PREVIOUS_KEYS ("id:hex,id:hex").
 
             Output is a table for people, or JSON with --json. Exit status: 0 done; 1 an import \
-            left lines not imported; 64 usage error; 65 invalid data (a value the library \
+            left lines not imported (or found none to import); 64 usage error; 65 invalid data (a value the library \
             refused); 66 not found; 69 not available (audit events are not stored); 74 store \
             error; 77 key error (KEY_MISMATCH: the key given is not the store's key of that id; \
             or a record under a key not given, or that does not decrypt); 130 interrupted (run \

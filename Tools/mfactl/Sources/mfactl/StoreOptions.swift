@@ -79,7 +79,7 @@ struct ActorOption: ParsableArguments {
         "Who is acting, recorded in the audit events (default: mfactl:$USER).", valueName: "name"))
     var actor: String?
 
-    var name: String { actor ?? "mfactl:" + (Terminal.environment("USER") ?? "unknown") }
+    var name: String { actor ?? "mfactl:" + (Terminal.environment("USER") ?? Terminal.realUserName ?? "unknown") }
 }
 
 /// A tenant option.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MFA
 
 /// Standard output and error, files and the environment, without Foundation.
 enum Terminal {
@@ -35,11 +36,21 @@ enum Terminal {
         }
     }
 
-    /// An environment variable, or nil if unset or empty.
+    /// An environment variable, or nil if unset or empty; always nil in a
+    /// setuid, setgid or file-capability run (`ProcessEnvironment`).
     static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
+        ProcessEnvironment.value(name)
+    }
+
+    /// The login name of the user who ran the tool (the real user id's, from
+    /// the password database), or nil.
+    static var realUserName: String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil,
+              let name = entry.pw_name else { return nil }
+        return String(cString: name)
     }
 
     /// The bytes of a file, or of standard input for "-".
@@ -66,6 +77,10 @@ enum Terminal {
     static func readText(_ path: String) throws -> String {
         let bytes = try read(path)
         guard let text = String(validating: bytes, as: UTF8.self) else {
+            if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+                throw Failure("\(path) is UTF-16 text: save it as UTF-8 (a spreadsheet's \"CSV UTF-8\")",
+                              status: ExitStatus.invalidData)
+            }
             throw Failure("\(path) is not UTF-8 text", status: ExitStatus.invalidData)
         }
         return text

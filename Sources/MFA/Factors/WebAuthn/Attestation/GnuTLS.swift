@@ -7,7 +7,8 @@ import Glibc
 /// libmfa.so does not link GnuTLS: a program that never sees an attestation
 /// certificate (most: browsers send `none` unless asked) never maps it. The
 /// first packed or fido-u2f statement with `x5c` loads `libgnutls.so.30`
-/// with `dlopen` (or the file `LIBMFA_GNUTLS` names) and resolves the
+/// with `dlopen` (or the file `LIBMFA_GNUTLS` names, unless the process
+/// runs in secure-execution mode: `ProcessEnvironment`) and resolves the
 /// functions below into typed pointers (their types come from GnuTLS's own
 /// headers through `CGnuTLS`). It is done once per process; the library
 /// stays loaded.
@@ -44,7 +45,7 @@ struct GnuTLS: @unchecked Sendable {
     }
 
     private static let loaded: Result<GnuTLS, MFAError> = {
-        let path = getenv(environmentVariable).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let path = ProcessEnvironment.value(environmentVariable)
         do throws(MFAError) {
             return .success(try load(path: path ?? defaultPath))
         } catch {

@@ -3,7 +3,7 @@
 ///
 /// Floats, tags, undefined and indefinite lengths never occur in WebAuthn
 /// structures (CTAP2 forbids them), so the decoder refuses them.
-package enum CBORValue: Sendable, Equatable {
+package enum CBORValue: Sendable, Hashable {
     /// An unsigned integer.
     case unsigned(UInt64)
     /// A negative integer: the value is -1 - n.
@@ -64,7 +64,7 @@ package enum CBORValue: Sendable, Equatable {
 }
 
 /// One key and value of a CBOR map.
-package struct CBORPair: Sendable, Equatable {
+package struct CBORPair: Sendable, Hashable {
     package var key: CBORValue
     package var value: CBORValue
 
