@@ -1,7 +1,7 @@
 """Operators' rough edges of issue 45 through pamtester: forward_pass judging
 the code before the password (and defer_code, the order that avoids it),
-the number of wrong codes judged before the first wait as the README states
-it, and mfa-enroll run by a user other than root."""
+the number of wrong codes judged before the first wait as the PAM guide
+states it, and mfa-enroll run by a user other than root."""
 
 import re
 import subprocess
@@ -47,13 +47,13 @@ def test_forward_pass_defer_code_judges_the_code_after_the_password(run):
 
 
 def test_wrong_codes_before_the_first_wait_as_documented(run):
-    """The README and pam_mfa(8) say how many wrong codes are judged before the first wait
+    """The PAM guide and pam_mfa(8) say how many wrong codes are judged before the first wait
     (issue 45: they said five, the code judges six); this is that number, counted."""
-    readme = " ".join((REPO / "README.md").read_text().split())
+    readme = " ".join((REPO / "docs" / "guides" / "pam.md").read_text().split())
     words = {"five": 5, "six": 6, "seven": 7}
     stated = re.search(r"With the default limits, (\w+) wrong codes in a row are judged before the first wait",
                        readme)
-    assert stated, "the README's PAM section states the number"
+    assert stated, "the PAM guide states the number"
     page = " ".join((REPO / "pam" / "man" / "pam_mfa.8").read_text().split())
     assert "%s wrong codes are judged before the first wait" % stated.group(1) in page
     # The default freeAttempts, with a long first wait so that the count is not a race.

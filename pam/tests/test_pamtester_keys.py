@@ -13,7 +13,7 @@ PLAIN_WORDS = "is not the master key this store was written with"
 
 
 def raw_key_file(run, name, data=None):
-    """A key file as the README makes it: head -c 32 /dev/urandom, root's, 0600."""
+    """A key file as the PAM guide makes it: head -c 32 /dev/urandom, root's, 0600."""
     path = run.dir / name
     path.write_bytes(data if data is not None else os.urandom(32))
     os.chmod(path, 0o600)
@@ -21,7 +21,7 @@ def raw_key_file(run, name, data=None):
 
 
 def test_key_mismatch_in_plain_words(run, syslog):
-    """Issue 45 item 7: the README's key step run again on a second server makes another key
+    """Issue 45 item 7: the PAM guide's key step run again on a second server makes another key
     under the same default id ("pam"): mfa-enroll and the module refuse it at open."""
     user = run.user()
     app = run.enroll(user)

@@ -3,7 +3,7 @@ test on loopback with its own configuration and host key, keyboard-interactive
 authentication through PAM (pam_unix, then the module), and paramiko from PyPI
 as the client, answering the password and the code prompts with a code that
 oathtool computes. Two such servers share one PostgreSQL store: a code used on
-one is refused on the other. The README's sshd_config lines keep sshd's
+one is refused on the other. The PAM guide's sshd_config lines keep sshd's
 password method from handing the password to the code prompt."""
 
 import re
@@ -85,11 +85,11 @@ def test_ssh_replay_refused_on_a_second_server(run, servers):
     assert ("Second factor: ", True) in login.prompts, login.prompts
 
 
-def readme_sshd_lines():
-    """The sshd_config lines of the README's PAM section (the block after "these lines in `sshd_config`")."""
-    text = (REPO / "README.md").read_text()
+def guide_sshd_lines():
+    """The sshd_config lines of the PAM guide (the block after "these lines in `sshd_config`")."""
+    text = (REPO / "docs" / "guides" / "pam.md").read_text()
     match = re.search(r"with these lines in `sshd_config`:\n\n```\n(.*?)```", text, re.S)
-    assert match, "the README's PAM section gives sshd_config lines"
+    assert match, "the PAM guide gives sshd_config lines"
     return [line.strip() for line in match.group(1).splitlines() if line.strip()]
 
 
@@ -110,12 +110,12 @@ def password_method(port, host_key, user, password):
         transport.close()
 
 
-def test_ssh_readme_lines_keep_the_password_from_the_code_prompt(run, servers, pg_url, syslog):
-    """Issue 45: with the README's lines sshd offers keyboard-interactive only; with
+def test_ssh_guide_lines_keep_the_password_from_the_code_prompt(run, servers, pg_url, syslog):
+    """Issue 45: with the PAM guide's lines sshd offers keyboard-interactive only; with
     PasswordAuthentication yes (Debian's default) the password method answers the code prompt
     with the password, which the module judges, and counts, as a wrong code."""
     user, password, app, _, _ = servers
-    lines = readme_sshd_lines()
+    lines = guide_sshd_lines()
     assert "PasswordAuthentication no" in lines and "AuthenticationMethods keyboard-interactive" in lines, lines
     words = run.store_words(store=pg_url)
     readme = run.sshd(SSHD_PORTS[2], words, auth_lines=lines)
@@ -125,7 +125,7 @@ def test_ssh_readme_lines_keep_the_password_from_the_code_prompt(run, servers, p
     assert syslog.text().count(refused) == before, syslog.text()
     login = Login(SSHD_PORTS[2], readme, user, password, app.next_code())
     assert login.accepted and login.output == user, run.sshd_log(SSHD_PORTS[2])
-    # What the README warns of.
+    # What the guide warns of.
     default = [line for line in lines if not line.startswith(("PasswordAuthentication", "AuthenticationMethods"))]
     loose = run.sshd(SSHD_PORTS[3], words, auth_lines=default + ["PasswordAuthentication yes"])
     assert password_method(SSHD_PORTS[3], loose, user, password) == "failed"

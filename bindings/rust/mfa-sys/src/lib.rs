@@ -132,6 +132,8 @@ pub const MFA_ERR_CREDENTIAL_CLONED: mfa_status = -31;
 pub const MFA_ERR_ATTESTATION_NOT_TRUSTED: mfa_status = -32;
 /// WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user.
 pub const MFA_ERR_USER_VERIFICATION_REQUIRED: mfa_status = -33;
+/// mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
+pub const MFA_ERR_KEY_MISMATCH: mfa_status = -34;
 
 // --- One-time passwords --------------------------------------------------------------------------
 
@@ -473,9 +475,9 @@ pub const MFA_USER_VERSION: u32 = 1;
 pub struct mfa_user {
     /// The struct version, set by mfa_user_init() or MFA_USER_INIT (1 to MFA_USER_VERSION).
     pub version: u32,
-    /// The user's id, 1 to 128 bytes.
+    /// The user's id, 1 to 128 bytes without a control character (C0, DEL, C1, U+2028/2029, bidi overrides, U+FEFF).
     pub uid: *const c_char,
-    /// The tenant, or NULL for the project.
+    /// The tenant, or NULL for the project; 1 to 128 bytes without a control character, as a uid.
     pub tenant: *const c_char,
     /// The email address, or NULL.
     pub email: *const c_char,
@@ -859,7 +861,7 @@ pub const MFA_IMPORT_BATCH_MAX: i32 = 1000;
 pub struct mfa_import_line {
     /// The line number, from 1.
     pub line: i64,
-    /// The user the line is about, or NULL when it could not be read.
+    /// The user the line is about, or NULL when it could not be read or may be a secret (a swapped column).
     pub uid: *const c_char,
     /// MFA_IMPORT_IMPORTED, _ALREADY_IMPORTED, _UNSUPPORTED, _FAILED or _NOTE.
     pub outcome: i32,
@@ -1115,7 +1117,10 @@ extern "C" {
     /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
     /// pointers, a version 0 or newer than the library's, more than 64 previous
     /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
-    /// store location meant for another database: see mfa_options.store) or
+    /// store location meant for another database: see mfa_options.store),
+    /// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
+    /// as the master key or a previous key, and the key given under that id is
+    /// another one; the message names the id; nothing was read or written) or
     /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
     /// newer libmfa). `err` as everywhere (see mfa.h).
     pub fn mfa_open(out: *mut *mut mfa_ctx, options: *const mfa_options, err: *mut *mut c_char) -> i32;
@@ -1608,9 +1613,15 @@ extern "C" {
     /// of `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
     /// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE
     /// or MFA_IMPORT_CSV. An administrative call: no session, no code.
-    /// Every line with something to say goes to `options->report`, in line order;
-    /// a bad line does not stop the import, and no report holds a secret, a code
-    /// or the line's text. Lines are stored `options->batch_size` at a time, each
+    /// Lines end at LF, CR LF or a lone CR, and a leading UTF-8 byte order mark
+    /// is skipped; CSV follows RFC 4180 (quoted fields hold commas, line breaks
+    /// and doubled quotes; a header naming the columns sets their order). Every
+    /// line with something to say goes to `options->report`, in line order, and
+    /// every line that names a factor gets exactly one outcome; a text that
+    /// names none is one MFA_IMPORT_FAILED line 1. A bad line does not stop the
+    /// import, and no report holds a secret, a code or the line's text: a uid
+    /// that may be a secret (a swapped column) or holds a control character is
+    /// reported as NULL. Lines are stored `options->batch_size` at a time, each
     /// batch one transaction; `options->progress` runs after each batch and may
     /// stop the import there (`out->stopped`). Re-running an import stores
     /// nothing twice: a line whose secret the user already has is
@@ -1656,7 +1667,9 @@ extern "C" {
     /// with the context's keys, reading `batch_size` records (1 to
     /// MFA_ROTATION_BATCH_MAX) at a time, and reports those that do not open:
     /// after a key rotation, a check on a context opened with the new key alone
-    /// proves that nothing still needs an old one. Nothing is written.
+    /// proves that nothing still needs an old one. Nothing is written. Every row
+    /// is checked whatever its seal format; a format this libmfa cannot read
+    /// counts as failed.
     /// `progress` (or NULL) runs after each batch with the records checked and
     /// the total, and may stop the check there. On MFA_OK, `*out` holds what was
     /// found (free with mfa_seal_check_free()). Returns MFA_OK,
