@@ -14,13 +14,13 @@ def test_forward_pass_defer_code_judges_the_code_after_the_password(run):
     user = run.user(password=password)
     app = run.enroll(user, "--no-recovery-codes")
     words = run.store_words()
-    unix = "auth requisite pam_unix.so use_first_pass"
+    unix = "auth requisite pam_unix.so use_first_pass nodelay"  # no 2 s delay after each wrong password
     deferred = run.service([words + " forward_pass defer_code"],
                            after=[unix, f"auth required {MODULE} {words} use_deferred_code"])
-    direct = run.service([words + " forward_pass"], after=["auth required pam_unix.so use_first_pass"])
+    direct = run.service([words + " forward_pass"], after=["auth required pam_unix.so use_first_pass nodelay"])
     guess = other_code(totp(app.secret, app.step + 1))
     # Wrong passwords with guessed codes, more than the run's freeAttempts (3): never judged.
-    for _ in range(6):
+    for _ in range(5):
         status, out, _ = run.pam(deferred, user, "not-the-password" + guess)
         assert status != 0 and AUTH_ERR in out and MAXTRIES not in out, out
     status, out, _ = run.pam(deferred, user, password + app.next_code())
