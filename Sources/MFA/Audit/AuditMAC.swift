@@ -9,6 +9,9 @@
 /// as well: its last number and MAC (a deleted last event is seen) and its
 /// anchor (where the kept events begin, after a purge).
 package enum AuditMAC {
+    /// The `crypto_kdf` subkey number of the audit key (`MasterKey.auditKey`);
+    /// 4 is the key check value's (`KeyCheck`).
+    static let subkey: UInt64 = 5
     /// The length of a MAC, and of the `prev` of a chain's first event (all zero).
     package static let count = 32
     /// The `prev` of the first event of a chain that was never purged.

@@ -11,7 +11,7 @@ extension MFAContext {
         let document = try MFAConfigDocument.validate(json)
         if tenant != nil {
             try MFAConfigDocument.checkTenantDocument(document)
-            _ = try MFAConfigDocument.resolve([try projectDocument(), document])
+            try MFAConfigDocument.checkWhole(MFAConfigDocument.resolve([try projectDocument(), document]))
         }
         let now = clock.now()
         // Stored if the trail is kept before the change or after it (turning it off is recorded too).
@@ -48,6 +48,7 @@ extension MFAContext {
             let base = try stored.map { (text) throws(MFAError) in try JSONParser.parse(text) } ?? .object([])
             let merged = ConfigMerge.merge(base, update)
             let resolved = try MFAConfigDocument.resolve((project.map { [$0] } ?? []) + [merged])
+            try MFAConfigDocument.checkWhole(resolved)
             // Stored if the trail is kept before the change or after it (turning it off is recorded too).
             if resolved.auditTrail.store { note.trail = trail }
             return merged.jsonText

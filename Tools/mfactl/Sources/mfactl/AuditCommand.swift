@@ -193,7 +193,7 @@ struct AuditCommand: ParsableCommand {
     static func requireTrail(_ context: MFAContext) throws {
         guard try !context.config().auditTrail.store, try context.auditChains().isEmpty else { return }
         throw Failure("""
-            this store keeps no audit trail: events go only to the host's audit callback (MFAOptions.audit, \
+            this store keeps no audit trail (audit events are not stored in it): events go only to the host's audit callback (MFAOptions.audit, \
             mfa_options.audit, audit= in Python). Turn it on with mfactl config update \
             '{"auditTrail":{"store":true}}'
             """, status: ExitStatus.unavailable)
