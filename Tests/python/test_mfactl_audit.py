@@ -88,7 +88,9 @@ def test_tail_search_verify(tool):
     (["UPDATE mfa_audit_events SET seq = 100 WHERE seq = 2", "UPDATE mfa_audit_events SET seq = 2 WHERE seq = 4",
       "UPDATE mfa_audit_events SET seq = 4 WHERE seq = 100"], 2),
     (["DELETE FROM mfa_audit_events WHERE seq = 6"], 6),
-], ids=["delete", "insert", "alter", "reorder", "delete-last"])
+    (["UPDATE mfa_audit_events SET uid = 'u9', key_id = 'zz' WHERE seq = 4"], 4),
+    (["UPDATE mfa_audit_events SET actor = 'x', key_id = 'zz' WHERE seq = 1"], 1),
+], ids=["delete", "insert", "alter", "reorder", "delete-last", "alter-with-key-id", "alter-first-with-key-id"])
 def test_tamper_found_by_verify(tool, statements, event):
     for statement in statements:
         sql_client(tool, statement)

@@ -1,6 +1,10 @@
 /// Checks the stored trail, chain by chain: every event's MAC (with the key
 /// its row names) and link to the one before, the numbering from the anchor
-/// to the head, and the head row's own MAC.
+/// to the head, and the head row's own MAC. Events under a key not in the
+/// keyring are counted as unchecked only while no event before them was
+/// checked (what a rotation leaves: the earlier keys' events come first),
+/// and only if the key opened the store once (it has a check value in
+/// `mfa_key_checks`); any other is a break.
 ///
 /// It reads without locks, page by page, while writers go on appending:
 /// it checks each chain up to the head it read first (later events are the
@@ -14,9 +18,12 @@ package enum AuditVerifier {
     /// Verifies every chain.
     package static func verify(_ database: SQLDatabase, keyring: MasterKeyring) throws(MFAError) -> AuditVerification {
         let names = try AuditReader.heads(database).map(\.chain)
+        let known = try knownKeyIDs(database)
         var reports: [AuditChainVerification] = []
         for name in names {
-            if let report = try verify(chain: name, database, keyring: keyring) { reports.append(report) }
+            if let report = try verify(chain: name, database, keyring: keyring, known: known) {
+                reports.append(report)
+            }
         }
         // Events of a chain that has no head row: the row was deleted.
         let orphans = try database.read { (db) throws(MFAError) -> [(String, Int64)] in
@@ -37,21 +44,23 @@ package enum AuditVerifier {
     }
 
     /// Verifies one chain; nil if its head row is gone (deleted since the list was read).
-    static func verify(chain: String, _ database: SQLDatabase,
-                       keyring: MasterKeyring) throws(MFAError) -> AuditChainVerification? {
+    static func verify(chain: String, _ database: SQLDatabase, keyring: MasterKeyring,
+                       known: Set<String>) throws(MFAError) -> AuditChainVerification? {
         var tries = 0
         while true {
             tries += 1
             guard let stored = try database.read({ (db) throws(MFAError) in
                 try AuditTrail.readHead(db, chain, lock: "")
             }) else { return nil }
-            if let report = try walk(stored, database, keyring: keyring, lastTry: tries >= 3) { return report }
+            if let report = try walk(stored, database, keyring: keyring, known: known, lastTry: tries >= 3) {
+                return report
+            }
         }
     }
 
     /// What one walk over a chain found; nil if a purge moved the anchor under it (walk again).
     private static func walk(_ stored: AuditTrail.StoredHead, _ database: SQLDatabase, keyring: MasterKeyring,
-                             lastTry: Bool) throws(MFAError) -> AuditChainVerification? {
+                             known: Set<String>, lastTry: Bool) throws(MFAError) -> AuditChainVerification? {
         let head = stored.head
         let chain = head.chain
         var verified = 0
@@ -105,6 +114,22 @@ package enum AuditVerifier {
                     }
                     verified += 1
                 } else {
+                    // Events under keys not given are left unchecked only before the first
+                    // one checked (a rotation's earlier keys): past it, a key id that nothing
+                    // given can check would let a row's fields change unseen.
+                    guard verified == 0 else {
+                        broken = (seq, """
+                            event \(seq) is under key \(keyID), not given, after events checked with the keys \
+                            given: its key id was altered, or give that key too
+                            """)
+                        break pages
+                    }
+                    guard known.contains(keyID) else {
+                        broken = (seq, """
+                            event \(seq) is under key \(keyID), which never opened this store: its key id was altered
+                            """)
+                        break pages
+                    }
                     unchecked += 1
                     missing.insert(keyID)
                 }
@@ -137,6 +162,8 @@ package enum AuditVerifier {
             switch stored.check(keyring) {
             case .altered:
                 broken = (head.seq, "the chain's head row does not match its MAC: altered")
+            case .unchecked where !known.contains(stored.keyID):
+                broken = (head.seq, "the chain's head row is under key \(stored.keyID), which never opened this store")
             case .unchecked:
                 missing.insert(stored.keyID)
             case .intact:
@@ -147,6 +174,14 @@ package enum AuditVerifier {
             broken = (beyond, "event \(beyond) is beyond the chain's head (\(head.seq)): inserted")
         }
         return report()
+    }
+
+    /// The ids of the keys that ever opened the store (each has a check
+    /// value, recorded at open): the only ids an event may name.
+    private static func knownKeyIDs(_ database: SQLDatabase) throws(MFAError) -> Set<String> {
+        try database.read { (db) throws(MFAError) in
+            Set(try db.query("SELECT DISTINCT key_id FROM mfa_key_checks", []).compactMap { $0.first?.text })
+        }
     }
 
     /// The first event numbered past the head, that no append committed

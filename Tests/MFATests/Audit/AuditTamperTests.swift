@@ -174,6 +174,25 @@ struct AuditTamperTests {
         #expect(try alone.verify()?.brokenAt == 5)
     }
 
+    @Test("an event altered and given a key id no key checks, after checked events, is a break",
+          arguments: StoreKind.available)
+    func keyIDAltered(_ kind: StoreKind) throws {
+        let fixture = try trail(kind, count: 4)
+        try sql(fixture, "UPDATE mfa_audit_events SET uid = 'mallory', key_id = 'zz' WHERE seq = 3")
+        let result = try #require(try fixture.verify())
+        #expect(!result.intact && result.brokenAt == 3 && result.unchecked == 0)
+        #expect(result.problem?.contains("key zz") == true)
+        // On the first event (where a rotation's earlier keys' events are): zz never opened the store.
+        let first = try trail(kind, count: 4)
+        try sql(first, "UPDATE mfa_audit_events SET uid = 'mallory', key_id = 'zz' WHERE seq = 1")
+        let found = try #require(try first.verify())
+        #expect(!found.intact && found.brokenAt == 1 && found.problem?.contains("never opened") == true)
+        // The head row's key id likewise.
+        let head = try trail(kind, count: 4)
+        try sql(head, "UPDATE mfa_audit_chains SET key_id = 'zz'")
+        #expect(try head.verify()?.brokenAt == 4)
+    }
+
     @Test("processes on separate chains each keep a verifiable chain", arguments: StoreKind.available)
     func chains(_ kind: StoreKind) throws {
         let fixture = try AuditFixture(kind)
