@@ -17,19 +17,24 @@ public final class MFAContext: Sendable {
     let smsSender: (any SMSSender)?
     let appVerifier: (any AppVerifier)?
     let attestationTrust: (any WebAuthnAttestationTrust)?
+    /// The context's counters and latency histograms (see `MFAMetrics`).
+    public let metrics: MFAMetrics
 
     /// Opens a context. A store written by an earlier libmfa is migrated,
     /// and its factors re-sealed to the current binding with the keys given.
     /// - Throws: `invalidArgument` for a bad store location (empty, over
     ///   4096 bytes, or meant for another database: a URL of another scheme,
     ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`);
-    ///   `storageError` if the store cannot be opened or migrated.
+    ///   `storageError` if the store cannot be opened or migrated;
+    ///   `invalidArgument` for a metrics tenant limit out of range.
     public init(options: MFAOptions) throws(MFAError) {
         guard !options.store.isEmpty, options.store.utf8.count <= 4096 else {
             throw MFAError(.invalidArgument, "the store location must be 1 to 4096 bytes")
         }
+        try options.metrics.validate()
         try Sodium.ensureReady()
-        store = try MFAStore(database: try StoreLocation.open(options.store))
+        metrics = MFAMetrics(options: options.metrics)
+        store = try MFAStore(database: try StoreLocation.open(options.store, metrics: metrics.store))
         keyring = options.keyring
         clock = options.clock
         random = options.random
