@@ -58,6 +58,8 @@ endforeach()
 #   engine_admin_imports  mfa_import (otpauth, users file, CSV) and mfa_import_google_authenticator:
 #                 reports per line, re-runs, batches and progress, every bad option
 #   engine_admin_keys     mfa_rotate_keys_batched (stopped and resumed) and mfa_check_seals
+#   engine_metrics        mfa_metrics_snapshot and mfa_metrics_prometheus: a journey counted by kind and
+#                 outcome, tenant labels and their bound, metrics off, options version 2, bad input
 # and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
@@ -73,7 +75,8 @@ endforeach()
 # processes of the race tests are in test_race_support.h.
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
     unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
-    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn admin admin_imports admin_keys)
+    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn admin admin_imports admin_keys
+    metrics)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
