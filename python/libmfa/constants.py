@@ -121,6 +121,11 @@ APP_ACTION_ENROLLMENT = _ffi.MFA_APP_ACTION_ENROLLMENT
 #: App verification action: signing in with a phone factor.
 APP_ACTION_SIGN_IN = _ffi.MFA_APP_ACTION_SIGN_IN
 
+#: How many tenants a context's metrics label by default (``Context(metrics_tenants=...)``).
+METRICS_TENANTS_DEFAULT = _ffi.MFA_METRICS_TENANTS_DEFAULT
+#: Most tenants a context's metrics label.
+METRICS_TENANTS_MAX = _ffi.MFA_METRICS_TENANTS_MAX
+
 #: Length of a master key in bytes.
 MASTER_KEY_BYTES = _ffi.MFA_MASTER_KEY_BYTES
 #: Version of ``mfa_options`` this binding fills in.
