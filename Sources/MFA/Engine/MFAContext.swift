@@ -44,6 +44,7 @@ public final class MFAContext: Sendable {
         appVerifier = options.appVerifier
         attestationTrust = options.attestationTrust
         try upgradeSeals()
+        metrics.store?.reset()
     }
 
     /// Closes the store; every later call fails with `storageError`. The

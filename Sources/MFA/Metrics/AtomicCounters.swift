@@ -27,6 +27,11 @@ final class AtomicCounters: @unchecked Sendable {
         base[index].wrappingAdd(amount, ordering: .relaxed)
     }
 
+    /// Sets the counters of `range` to 0.
+    func reset(_ range: Range<Int>) {
+        for index in range { base[index].store(0, ordering: .relaxed) }
+    }
+
     /// The value of counter `index` now.
     func load(_ index: Int) -> UInt64 {
         base[index].load(ordering: .relaxed)

@@ -7,7 +7,9 @@
 /// cost is within 3 % of a stored sign-in (`bench/metrics_cost.sh`). Read
 /// them with `snapshot()`, or as Prometheus' text format with
 /// `prometheusText()`; the values count from when the context opened
-/// (Prometheus' `rate()` and `increase()` handle the reset of a restart).
+/// (Prometheus' `rate()` and `increase()` handle the reset of a restart),
+/// the store's from when it was open and migrated (the opening's own
+/// schema checks are not in them).
 /// Which metrics there are, and their labels, is in the documentation's
 /// metrics guide (docs/guides/metrics.md).
 public final class MFAMetrics: Sendable {
@@ -128,6 +130,14 @@ package final class StoreMetrics: Sendable {
         LatencyHistogram.observe(CallBudget.now() - start, in: counters,
                                  at: layout.storeDuration + operation.rawValue * LatencyHistogram.stride)
         if failed { counters.add(layout.storeErrors + operation.rawValue) }
+    }
+
+    /// Forgets what the store's metrics counted so far: called once the
+    /// context has opened its store, so that the opening's own schema
+    /// checks and migrations (whose first read on a new store fails by
+    /// design) are not in them.
+    package func reset() {
+        counters.reset(layout.storeDuration..<layout.contextSize)
     }
 
     /// An operation ran again, or a statement waited and tried again, for `reason`.
