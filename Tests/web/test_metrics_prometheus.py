@@ -295,3 +295,19 @@ def test_metrics_needs_the_token(scraped):
     status, content_type, body = fetch({"Authorization": "Bearer " + token})
     assert status == 200 and content_type == "text/plain; version=0.0.4; charset=utf-8"
     assert body.startswith("# HELP libmfa_") and "ann@example.com" not in body
+
+
+def test_the_documented_configuration_and_alerts(tmp_path):
+    """The guide's scrape configuration is valid, and each alert fires on what it describes
+    (examples/prometheus/libmfa-alerts.test.yml: promtool's unit tests on made-up series)."""
+    folder = REPO / "examples" / "prometheus"
+    token = tmp_path / "libmfa-metrics.token"
+    token.write_text("a-token-for-the-check\n")
+    config = (folder / "prometheus.yml").read_text()
+    assert "/etc/prometheus/libmfa-metrics.token" in config
+    (tmp_path / "prometheus.yml").write_text(config.replace("/etc/prometheus/libmfa-metrics.token", str(token)))
+    (tmp_path / "libmfa-alerts.yml").write_text(ALERTS.read_text())
+    for command in (["promtool", "check", "config", str(tmp_path / "prometheus.yml")],
+                    ["promtool", "test", "rules", str(folder / "libmfa-alerts.test.yml")]):
+        checked = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
