@@ -2,10 +2,11 @@
 
 The application runs under the README's command (scripts/web.sh) on SQLite,
 with a metrics token (``MFA_WEB_METRICS_TOKEN``). Debian's ``prometheus``
-runs on loopback (``MFA_PG_PORT_BASE`` + 30) with a configuration and a
-data folder of its own: it scrapes ``/metrics`` every second with the token
-(job ``libmfa``) and without it (job ``no_token``, refused), and loads the
-alert rules the metrics guide documents (examples/prometheus/libmfa-alerts.yml).
+runs on a free loopback port picked at random (another if it is taken by
+the time it binds) with a configuration and a data folder of its own: it
+scrapes ``/metrics`` every second with the token (job ``libmfa``) and
+without it (job ``no_token``, refused), and loads the alert rules the
+metrics guide documents (examples/prometheus/libmfa-alerts.yml).
 
 A scripted journey over HTTP, as a browser would make it (forms, CSRF
 tokens, cookies; codes from pyotp): two people sign up and enroll an
@@ -27,6 +28,7 @@ import pathlib
 import re
 import secrets
 import signal
+import socket
 import subprocess
 import time
 import urllib.error
@@ -39,8 +41,8 @@ import pytest
 from conftest import REPO, Server
 
 PASSWORD = "correct horse battery staple"
-#: Prometheus' port: MFA_PG_PORT_BASE + 30 (the web servers take + 13 and up, the docs site + 20).
-PROMETHEUS_PORT = int(os.environ.get("MFA_PG_PORT_BASE", "25432")) + 30
+#: How many random ports Prometheus tries before the test gives up.
+PORT_ATTEMPTS = 5
 ALERTS = REPO / "examples" / "prometheus" / "libmfa-alerts.yml"
 
 
@@ -149,25 +151,35 @@ scrape_configs:
         checked = subprocess.run(["promtool", "check", "config", str(folder / "prometheus.yml")],
                                  capture_output=True, text=True, timeout=60)
         assert checked.returncode == 0, checked.stdout + checked.stderr
-        self.url = "http://127.0.0.1:%d" % PROMETHEUS_PORT
         self.log = folder / "prometheus.log"
+        for _ in range(PORT_ATTEMPTS):
+            self.url = "http://127.0.0.1:%d" % free_port()
+            if self._start(folder):
+                return
+            if "address already in use" not in self.log.read_text(errors="replace"):
+                break
+        raise RuntimeError("prometheus did not start:\n" + self.log.read_text(errors="replace"))
+
+    def _start(self, folder: pathlib.Path) -> bool:
+        """Starts it on self.url's port; whether it became ready (stopped if not)."""
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
                 ["prometheus", "--config.file=%s" % (folder / "prometheus.yml"),
-                 "--storage.tsdb.path=%s" % (folder / "data"), "--web.listen-address=127.0.0.1:%d" % PROMETHEUS_PORT,
+                 "--storage.tsdb.path=%s" % (folder / "data"),
+                 "--web.listen-address=%s" % self.url.removeprefix("http://"),
                  "--log.level=warn"], stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                 start_new_session=True)
         deadline = time.monotonic() + 60
         while True:
             try:
                 with urllib.request.urlopen(self.url + "/-/ready", timeout=5) as response:
-                    if response.status == 200:
-                        return
+                    if response.status == 200 and self.process.poll() is None:
+                        return True
             except (urllib.error.URLError, ConnectionError, OSError):
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
-                raise RuntimeError("prometheus did not start:\n" + self.log.read_text(errors="replace"))
+                return False
             time.sleep(0.2)
 
     def api(self, path: str, **parameters: str) -> dict:
@@ -198,6 +210,13 @@ scrape_configs:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now, picked at random by the kernel."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def wait_until(condition, seconds: float, what: str) -> None:  # noqa: ANN001 - a callable
