@@ -24,7 +24,10 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
 /// store location meant for another database: see mfa_options.store; a
 /// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
-/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX) or
+/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX),
+/// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
+/// as the master key or a previous key, and the key given under that id is
+/// another one; the message names the id; nothing was read or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 @c(mfa_open)

@@ -64,6 +64,7 @@ export class RPIDMismatchError extends MFAError {}
 export class CredentialClonedError extends MFAError {}
 export class AttestationNotTrustedError extends MFAError {}
 export class UserVerificationRequiredError extends MFAError {}
+export class KeyMismatchError extends MFAError {}
 /** The error class of each status the loaded library names (a newer library's too). */
 export const ERRORS: ReadonlyMap<number, typeof MFAError>;
 /** Status codes by name, of the loaded library. */
