@@ -163,6 +163,7 @@ GROUPS = [
     ("WebAuthn: security keys and passkeys", ["WebAuthnExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
+    ("Metrics: counters, latency histograms, Prometheus' text format", ["MetricsExports.swift"]),
 ]
 
 
