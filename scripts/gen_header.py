@@ -164,6 +164,7 @@ GROUPS = [
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
     ("The stored audit trail: reading, verifying, purging", ["AuditTrailExports.swift"]),
+    ("Metrics: counters, latency histograms, Prometheus' text format", ["MetricsExports.swift"]),
 ]
 
 

@@ -88,6 +88,7 @@ extension MFAContext {
         }
         let factor = AdminFactor(tenant: removed.tenant.isEmpty ? nil : removed.tenant, uid: removed.uid,
                                  info: (try? factorInfo(removed, masked: true)) ?? removedInfo(removed))
+        metrics.unenrollment(factorID: removed.factorID, by: .operator, tenant: removed.tenant)
         report(note, removed)
         return factor
     }
@@ -149,6 +150,9 @@ extension MFAContext {
                                                 audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor and nothing in flight to reset")
         }
+        for factor in removed {
+            metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
+        }
         report(note, removed)
         return AdminRemoval(factors: removed.map(removedInfo))
     }
@@ -181,6 +185,9 @@ extension MFAContext {
         guard result.found else {
             throw MFAError(.mfaEnrollmentNotFound,
                            "nothing is stored about this user (a deleted user keeps only its revocation)")
+        }
+        for factor in result.factors {
+            metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
         }
         report(note, result.factors)
         return AdminRemoval(factors: result.factors.map(removedInfo))

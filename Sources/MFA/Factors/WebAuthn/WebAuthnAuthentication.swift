@@ -183,6 +183,7 @@ extension MFAContext {
             let counted = AuditNote<FailureOutcome>(trail: note.trail) { note.build($0) }
             let outcome = try store.countRefusal(enrollmentID: factor.enrollmentID, tenant: claims.tenant,
                                                  uid: claims.uid, now: now, limits: config.limits, audit: counted)
+            if outcome.startedBackoff { metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant) }
             report(counted, outcome)
         } else {
             for event in note.build(nil) { audit(event, config: config) }
