@@ -123,6 +123,11 @@ foreach(name ${MFA_ENGINE_PROGRAMS})
     set_tests_properties(${name}_${compiler} PROPERTIES TIMEOUT 120)
   endforeach()
 endforeach()
+# The races run rounds of processes until enough of them overlapped: on a loaded
+# machine that takes longer, which is no hang.
+foreach(compiler gcc clang)
+  set_tests_properties(engine_race_${compiler} engine_phone_race_${compiler} PROPERTIES TIMEOUT 300)
+endforeach()
 
 # Reading a WebAuthn extension map is linear in its size: callgrind's instruction count of
 # mfa_webauthn_verify_assertion() on a map of 6,000 entries against one of 3,000 (about 2; each
