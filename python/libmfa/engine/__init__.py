@@ -61,6 +61,7 @@ from .totp import TOTPMultiFactorAssertion, TOTPMultiFactorGenerator, TOTPSecret
 from .webauthn import (
     WebAuthnAttestation,
     WebAuthnCredential,
+    WebAuthnCredentialInfo,
     WebAuthnMultiFactorAssertion,
     WebAuthnMultiFactorGenerator,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "TOTPSecret",
     "WebAuthnAttestation",
     "WebAuthnCredential",
+    "WebAuthnCredentialInfo",
     "WebAuthnMultiFactorAssertion",
     "WebAuthnMultiFactorGenerator",
 ]
