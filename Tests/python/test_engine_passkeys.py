@@ -24,6 +24,7 @@ def pk(make_kit):
 
 
 def register(kit, authenticator, uid="alice", passkey=True, tenant=None, **options):
+    authenticator.resident = passkey  # a passkey provider, or a security key
     user = kit.user(uid, tenant=tenant)
     mf = kit.ctx.multi_factor(user)
     make = Generator.passkey_registration_options if passkey else Generator.registration_options

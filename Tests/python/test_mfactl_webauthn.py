@@ -22,6 +22,7 @@ def test_mfactl_lists_security_keys_and_passkeys(tmp_path):
                                       ("iCloud", True, True)):
             key = Authenticator("ES256")
             key.backup_eligible = synced
+            key.resident = passkey
             make = gen.passkey_registration_options if passkey else gen.registration_options
             mf.enroll(gen.assertion_for_enrollment(key.register(make(mf.session(), "alice"))), name)
     listed = json.loads(tool.run("factors", "list", "alice", "--json", check_status=0).out)

@@ -135,8 +135,9 @@ class Authenticator:
 
             self.ca = FormatCA(fmt, self.aaguid)
         self.user_handle = None
-        #: Whether it keeps discoverable credentials (a passkey provider), and whether the browser reports credProps.
-        self.resident = True
+        #: Whether it keeps discoverable credentials (a passkey provider; not by default: a security key), and
+        #: whether the browser reports credProps.
+        self.resident = False
         self.reports_cred_props = True
         #: The user handle its assertions name instead of the registered one.
         self.user_handle_override = None
