@@ -102,4 +102,19 @@ struct WebAuthnOptionsTests {
         #expect(errorCode { try judged.enroll(judged.user("bob"), broken) } == .invalidArgument)
         #expect(trust.attestations.count == 1)
     }
+
+    @Test("ES384 and ES512 keys are read whole: the right curve, coordinate sizes, a point on the curve")
+    func ellipticKeys() throws {
+        func key(_ alg: Int64, _ crv: Int64, _ size: Int, x: [UInt8]? = nil) -> CBORValue {
+            func int(_ n: Int64) -> CBORValue { n >= 0 ? .unsigned(UInt64(n)) : .negative(UInt64(-1 - n)) }
+            return .map([CBORPair(int(1), int(2)), CBORPair(int(3), int(alg)), CBORPair(int(-1), int(crv)),
+                         CBORPair(int(-2), .bytes(x ?? [UInt8](repeating: 0, count: size))),
+                         CBORPair(int(-3), .bytes([UInt8](repeating: 0, count: size)))])
+        }
+        #expect(errorCode { try COSEKey(key(-35, 2, 48)) } == .invalidArgument, "(0, 0) is not on P-384")
+        #expect(errorCode { try COSEKey(key(-36, 3, 66)) } == .invalidArgument, "(0, 0) is not on P-521")
+        #expect(errorCode { try COSEKey(key(-35, 3, 48)) } == .invalidArgument, "ES384 on curve 3")
+        #expect(errorCode { try COSEKey(key(-36, 3, 64)) } == .invalidArgument, "64-byte coordinates for P-521")
+        #expect(errorCode { try COSEKey(key(-65535, 1, 32)) } == .invalidArgument, "RS1 is never a credential's")
+    }
 }

@@ -118,6 +118,9 @@ package struct COSEKey: Sendable, Equatable {
             guard let x = value[int: -2]?.bytes, x.count == size, let y = value[int: -3]?.bytes, y.count == size else {
                 throw fail("a \(algorithm.name) key needs \(size)-byte x (-2) and y (-3)")
             }
+            guard SignatureCheck.isPoint(curve: curve, x: x, y: y) else {
+                throw fail("the \(algorithm.name) point is not on its curve")
+            }
             self.init(algorithm: algorithm, material: .ec(curve: curve, x: x, y: y))
         case .edDSA:
             guard kty == 1 else { throw fail("EdDSA needs key type OKP (1)") }

@@ -28,6 +28,24 @@ enum SignatureCheck {
         return verify(curve: nettleCurve, size: size, x: x, y: y, digest: digest, der: der)
     }
 
+    /// Whether (`x`, `y`) is a point of P-384 or P-521 (coordinates below
+    /// the field's prime, on the curve).
+    static func isPoint(curve: COSEKey.Curve, x: [UInt8], y: [UInt8]) -> Bool {
+        let size = curve.coordinateBytes
+        guard x.count == size, y.count == size else { return false }
+        var point = ecc_point()
+        nettle_ecc_point_init(&point, curve == .p384 ? nettle_get_secp_384r1() : nettle_get_secp_521r1())
+        defer { nettle_ecc_point_clear(&point) }
+        var mx = __mpz_struct(), my = __mpz_struct()
+        nettle_mpz_init_set_str_256_u(&mx, size, x)
+        nettle_mpz_init_set_str_256_u(&my, size, y)
+        defer {
+            __gmpz_clear(&mx)
+            __gmpz_clear(&my)
+        }
+        return nettle_ecc_point_set(&point, &mx, &my) == 1
+    }
+
     private static func verify(curve: OpaquePointer?, size: Int, x: [UInt8], y: [UInt8], digest: [UInt8],
                                der: [UInt8]) -> Bool {
         guard let (r, s) = DERSignature.integers(der, maxBytes: size), r.count <= size, s.count <= size else {
