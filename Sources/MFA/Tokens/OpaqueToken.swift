@@ -14,7 +14,8 @@ package enum TokenPurpose: UInt8, Sendable {
     case webAuthnAuthentication = 6
     /// A passkey sign-in challenge: of no user yet, bound to its tenant;
     /// its `epoch` is when it was made (ms), for the users' revocations.
-    case passkeySignIn = 7
+    /// (7 is reserved for email verifications.)
+    case passkeySignIn = 8
 }
 
 /// What an opaque token says, readable only by libmfa.
