@@ -125,7 +125,9 @@ typedef enum mfa_status {
     /** WebAuthn: the attestation is not trusted by the configured roots (webauthn.attestationRoots) or the host's trust callback. */
     MFA_ERR_ATTESTATION_NOT_TRUSTED = -32,
     /** WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user. */
-    MFA_ERR_USER_VERIFICATION_REQUIRED = -33
+    MFA_ERR_USER_VERIFICATION_REQUIRED = -33,
+    /** mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written. */
+    MFA_ERR_KEY_MISMATCH = -34
 } mfa_status;
 
 /* ------------------------------------------------------------------ */

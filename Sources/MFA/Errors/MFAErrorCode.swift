@@ -69,6 +69,8 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case attestationNotTrusted = -32
     /// The configuration requires WebAuthn user verification (PIN, biometrics) and the authenticator did not do it.
     case userVerificationRequired = -33
+    /// The store knows a master key by this id (its key check value) and the key given under that id is another one.
+    case keyMismatch = -34
 
     /// The stable upper-case name, as in the service: `"INVALID_SESSION"`.
     public var name: String {
@@ -106,6 +108,7 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .credentialCloned: "CREDENTIAL_CLONED"
         case .attestationNotTrusted: "ATTESTATION_NOT_TRUSTED"
         case .userVerificationRequired: "USER_VERIFICATION_REQUIRED"
+        case .keyMismatch: "KEY_MISMATCH"
         }
     }
 
@@ -145,6 +148,7 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .credentialCloned: "the security key's signature counter went back: it may have been cloned"
         case .attestationNotTrusted: "this kind of security key is not accepted"
         case .userVerificationRequired: "the security key must verify the user (PIN or biometrics)"
+        case .keyMismatch: "the master key is not the one the store knows by this key id"
         }
     }
 }

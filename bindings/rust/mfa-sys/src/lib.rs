@@ -132,6 +132,8 @@ pub const MFA_ERR_CREDENTIAL_CLONED: mfa_status = -31;
 pub const MFA_ERR_ATTESTATION_NOT_TRUSTED: mfa_status = -32;
 /// WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user.
 pub const MFA_ERR_USER_VERIFICATION_REQUIRED: mfa_status = -33;
+/// mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
+pub const MFA_ERR_KEY_MISMATCH: mfa_status = -34;
 
 // --- One-time passwords --------------------------------------------------------------------------
 
@@ -1226,7 +1228,10 @@ extern "C" {
     /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
     /// pointers, a version 0 or newer than the library's, more than 64 previous
     /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
-    /// store location meant for another database: see mfa_options.store) or
+    /// store location meant for another database: see mfa_options.store),
+    /// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
+    /// as the master key or a previous key, and the key given under that id is
+    /// another one; the message names the id; nothing was read or written) or
     /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
     /// newer libmfa). `err` as everywhere (see mfa.h).
     pub fn mfa_open(out: *mut *mut mfa_ctx, options: *const mfa_options, err: *mut *mut c_char) -> i32;
@@ -1250,7 +1255,10 @@ extern "C" {
     /// factors already enrolled keep working and stay required. Returns MFA_OK,
     /// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
     /// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
-    /// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
+    /// code that is not six digits, a webauthn.rpId that is a public suffix or
+    /// an IP address, a webauthn origin with its scheme's default port or
+    /// outside the rp id, judged with the project's section under a tenant's;
+    /// `err` names it) or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_config_set_json(ctx: *mut mfa_ctx, tenant: *const c_char, json: *const c_char, err: *mut *mut c_char) -> i32;
 
     /// Changes only what `json` names in the stored configuration of the
@@ -1317,10 +1325,12 @@ extern "C" {
     /// libmfa tokens are revoked. Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE
     /// (the user may retry), MFA_ERR_CODE_EXPIRED, MFA_ERR_INVALID_SESSION
     /// (tampered, already used, or another user's), MFA_ERR_USER_TOKEN_EXPIRED
-    /// (the user's tokens were revoked since), MFA_ERR_TENANT_MISMATCH,
-    /// MFA_ERR_SECOND_FACTOR_EXISTS, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
-    /// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT (an unknown kind,
-    /// a missing field) or MFA_ERR_STORAGE_ERROR.
+    /// (the user's tokens were revoked since, whatever the revocation removed
+    /// with them, such as the pending secret or the SMS code),
+    /// MFA_ERR_TENANT_MISMATCH, MFA_ERR_SECOND_FACTOR_EXISTS,
+    /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_OPERATION_NOT_ALLOWED,
+    /// MFA_ERR_INVALID_ARGUMENT (an unknown kind, a missing field, a WebAuthn
+    /// key whose signatures prove nothing) or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_enroll(ctx: *mut mfa_ctx, out: *mut *mut mfa_factor_info, user: *const mfa_user, assertion: *const mfa_assertion, display_name: *const c_char, err: *mut *mut c_char) -> i32;
 
     /// The user's enrolled factors, oldest first, in `*out` (free with
@@ -1370,7 +1380,9 @@ extern "C" {
     /// (wrong, malformed or replayed code), MFA_ERR_CODE_EXPIRED (an SMS code),
     /// MFA_ERR_INVALID_SESSION (tampered, expired, used, or another user's),
     /// MFA_ERR_USER_TOKEN_EXPIRED (the user's tokens were revoked since the
-    /// sign-in started), MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+    /// sign-in started: the answer whatever else the revocation removed, such
+    /// as the factor, its SMS code or its WebAuthn credential),
+    /// MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
     /// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff), MFA_ERR_INVALID_ARGUMENT,
     /// MFA_ERR_CRYPTO (a stored factor failed its integrity check) or
     /// MFA_ERR_STORAGE_ERROR.
@@ -1560,8 +1572,10 @@ extern "C" {
     /// attestation from the configuration, and the credProps extension. Finish with mfa_enroll() and an assertion of kind
     /// MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential JSON;
     /// that uses up the session.
-    /// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, or no
-    /// webauthn.rpId), MFA_ERR_INVALID_SESSION, MFA_ERR_USER_TOKEN_EXPIRED,
+    /// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no
+    /// webauthn.rpId, or a stored webauthn section that breaks a rule of
+    /// mfa_config_set_json(); `err` names the field), MFA_ERR_INVALID_SESSION,
+    /// MFA_ERR_USER_TOKEN_EXPIRED,
     /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user
     /// name empty or over 256 bytes) or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_webauthn_registration_options(ctx: *mut mfa_ctx, out: *mut *mut c_char, session: *const c_char, user_name: *const c_char, user_display_name: *const c_char, err: *mut *mut c_char) -> i32;
@@ -1597,8 +1611,9 @@ extern "C" {
     /// Returns MFA_OK, MFA_ERR_INVALID_SESSION (tampered, expired or used),
     /// MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_TENANT_MISMATCH,
     /// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (no such WebAuthn credential),
-    /// MFA_ERR_OPERATION_NOT_ALLOWED (no webauthn.rpId), MFA_ERR_INVALID_ARGUMENT
-    /// or MFA_ERR_STORAGE_ERROR.
+    /// MFA_ERR_OPERATION_NOT_ALLOWED (no webauthn.rpId, or a stored webauthn
+    /// section that breaks a rule of mfa_config_set_json()),
+    /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_webauthn_authentication_options(ctx: *mut mfa_ctx, out: *mut *mut c_char, pending_credential: *const c_char, tenant: *const c_char, enrollment_id: *const c_char, err: *mut *mut c_char) -> i32;
 
     /// Verifies a WebAuthn registration response without libmfa's state
@@ -1610,7 +1625,10 @@ extern "C" {
     /// tpm, android-key, apple) is verified; its chain is returned, not judged.
     /// On MFA_OK, `*out` is the credential (free with mfa_free()). Returns
     /// MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR,
-    /// client or authenticator data, an unsupported algorithm or format),
+    /// client or authenticator data, an unsupported algorithm or format, a key
+    /// whose signatures prove nothing: an RSA exponent other than 65537 or a
+    /// modulus that is not odd and of 2048 to 4096 bits, a P-256 point off the
+    /// curve, an Ed25519 point of small order),
     /// MFA_ERR_INVALID_SESSION (another challenge), MFA_ERR_ORIGIN_MISMATCH,
     /// MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED,
     /// MFA_ERR_INVALID_VERIFICATION_CODE (the user was not present, or the
@@ -1626,7 +1644,9 @@ extern "C" {
     /// On MFA_OK, `*out_sign_count` is the signature counter (the host must
     /// check that it went up, unless it was and stays 0) and `*out_flags` the
     /// authenticator data flags (MFA_WEBAUTHN_FLAG_*). Returns MFA_OK,
-    /// MFA_ERR_INVALID_ARGUMENT (malformed response or key), MFA_ERR_INVALID_SESSION,
+    /// MFA_ERR_INVALID_ARGUMENT (malformed response or key, or a key whose
+    /// signatures prove nothing, as for mfa_webauthn_verify_registration()),
+    /// MFA_ERR_INVALID_SESSION,
     /// MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH,
     /// MFA_ERR_USER_VERIFICATION_REQUIRED or MFA_ERR_INVALID_VERIFICATION_CODE
     /// (the signature is wrong, or the user was not present).
@@ -1761,14 +1781,19 @@ extern "C" {
     /// any enrollment or SMS code in flight), clears their backoff and revokes
     /// their credentials and tokens, in one transaction. A sign-in in progress,
     /// enrollment sessions and credentials issued before are refused
-    /// (MFA_ERR_USER_TOKEN_EXPIRED); the user signs in with the first factor
+    /// (MFA_ERR_USER_TOKEN_EXPIRED, whatever the reset removed with them); the
+    /// user signs in with the first factor
     /// alone and enrolls again. Audited: MFA_AUDIT_UNENROLL (detail "ADMIN") for
     /// each factor and MFA_AUDIT_USER_RESET, with `actor`. `tenant` is NULL for
     /// the project.
+    /// A user with nothing to reset (no factor and no enrollment or SMS code
+    /// in flight: a uid never seen, a user deleted, or reset with nothing
+    /// enrolled or started since) is MFA_ERR_MFA_ENROLLMENT_NOT_FOUND: nothing
+    /// is written or audited (mfa_revoke_tokens() revokes such a user's tokens).
     /// `out` may be NULL; if not, on MFA_OK `*out` lists the removed factors
     /// (free with mfa_factor_list_free()). Returns MFA_OK,
-    /// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user;
-    /// nothing was written), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    /// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing to reset),
+    /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_admin_reset_user(ctx: *mut mfa_ctx, out: *mut *mut mfa_factor_list, tenant: *const c_char, uid: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
 
     /// Deletes everything stored about a user, for an erasure request: factors,
@@ -1777,9 +1802,13 @@ extern "C" {
     /// time) stays, so that sessions and credentials issued before stay
     /// refused. Audited: MFA_AUDIT_USER_DELETED, with `actor`. `tenant` is NULL
     /// for the project.
+    /// A user of whom nothing but that marker is stored (a uid never seen, a
+    /// user deleted before, or reset before with nothing stored since) is
+    /// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND: nothing is written or audited, so a
+    /// second delete answers as a first one of a stranger.
     /// `out` may be NULL; if not, on MFA_OK `*out` lists the removed factors
     /// (free with mfa_factor_list_free()). Returns MFA_OK,
-    /// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user),
+    /// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing to delete),
     /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_admin_delete_user(ctx: *mut mfa_ctx, out: *mut *mut mfa_factor_list, tenant: *const c_char, uid: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
 
@@ -1858,7 +1887,9 @@ extern "C" {
     /// with the context's keys, reading `batch_size` records (1 to
     /// MFA_ROTATION_BATCH_MAX) at a time, and reports those that do not open:
     /// after a key rotation, a check on a context opened with the new key alone
-    /// proves that nothing still needs an old one. Nothing is written.
+    /// proves that nothing still needs an old one. Nothing is written. Every row
+    /// is checked whatever its seal format; a format this libmfa cannot read
+    /// counts as failed.
     /// `progress` (or NULL) runs after each batch with the records checked and
     /// the total, and may stop the check there. On MFA_OK, `*out` holds what was
     /// found (free with mfa_seal_check_free()). Returns MFA_OK,

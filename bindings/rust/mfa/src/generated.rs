@@ -146,6 +146,10 @@ pub enum Error {
     ///
     /// Status `MFA_ERR_USER_VERIFICATION_REQUIRED` (-33).
     UserVerificationRequired(String),
+    /// mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
+    ///
+    /// Status `MFA_ERR_KEY_MISMATCH` (-34).
+    KeyMismatch(String),
     /// A status code this binding does not know, with its message.
     Unknown {
         /// The C status code.
@@ -192,6 +196,7 @@ impl Error {
             -31 => Error::CredentialCloned(message),
             -32 => Error::AttestationNotTrusted(message),
             -33 => Error::UserVerificationRequired(message),
+            -34 => Error::KeyMismatch(message),
             _ => Error::Unknown { status, message },
         }
     }
@@ -232,6 +237,7 @@ impl Error {
             Error::CredentialCloned(_) => -31,
             Error::AttestationNotTrusted(_) => -32,
             Error::UserVerificationRequired(_) => -33,
+            Error::KeyMismatch(_) => -34,
             Error::Unknown { status, .. } => *status,
         }
     }
@@ -272,6 +278,7 @@ impl Error {
             Error::CredentialCloned(_) => "CREDENTIAL_CLONED",
             Error::AttestationNotTrusted(_) => "ATTESTATION_NOT_TRUSTED",
             Error::UserVerificationRequired(_) => "USER_VERIFICATION_REQUIRED",
+            Error::KeyMismatch(_) => "KEY_MISMATCH",
             Error::Unknown { .. } => "UNKNOWN",
         }
     }
@@ -312,6 +319,7 @@ impl Error {
             Error::CredentialCloned(message) => message,
             Error::AttestationNotTrusted(message) => message,
             Error::UserVerificationRequired(message) => message,
+            Error::KeyMismatch(message) => message,
             Error::Unknown { message, .. } => message,
         }
     }
