@@ -164,6 +164,7 @@ GROUPS = [
     ("Passkeys: signing in without a password", ["PasskeyExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
+    ("Metrics: counters, latency histograms, Prometheus' text format", ["MetricsExports.swift"]),
 ]
 
 
