@@ -179,6 +179,10 @@ COSE_ES384 = _ffi.MFA_COSE_ES384
 COSE_ES512 = _ffi.MFA_COSE_ES512
 #: COSE algorithm: RSASSA-PSS with SHA-256 (``"PS256"``).
 COSE_PS256 = _ffi.MFA_COSE_PS256
+#: Most algorithms one WebAuthn ceremony may offer (``algorithms=`` of the per-call options).
+WEBAUTHN_ALGORITHMS_MAX = _ffi.MFA_WEBAUTHN_ALGORITHMS_MAX
+#: Version of ``mfa_webauthn_options`` this binding fills in.
+WEBAUTHN_OPTIONS_VERSION = _ffi.MFA_WEBAUTHN_OPTIONS_VERSION
 
 #: ``mfa_qr_encode()`` format: a PNG image.
 QR_PNG = _ffi.MFA_QR_PNG
