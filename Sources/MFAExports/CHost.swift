@@ -55,6 +55,8 @@ struct CAudit: @unchecked Sendable {
         .integrityFailure: MFA_AUDIT_INTEGRITY_FAILURE, .tokensRevoked: MFA_AUDIT_TOKENS_REVOKED,
         .factorRenamed: MFA_AUDIT_FACTOR_RENAMED, .userReset: MFA_AUDIT_USER_RESET,
         .userDeleted: MFA_AUDIT_USER_DELETED, .keysRotated: MFA_AUDIT_KEYS_ROTATED,
+        .tokenImported: MFA_AUDIT_TOKEN_IMPORTED, .tokenAssigned: MFA_AUDIT_TOKEN_ASSIGNED,
+        .tokenResynced: MFA_AUDIT_TOKEN_RESYNCED, .tokenRemoved: MFA_AUDIT_TOKEN_REMOVED,
     ]
 
     func deliver(_ event: AuditEvent) {

@@ -26,6 +26,8 @@ struct ErrorCodeTests {
             (.rpIDMismatch, MFA_ERR_RP_ID_MISMATCH), (.credentialCloned, MFA_ERR_CREDENTIAL_CLONED),
             (.attestationNotTrusted, MFA_ERR_ATTESTATION_NOT_TRUSTED),
             (.userVerificationRequired, MFA_ERR_USER_VERIFICATION_REQUIRED),
+            (.tokenNotFound, MFA_ERR_TOKEN_NOT_FOUND), (.invalidPSKC, MFA_ERR_INVALID_PSKC),
+            (.pskcKeyMismatch, MFA_ERR_PSKC_KEY_MISMATCH),
         ]
         #expect(header.count == MFAErrorCode.allCases.count)
         for (code, status) in header {

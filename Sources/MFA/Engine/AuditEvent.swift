@@ -31,6 +31,14 @@ public struct AuditEvent: Sendable, Equatable {
         case userDeleted = "USER_DELETED"
         /// An operator re-encrypted stored secrets under the current master key.
         case keysRotated = "KEYS_ROTATED"
+        /// A hardware token was imported unassigned (the detail names its serial).
+        case tokenImported = "TOKEN_IMPORTED"
+        /// A hardware token became a user's factor (assigned by an operator, or claimed by its user).
+        case tokenAssigned = "TOKEN_ASSIGNED"
+        /// An HOTP token's counter was brought forward by two consecutive codes.
+        case tokenResynced = "TOKEN_RESYNCED"
+        /// An operator removed an unassigned hardware token.
+        case tokenRemoved = "TOKEN_REMOVED"
     }
 
     /// The kind of event.
