@@ -92,6 +92,7 @@ extension MFAContext {
             nowMs: clock.nowMilliseconds()))
         audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
                          enrollmentID: enrollmentID, time: now, detail: enrollment.detail))
+        enrollment.completed?(record)
         return try factorInfo(record, masked: false)
     }
 

@@ -97,7 +97,8 @@ extension MFAContext {
                 outcome.factor = nil
                 let (factor, config) = try self.admit(view, claims: claims, kindID: kind.id, now: now)
                 outcome.factor = factor
-                let input = AttemptInput(factor: factor, state: view.state, config: config, claims: claims, now: now)
+                let input = AttemptInput(factor: factor, state: view.state, config: config, claims: claims, now: now,
+                                         consumed: view.consumedTokens)
                 switch try attempt.judge(input) {
                 case .accept(let claim, let extra):
                     outcome.claims = extra.map { SignInResult.Claim(name: $0.name, value: $0.value) }

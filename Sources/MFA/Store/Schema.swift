@@ -21,10 +21,12 @@ package enum Schema {
     /// The core version this libmfa writes.
     package static var currentVersion: Int64 { Int64(CoreSchema.migrations.count) }
 
-    /// Every track: the core, then each registered factor's.
+    /// Every track: the core, then each registered factor's, then those of
+    /// the features with tables of their own (the hardware-token inventory).
     static var tracks: [(name: String, migrations: [Migration])] {
         [("schema_version", CoreSchema.migrations)]
             + FactorRegistry.all.map { ("schema_version:" + $0.id, $0.migrations) }
+            + [(TokenStore.track, TokenStore.migrations)]
     }
 
     /// Brings the database up to date.
