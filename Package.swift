@@ -45,6 +45,6 @@ let package = Package(
                                             "CCbor", "CHogweed", "CGnuTLS", "CSystem"]),
         .target(name: "MFAExports", dependencies: ["MFA", "CMFATypes"], exclude: ["libmfa.map"],
                 linkerSettings: [.unsafeFlags(libraryLinkFlags)]),
-        .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes", "CSodium"]),
+        .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes", "CSodium", "CNettle"]),
     ]
 )

@@ -40,12 +40,15 @@ private struct CImport {
             report = { line in
                 withOptionalCString(line.uid) { uid in
                     withOptionalCString(line.enrollmentID) { enrollment in
-                        line.outcome.rawValue.withCString { name in
-                            line.reason.withCString { reason in
-                                var record = mfa_import_line(line: Int64(line.line), uid: uid,
-                                                             outcome: outcomes[line.outcome] ?? 0, outcome_name: name,
-                                                             reason: reason, enrollment_id: enrollment)
-                                function(context, &record)
+                        withOptionalCString(line.serial) { serial in
+                            line.outcome.rawValue.withCString { name in
+                                line.reason.withCString { reason in
+                                    var record = mfa_import_line(line: Int64(line.line), uid: uid,
+                                                                 outcome: outcomes[line.outcome] ?? 0,
+                                                                 outcome_name: name, reason: reason,
+                                                                 enrollment_id: enrollment, serial: serial)
+                                    function(context, &record)
+                                }
                             }
                         }
                     }
