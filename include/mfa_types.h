@@ -925,6 +925,50 @@ typedef struct mfa_import_summary {
 /** Longest key mfa_import_pskc() takes for a file encrypted with a pre-shared key, in bytes (AES-256). */
 #define MFA_PSKC_KEY_MAX_BYTES 32
 
+/** Version of mfa_token_seed understood by this header. */
+#define MFA_TOKEN_SEED_VERSION 1
+
+/**
+ * One hardware token's seed, for mfa_token_import(). Fill with
+ * mfa_token_seed_init() or MFA_TOKEN_SEED_INIT, set `kind` and the fields
+ * that kind reads. Pointers are borrowed for the call.
+ */
+typedef struct mfa_token_seed {
+    /** The struct version, set by mfa_token_seed_init() or MFA_TOKEN_SEED_INIT (1 to MFA_TOKEN_SEED_VERSION). */
+    uint32_t version;
+    /** MFA_FACTOR_HOTP, MFA_FACTOR_TOTP or MFA_FACTOR_YUBICO_OTP. */
+    int32_t kind;
+    /** HOTP and TOTP: the HMAC key (10 to 128 bytes); Yubico OTP: the AES-128 key (16 bytes). */
+    const uint8_t *secret;
+    /** Length of secret in bytes. */
+    size_t secret_len;
+    /** HOTP and TOTP: MFA_ALG_SHA1, MFA_ALG_SHA256 or MFA_ALG_SHA512. */
+    int32_t algorithm;
+    /** HOTP and TOTP: 6 to 8. */
+    int32_t digits;
+    /** TOTP: the time step in seconds, 1 to MFA_PERIOD_MAX. */
+    int64_t period;
+    /** HOTP: the counter of the token's next code (0 for a new token). */
+    uint64_t counter;
+    /** The token's own window (TOTP: +/- steps, HOTP: look-ahead), 0 to MFA_WINDOW_MAX, or -1 for the default. */
+    int32_t window;
+    /** The serial number (1 to 64 printable ASCII characters, no space), or NULL; needed to import it unassigned. */
+    const char *serial;
+    /** Yubico OTP: the public id, modhex (2 to 32 characters). */
+    const char *public_id;
+    /** Yubico OTP: the private id (6 bytes). */
+    const uint8_t *private_id;
+    /** Length of private_id in bytes. */
+    size_t private_id_len;
+} mfa_token_seed;
+
+/** A static initializer for mfa_token_seed: the same as mfa_token_seed_init(&s, MFA_TOKEN_SEED_VERSION). */
+#define MFA_TOKEN_SEED_INIT \
+    { MFA_TOKEN_SEED_VERSION, 0, NULL, 0, MFA_ALG_SHA1, MFA_DIGITS_DEFAULT, MFA_PERIOD_DEFAULT, 0, -1, NULL, NULL, NULL, 0 }
+
+/** mfa_import_pskc() flag: store every key unassigned, whatever its UserId says. */
+#define MFA_PSKC_IGNORE_USERS 1
+
 /** A hardware token as mfa_admin_tokens_list() lists it. */
 typedef struct mfa_token {
     /** The serial number (a Yubico OTP token without one: its public id). */
