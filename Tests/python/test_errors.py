@@ -46,6 +46,9 @@ EXPECTED_CLASSES = {
     "CREDENTIAL_CLONED": "CredentialClonedError",
     "ATTESTATION_NOT_TRUSTED": "AttestationNotTrustedError",
     "USER_VERIFICATION_REQUIRED": "UserVerificationRequiredError",
+    "TOKEN_NOT_FOUND": "TokenNotFoundError",
+    "INVALID_PSKC": "InvalidPSKCError",
+    "PSKC_KEY_MISMATCH": "PSKCKeyMismatchError",
 }
 
 ERROR_STATUSES = [status for status in Status if status != Status.OK]
@@ -145,4 +148,4 @@ def test_audit_kinds_of_issue_8():
 
     assert AUDIT_KINDS[libmfa.AUDIT_INTEGRITY_FAILURE] == "INTEGRITY_FAILURE"
     assert AUDIT_KINDS[libmfa.AUDIT_TOKENS_REVOKED] == "TOKENS_REVOKED"
-    assert sorted(AUDIT_KINDS) == list(range(1, 14))  # and issue 12's four admin kinds
+    assert sorted(AUDIT_KINDS) == list(range(1, 14)) + list(range(20, 24))  # issue 12's admin kinds, issue 48's tokens

@@ -206,6 +206,18 @@ class UserVerificationRequiredError(MFAError):
     """WebAuthn: user verification (PIN, biometrics) is required and the authenticator did not do it."""
 
 
+class TokenNotFoundError(MFAError):
+    """Hardware tokens: no unassigned token of the tenant has this serial (or public id)."""
+
+
+class InvalidPSKCError(MFAError):
+    """PSKC: not a PSKC 1.0 key container, or one holding a DTD, an entity or an external reference."""
+
+
+class PSKCKeyMismatchError(MFAError):
+    """PSKC: the values are encrypted and no key or password was given, or the one given does not open them."""
+
+
 #: Status -> exception class, for every error status.
 ERRORS: Dict[Status, Type[MFAError]] = {
     Status.INVALID_ARGUMENT: InvalidArgumentError,
@@ -241,6 +253,9 @@ ERRORS: Dict[Status, Type[MFAError]] = {
     Status.CREDENTIAL_CLONED: CredentialClonedError,
     Status.ATTESTATION_NOT_TRUSTED: AttestationNotTrustedError,
     Status.USER_VERIFICATION_REQUIRED: UserVerificationRequiredError,
+    Status.TOKEN_NOT_FOUND: TokenNotFoundError,
+    Status.INVALID_PSKC: InvalidPSKCError,
+    Status.PSKC_KEY_MISMATCH: PSKCKeyMismatchError,
 }
 
 

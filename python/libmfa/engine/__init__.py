@@ -14,8 +14,9 @@ One module per part:
 * one module per kind of second factor, each with its generator, its
   assertion and its own C calls: :mod:`libmfa.engine.totp` (authenticator
   apps), :mod:`libmfa.engine.phone` (SMS codes) and
-  :mod:`libmfa.engine.recovery_codes` and :mod:`libmfa.engine.webauthn`
-  (security keys and passkeys).
+  :mod:`libmfa.engine.recovery_codes`, :mod:`libmfa.engine.webauthn`
+  (security keys and passkeys), :mod:`libmfa.engine.hotp` (HOTP tokens) and
+  :mod:`libmfa.engine.yubico_otp` (YubiKeys).
 
 Quick start::
 
@@ -48,6 +49,8 @@ from .admin import (
     AdminStatsRow,
     AdminUser,
     AdminUserPage,
+    HardwareToken,
+    HardwareTokenPage,
     ImportLine,
     ImportSummary,
     KeyRotationResult,
@@ -55,9 +58,11 @@ from .admin import (
 )
 from .context import Context
 from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiFactorSession
+from .hotp import HOTPMultiFactorAssertion, HOTPMultiFactorGenerator
 from .phone import PhoneAuthCredential, PhoneAuthProvider, PhoneMultiFactorAssertion, PhoneMultiFactorGenerator
 from .recovery_codes import RecoveryCodeMultiFactorAssertion, RecoveryCodes, RecoveryCodesMultiFactorGenerator
 from .totp import TOTPMultiFactorAssertion, TOTPMultiFactorGenerator, TOTPSecret
+from .yubico_otp import YubicoOTPMultiFactorAssertion, YubicoOTPMultiFactorGenerator
 from .webauthn import (
     WebAuthnAttestation,
     WebAuthnCredential,
@@ -74,6 +79,10 @@ __all__ = [
     "AdminUser",
     "AdminUserPage",
     "Context",
+    "HOTPMultiFactorAssertion",
+    "HOTPMultiFactorGenerator",
+    "HardwareToken",
+    "HardwareTokenPage",
     "ImportLine",
     "ImportSummary",
     "KeyRotationResult",
@@ -96,4 +105,6 @@ __all__ = [
     "WebAuthnCredential",
     "WebAuthnMultiFactorAssertion",
     "WebAuthnMultiFactorGenerator",
+    "YubicoOTPMultiFactorAssertion",
+    "YubicoOTPMultiFactorGenerator",
 ]
