@@ -5,7 +5,7 @@ import ArgumentParser
 struct MFACtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfactl",
-        abstract: "Administer a libmfa store: configuration, users' factors, imports, key rotation.",
+        abstract: "Administer a libmfa store: configuration, users' factors, imports, hardware tokens, key rotation.",
         discussion: """
             Every command opens the store given by --store (or MFA_STORE): an SQLite file or a \
             postgres:// URL, as the library takes it. The master key is read from a file \
@@ -17,12 +17,13 @@ struct MFACtl: ParsableCommand {
             Output is a table for people, or JSON with --json. Exit status: 0 done; 1 an import \
             left lines not imported (or found none to import); 64 usage error; 65 invalid data (a value the library \
             refused); 66 not found; 69 not available (audit events are not stored); 74 store \
-            error; 77 key error (a record under a key not given, or that does not decrypt); \
+            error; 77 key error (a record under a key not given, or that does not decrypt; a \
+            PSKC file's key or password that does not open it); \
             130 interrupted (run the command again to resume).
             """,
         version: "0.1.0",
         subcommands: [
             ConfigCommand.self, UsersCommand.self, FactorsCommand.self, UserCommand.self, ImportCommand.self,
-            KeysCommand.self, PurgeCommand.self, AuditCommand.self, StatsCommand.self,
+            TokensCommand.self, KeysCommand.self, PurgeCommand.self, AuditCommand.self, StatsCommand.self,
         ])
 }
