@@ -168,8 +168,10 @@ extension MFAContext {
                 let seed = candidate.seed
                 func report(_ outcome: ImportLineReport.Outcome, _ reason: String, _ id: String? = nil,
                             status: MFAErrorCode? = nil) {
+                    // A serial that cannot be one (control characters, too long) is not echoed.
+                    let serial = seed.serial.flatMap { TokenStore.serialProblem($0) == nil ? $0 : nil }
                     var line = ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: outcome,
-                                                reason: reason, enrollmentID: id, serial: seed.serial)
+                                                reason: reason, enrollmentID: id, serial: serial)
                     line.status = status ?? (outcome == .imported ? nil
                         : outcome == .alreadyImported ? .secondFactorExists : .invalidArgument)
                     reports.append(line)

@@ -56,9 +56,14 @@ package enum YubicoOTPFactor: SecondFactor {
         }
         let message = "the OTP is wrong, not from this YubiKey, or was already used"
         return FactorAttempt(enrollmentID: named, locate: { (db) throws(MFAError) -> String? in
-            guard let typed, let id = try YubicoOTPStore.enrollmentID(db, publicID: typed.publicID,
-                                                                     tenant: claims.tenant, uid: claims.uid) else {
-                throw MFAError(.mfaEnrollmentNotFound, "the user has no YubiKey with this OTP's public id")
+            // The OTP names its key. One of a key the user does not have is a
+            // wrong OTP for one of theirs, counted by the backoff like any.
+            if let typed, let id = try YubicoOTPStore.enrollmentID(db, publicID: typed.publicID,
+                                                                  tenant: claims.tenant, uid: claims.uid) {
+                return id
+            }
+            guard let id = try YubicoOTPStore.anyEnrollmentID(db, tenant: claims.tenant, uid: claims.uid) else {
+                throw MFAError(.mfaEnrollmentNotFound, "the user has no YubiKey")
             }
             return id
         }, judge: { (input) throws(MFAError) -> AttemptVerdict in

@@ -50,6 +50,16 @@ package enum YubicoOTPStore {
             """, [.text(tenant), .text(uid), .text(YubicoOTPMultiFactorID), .text(publicID)]).first?.first?.text
     }
 
+    /// One of the user's YubiKeys (the first by enrollment id), or nil: where
+    /// an OTP of a key the user does not have is judged, and counted, as a
+    /// wrong OTP.
+    package static func anyEnrollmentID(_ db: SQLConnection, tenant: String, uid: String) throws(MFAError) -> String? {
+        try db.query("""
+            SELECT enrollment_id FROM mfa_factors WHERE tenant = ? AND uid = ? AND factor_id = ? \
+            ORDER BY enrollment_id LIMIT 1
+            """, [.text(tenant), .text(uid), .text(YubicoOTPMultiFactorID)]).first?.first?.text
+    }
+
     /// Whether a factor of the tenant holds this public id already.
     package static func enrolled(_ db: SQLConnection, publicID: String, tenant: String) throws(MFAError) -> Bool {
         !(try db.query("SELECT 1 FROM mfa_factors WHERE yubico_public_id = ? AND tenant = ?",
