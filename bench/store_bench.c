@@ -14,6 +14,10 @@
  * (with BENCH_SECONDS=S, each process signs in for S seconds instead; codes
  * are made beforehand for its first SIGNINS_PER_PROCESS sign-ins, and in the
  * loop after those)
+ * With BENCH_KIND=hotp, each user has an HOTP token instead (imported with
+ * mfa_token_import, 6 digits, SHA-1) and resolves with mfa_resolve and the
+ * code of its next counter: the same sign-in for a counter-based factor
+ * (bench/hotp.sh compares the two).
  * Prints: processes, sign-ins per second in all.
  * Built and run by bench/store.sh.
  */
@@ -29,6 +33,9 @@
 #include "sqlite_host_config.h"
 
 static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
+
+/* bench_now when a run starts (bench_support.h), from which HOTP counters count. */
+#define BENCH_START 1800000000
 
 static mfa_ctx *open_store(const char *store) {
     mfa_options options;
@@ -47,11 +54,18 @@ static mfa_ctx *open_store(const char *store) {
 /* The user of process p's sign-in i: its share of the users, in a scattered order. */
 static long user_of(long p, long i, long share) { return p * share + (i * 7919) % share; }
 
-/* The code user `u`'s authenticator shows at `now`, into `code`. */
+/* BENCH_KIND=hotp: the users have HOTP tokens. */
+static int hotp;
+
+/* The code user `u`'s authenticator shows at `now`, into `code` (an HOTP
+ * token: the code of counter (now - the bench's start) / 30, one press per
+ * pass over the users). */
 static void user_code(long u, int64_t now, char code[MFA_CODE_BUFFER_SIZE]) {
     unsigned char secret[20];
     user_secret(u, secret);
-    int status = mfa_totp_generate(code, MFA_CODE_BUFFER_SIZE, secret, 20, NULL, now);
+    int status = hotp ? mfa_hotp_generate(code, MFA_CODE_BUFFER_SIZE, secret, 20,
+                                          (uint64_t)(now - BENCH_START) / 30, 6, MFA_ALG_SHA1)
+                      : mfa_totp_generate(code, MFA_CODE_BUFFER_SIZE, secret, 20, NULL, now);
     if (status != MFA_OK) die("code", status, NULL);
 }
 
@@ -70,7 +84,15 @@ static void sign_in(mfa_ctx *ctx, mfa_ctx *resolving, long u, const char *code) 
     user.auth_time = bench_now;
     status = mfa_sign_in(ctx, &resolver, &user, NULL);
     if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) die("sign in", status, NULL);
-    status = mfa_resolve_totp(resolving, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err);
+    if (hotp) {
+        mfa_assertion assertion = MFA_ASSERTION_INIT;
+        assertion.kind = MFA_FACTOR_HOTP;
+        assertion.enrollment_id = resolver->hints[0].uid;
+        assertion.code = code;
+        status = mfa_resolve(resolving, &result, resolver->session, NULL, &assertion, &err);
+    } else {
+        status = mfa_resolve_totp(resolving, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err);
+    }
     if (status != MFA_OK) die("resolve", status, err);
     mfa_sign_in_result_free(result);
     mfa_resolver_free(resolver);
@@ -84,9 +106,12 @@ int main(int argc, char **argv) {
     const char *store = argv[1];
     long users = atol(argv[2]), signins = atol(argv[3]), processes = atol(argv[4]);
     bench_sqlite_host_config();
+    const char *kind = getenv("BENCH_KIND");
+    hotp = kind && strcmp(kind, "hotp") == 0;
     mfa_ctx *ctx = open_store(store);
     char *err = NULL;
-    int status = mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}", &err);
+    int status = mfa_config_set_json(ctx, NULL, hotp ? "{\"state\":\"ENABLED\",\"providers\":{\"hotp\":\"ENABLED\"}}"
+                                                     : "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}", &err);
     if (status != MFA_OK) die("config", status, err);
     /* BENCH_TIME_OFFSET=S: start S seconds later (a second run on the same users needs new time steps). */
     const char *offset = getenv("BENCH_TIME_OFFSET");
@@ -102,8 +127,16 @@ int main(int argc, char **argv) {
         user_secret(u, secret);
         if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
-        if ((status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, NULL, &err)) != MFA_OK)
-            die("import", status, err);
+        if (hotp) {
+            mfa_token_seed seed = MFA_TOKEN_SEED_INIT;
+            seed.kind = MFA_FACTOR_HOTP;
+            seed.secret = secret;
+            seed.secret_len = 20;
+            status = mfa_token_import(ctx, &info, &seed, &user, NULL, NULL, NULL, &err);
+        } else {
+            status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, NULL, &err);
+        }
+        if (status != MFA_OK) die("import", status, err);
         mfa_factor_info_free(info);
     }
     mfa_close(ctx);
