@@ -126,6 +126,8 @@ typedef enum mfa_status {
     MFA_ERR_ATTESTATION_NOT_TRUSTED = -32,
     /** WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user. */
     MFA_ERR_USER_VERIFICATION_REQUIRED = -33,
+    /** mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written. */
+    MFA_ERR_KEY_MISMATCH = -34,
     /** Hardware tokens: no unassigned token of this tenant has this serial (or public id). */
     MFA_ERR_TOKEN_NOT_FOUND = -38,
     /** PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread). */

@@ -22,7 +22,10 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
 /// pointers, a version 0 or newer than the library's, more than 64 previous
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
-/// store location meant for another database: see mfa_options.store) or
+/// store location meant for another database: see mfa_options.store),
+/// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
+/// as the master key or a previous key, and the key given under that id is
+/// another one; the message names the id; nothing was read or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 @c(mfa_open)
@@ -102,7 +105,10 @@ public func mfa_close(_ ctx: UnsafeMutablePointer<mfa_ctx>?) {
 /// factors already enrolled keep working and stay required. Returns MFA_OK,
 /// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
 /// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
-/// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
+/// code that is not six digits, a webauthn.rpId that is a public suffix or
+/// an IP address, a webauthn origin with its scheme's default port or
+/// outside the rp id, judged with the project's section under a tenant's;
+/// `err` names it) or MFA_ERR_STORAGE_ERROR.
 @c(mfa_config_set_json)
 public func mfa_config_set_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ tenant: UnsafePointer<CChar>?,
                                 _ json: UnsafePointer<CChar>?,

@@ -26,6 +26,7 @@ struct ErrorCodeTests {
             (.rpIDMismatch, MFA_ERR_RP_ID_MISMATCH), (.credentialCloned, MFA_ERR_CREDENTIAL_CLONED),
             (.attestationNotTrusted, MFA_ERR_ATTESTATION_NOT_TRUSTED),
             (.userVerificationRequired, MFA_ERR_USER_VERIFICATION_REQUIRED),
+            (.keyMismatch, MFA_ERR_KEY_MISMATCH),
             (.tokenNotFound, MFA_ERR_TOKEN_NOT_FOUND), (.invalidPSKC, MFA_ERR_INVALID_PSKC),
             (.pskcKeyMismatch, MFA_ERR_PSKC_KEY_MISMATCH),
         ]
@@ -34,6 +35,11 @@ struct ErrorCodeTests {
             #expect(code.rawValue == status.rawValue, "\(code.name)")
         }
         #expect(Set(MFAErrorCode.allCases.map(\.name)).count == MFAErrorCode.allCases.count)
+    }
+
+    @Test("the Swift module's version is the C library's")
+    func version() {
+        #expect(MFAVersion.string == MFA_VERSION_STRING)
     }
 
     @Test("algorithm constants agree")

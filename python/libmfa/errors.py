@@ -206,6 +206,12 @@ class UserVerificationRequiredError(MFAError):
     """WebAuthn: user verification (PIN, biometrics) is required and the authenticator did not do it."""
 
 
+class KeyMismatchError(MFAError):
+    """Opening a store: it knows a master key by this id and the key given under that id is another one.
+
+    The message names the key id. Nothing was read or written with the key."""
+
+
 class TokenNotFoundError(MFAError):
     """Hardware tokens: no unassigned token of the tenant has this serial (or public id)."""
 
@@ -253,6 +259,9 @@ ERRORS: Dict[Status, Type[MFAError]] = {
     Status.CREDENTIAL_CLONED: CredentialClonedError,
     Status.ATTESTATION_NOT_TRUSTED: AttestationNotTrustedError,
     Status.USER_VERIFICATION_REQUIRED: UserVerificationRequiredError,
+    Status.KEY_MISMATCH: KeyMismatchError,
+
+
     Status.TOKEN_NOT_FOUND: TokenNotFoundError,
     Status.INVALID_PSKC: InvalidPSKCError,
     Status.PSKC_KEY_MISMATCH: PSKCKeyMismatchError,

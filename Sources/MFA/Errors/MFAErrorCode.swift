@@ -69,6 +69,8 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case attestationNotTrusted = -32
     /// The configuration requires WebAuthn user verification (PIN, biometrics) and the authenticator did not do it.
     case userVerificationRequired = -33
+    /// The store knows a master key by this id (its key check value) and the key given under that id is another one.
+    case keyMismatch = -34
     /// No unassigned hardware token of the tenant has this serial (or public id).
     case tokenNotFound = -38
     /// A PSKC file libmfa does not read: not a PSKC 1.0 key container, or
@@ -113,6 +115,7 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .credentialCloned: "CREDENTIAL_CLONED"
         case .attestationNotTrusted: "ATTESTATION_NOT_TRUSTED"
         case .userVerificationRequired: "USER_VERIFICATION_REQUIRED"
+        case .keyMismatch: "KEY_MISMATCH"
         case .tokenNotFound: "TOKEN_NOT_FOUND"
         case .invalidPSKC: "INVALID_PSKC"
         case .pskcKeyMismatch: "PSKC_KEY_MISMATCH"
@@ -155,6 +158,7 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .credentialCloned: "the security key's signature counter went back: it may have been cloned"
         case .attestationNotTrusted: "this kind of security key is not accepted"
         case .userVerificationRequired: "the security key must verify the user (PIN or biometrics)"
+        case .keyMismatch: "the master key is not the one the store knows by this key id"
         case .tokenNotFound: "no unassigned hardware token has this serial number"
         case .invalidPSKC: "the file is not a PSKC key container that can be read safely"
         case .pskcKeyMismatch: "the key or password does not open the file's encrypted values"

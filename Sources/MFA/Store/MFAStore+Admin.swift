@@ -101,14 +101,15 @@ extension MFAStore {
     /// pending TOTP secrets and SMS codes), clears the user's backoff and
     /// revokes the user's tokens, in one transaction.
     /// - Returns: the removed factors, or nil (and nothing written) if the
-    ///   store has neither a factor nor a record of the user.
+    ///   user has neither a factor nor an enrollment or SMS code in flight
+    ///   (a uid never seen, a user deleted, or reset with nothing since).
     package func resetUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError) -> [FactorRecord]? {
         try database.transaction { (db) throws(MFAError) -> [FactorRecord]? in
-            let known = try Self.lockStoredUser(db, tenant, uid, dialect)
+            _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
-            if factors.isEmpty, !known { return nil }
             for factor in factors { try Self.delete(db, factor) }
-            try Self.deleteInFlight(db, tenant, uid)
+            // No factor and nothing in flight: nothing was deleted, and nothing is written.
+            guard try Self.deleteInFlight(db, tenant, uid) > 0 || !factors.isEmpty else { return nil }
             try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
             try db.execute("""
                 UPDATE mfa_users SET failures = 0, last_failure_at = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
@@ -121,7 +122,9 @@ extension MFAStore {
     /// rows, pending secrets, SMS codes and the user's SMS send records, and
     /// the user's record, keeping only a revocation marker (tenant, uid,
     /// epoch, time) so that tokens issued before stay refused.
-    /// - Returns: the removed factors, and whether anything was stored.
+    /// - Returns: the removed factors, and whether anything was stored
+    ///   beyond such a marker (if not, nothing was written: a second delete
+    ///   finds nothing).
     package func deleteUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError)
         -> (factors: [FactorRecord], found: Bool) {
         try database.transaction { (db) throws(MFAError) in
@@ -135,9 +138,12 @@ extension MFAStore {
             removed += try db.execute("DELETE FROM mfa_sms_sends WHERE scope = ?",
                                       [.text("user:" + tenant + "\u{1f}" + uid)])
             let user = try Self.user(db, tenant, uid)
-            removed += try db.execute("DELETE FROM mfa_users WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
+            // A row that holds a revocation and nothing more (what a delete or a
+            // reset leaves) is no data of the user's: it is neither deleted nor counted.
+            removed += try db.query(Self.userDataSQL, [.text(tenant), .text(uid)]).count
             let found = !factors.isEmpty || removed > 0
             if found {
+                try db.execute("DELETE FROM mfa_users WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
                 try db.execute("INSERT INTO mfa_users (tenant, uid, token_epoch, revoked_at_ms) VALUES (?, ?, ?, ?)",
                                [.text(tenant), .text(uid), .int(user.tokenEpoch + 1),
                                 .int(max(nowMs, user.revokedAtMs ?? nowMs))])
@@ -145,6 +151,12 @@ extension MFAStore {
             return (factors, found)
         }
     }
+
+    /// A row if the user's row holds more than a revocation (parameters: tenant, uid).
+    private static let userDataSQL = """
+        SELECT 1 FROM mfa_users WHERE tenant = ? AND uid = ? AND (last_second_factor_at <> 0 OR failures <> 0 \
+        OR last_failure_at <> 0 OR locked_until <> 0 OR consumed IS NOT NULL)
+        """
 
     /// A user's key in a page's index.
     private static func pageKey(_ tenant: String, _ uid: String) -> String { tenant + "\u{1f}" + uid }
@@ -169,29 +181,39 @@ extension MFAStore {
     }
 
     /// Sealed values of one table, ordered by id, after `after`, not under
-    /// `keyID` (nil: every value), at most `limit`.
+    /// `keyID` (nil: every value), at most `limit`. Factors are those of the
+    /// current seal format, or with `everyFormat` those of any format (each
+    /// row's `format` says which).
     package func sealedRecords(in table: SealedTable, notUnder keyID: String?, after: String,
-                               limit: Int) throws(MFAError) -> [SealedRow] {
+                               limit: Int, everyFormat: Bool = false) throws(MFAError) -> [SealedRow] {
         try database.read { (db) throws(MFAError) in
             let kind = table.kindColumn ?? "'\(table.kind)'"
+            let format = table == .factors ? "seal_format" : "\(FactorRecord.currentSealFormat)"
             var conditions = ["\(table.idColumn) > ?"]
             var parameters: [SQLValue] = [.text(after)]
             if let keyID {
                 conditions.append("key_id <> ?")
                 parameters.append(.text(keyID))
             }
-            if table == .factors { conditions.append("seal_format = \(FactorRecord.currentSealFormat)") }
+            if table == .factors && !everyFormat {
+                conditions.append("seal_format = \(FactorRecord.currentSealFormat)")
+            }
             return try db.query("""
-                SELECT \(table.idColumn), key_id, sealed, tenant, uid, \(kind) FROM \(table.table) \
+                SELECT \(table.idColumn), key_id, sealed, tenant, uid, \(kind), \(format) FROM \(table.table) \
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(table.idColumn) LIMIT ?
                 """, parameters + [.int(Int64(limit))]).map { (row) throws(MFAError) in
-                guard row.count == 6, let id = row[0].text, let key = row[1].text, let sealed = row[2].blob,
-                      let tenant = row[3].text, let uid = row[4].text, let kind = row[5].text else {
-                    throw MFAError(.storageError, "a sealed record is malformed")
-                }
-                return SealedRow(table: table, id: id, keyID: key, sealed: sealed, binding: SealBinding(
-                    record: table.record, kind: kind, tenant: tenant, uid: uid, id: id))
+                try Self.sealedRow(row, table)
             }
         }
+    }
+
+    /// A row of `SELECT id, key_id, sealed, tenant, uid, kind, format` on a sealed table.
+    static func sealedRow(_ row: SQLRow, _ table: SealedTable) throws(MFAError) -> SealedRow {
+        guard row.count == 7, let id = row[0].text, let key = row[1].text, let sealed = row[2].blob,
+              let tenant = row[3].text, let uid = row[4].text, let kind = row[5].text, let format = row[6].int else {
+            throw MFAError(.storageError, "a sealed record is malformed")
+        }
+        return SealedRow(table: table, id: id, keyID: key, sealed: sealed, binding: SealBinding(
+            record: table.record, kind: kind, tenant: tenant, uid: uid, id: id), format: format)
     }
 }

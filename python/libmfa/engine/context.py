@@ -204,6 +204,8 @@ class Context:
             callback that is not callable).
         InvalidArgumentError: a key that is not 32 bytes, a bad key id,
             duplicate key ids, both ``sms_sender`` and ``sms_outbox``.
+        KeyMismatchError: the store knows a key id given (``key_id`` or one of
+            ``previous_keys``) with another key under it; the message names the id.
         StorageError: the store cannot be opened, or was written by a newer libmfa.
     """
 

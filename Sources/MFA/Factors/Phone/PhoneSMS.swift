@@ -68,6 +68,8 @@ extension MFAContext {
                          now: Int64) throws(MFAError) -> FactorEnrollment {
         let claims = try OpaqueToken.open(credential.verificationID, purpose: .phoneVerification, keyring: keyring)
         try Self.checkOwner(claims, user)
+        // A reset removed the SMS code with the revocation: the revocation is the answer.
+        try checkNotRevoked(claims, now: now)
         let config = try config(tenant: user.tenant)
         guard config.allows(PhoneMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "phone second factors are disabled")
