@@ -186,7 +186,7 @@ extension ImportCommand {
         /// A pre-shared key written in hex (white space around it ignored).
         static func key(_ text: String, from source: String) throws -> PSKCKey {
             let digits = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined()
-            guard let bytes = StoreOptions.hex(Substring(digits)), [16, 24, 32].contains(bytes.count) else {
+            guard let bytes = KeyFile.bytes(ofHex: ArraySlice(digits.utf8)), [16, 24, 32].contains(bytes.count) else {
                 throw Failure("\(source) must hold the key as 32, 48 or 64 hexadecimal digits",
                               status: ExitStatus.invalidData)
             }
