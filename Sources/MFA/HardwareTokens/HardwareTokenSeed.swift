@@ -68,6 +68,8 @@ public struct HardwareTokenSeed: Sendable {
     /// An event-based token (RFC 4226).
     /// - Parameters:
     ///   - secret: its HMAC key, 10 to 128 bytes.
+    ///   - algorithm: its HMAC's hash (SHA-1 unless its file says otherwise).
+    ///   - digits: the length of its codes, 6 to 8.
     ///   - counter: the counter of its next code.
     ///   - serial: its serial number, if any.
     public static func hotp(secret: [UInt8], algorithm: OTPAlgorithm = .sha1, digits: Int = OTPLimits.defaultDigits,
