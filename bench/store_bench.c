@@ -19,6 +19,9 @@
  * code of its next counter: the same sign-in for a counter-based factor
  * (bench/hotp.sh compares the two).
  * Prints: processes, sign-ins per second in all.
+ * With BENCH_METRICS=off|on|tenant, the contexts keep no metrics, metrics
+ * (the default), or metrics labelled by tenant; with BENCH_TENANT=T, every
+ * user belongs to tenant T (bench/metrics_cost.sh).
  * Built and run by bench/store.sh.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -37,6 +40,12 @@ static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
 /* bench_now when a run starts (bench_support.h), from which HOTP counters count. */
 #define BENCH_START 1800000000
 
+/* BENCH_TENANT: the users' tenant, or NULL for the project. */
+static const char *bench_tenant(void) {
+    const char *tenant = getenv("BENCH_TENANT");
+    return tenant && *tenant ? tenant : NULL;
+}
+
 static mfa_ctx *open_store(const char *store) {
     mfa_options options;
     mfa_ctx *ctx = NULL;
@@ -47,6 +56,10 @@ static mfa_ctx *open_store(const char *store) {
     options.master_key.id = "bench";
     options.master_key.key = master;
     options.clock = bench_clock;
+    const char *metrics = getenv("BENCH_METRICS");
+    if (metrics && strcmp(metrics, "off") == 0) options.metrics = MFA_METRICS_OFF;
+    else if (metrics && strcmp(metrics, "tenant") == 0) options.metrics = MFA_METRICS_BY_TENANT;
+    else if (metrics && strcmp(metrics, "on") != 0) die("BENCH_METRICS must be off, on or tenant", 0, NULL);
     if ((status = mfa_open(&ctx, &options, &err)) != MFA_OK) die("open", status, err);
     return ctx;
 }
@@ -83,6 +96,7 @@ __attribute__((noinline)) static void sign_in(mfa_ctx *ctx, mfa_ctx *resolving, 
     user_name(u, uid);
     if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
     user.uid = uid;
+    user.tenant = bench_tenant();
     user.auth_time = bench_now;
     status = mfa_sign_in(ctx, &resolver, &user, NULL);
     if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) die("sign in", status, NULL);
@@ -91,9 +105,10 @@ __attribute__((noinline)) static void sign_in(mfa_ctx *ctx, mfa_ctx *resolving, 
         assertion.kind = MFA_FACTOR_HOTP;
         assertion.enrollment_id = resolver->hints[0].uid;
         assertion.code = code;
-        status = mfa_resolve(resolving, &result, resolver->session, NULL, &assertion, &err);
+        status = mfa_resolve(resolving, &result, resolver->session, user.tenant, &assertion, &err);
     } else {
-        status = mfa_resolve_totp(resolving, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err);
+        status = mfa_resolve_totp(resolving, &result, resolver->session, user.tenant, resolver->hints[0].uid, code,
+                                  &err);
     }
     if (status != MFA_OK) die("resolve", status, err);
     mfa_sign_in_result_free(result);
@@ -129,12 +144,13 @@ int main(int argc, char **argv) {
         user_secret(u, secret);
         if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
+        user.tenant = bench_tenant();
         if (hotp) {
             mfa_token_seed seed = MFA_TOKEN_SEED_INIT;
             seed.kind = MFA_FACTOR_HOTP;
             seed.secret = secret;
             seed.secret_len = 20;
-            status = mfa_token_import(ctx, &info, &seed, &user, NULL, NULL, "bench", &err);
+            status = mfa_token_import(ctx, &info, &seed, &user, user.tenant, NULL, "bench", &err);
         } else {
             status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, NULL, &err);
         }

@@ -167,6 +167,7 @@ GROUPS = [
     ("Hardware tokens: HOTP, TOTP and YubiKeys", ["HardwareTokenExports.swift", "HOTPExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
+    ("Metrics: counters, latency histograms, Prometheus' text format", ["MetricsExports.swift"]),
 ]
 
 

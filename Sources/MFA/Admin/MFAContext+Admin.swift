@@ -83,6 +83,7 @@ extension MFAContext {
         }
         let factor = AdminFactor(tenant: removed.tenant.isEmpty ? nil : removed.tenant, uid: removed.uid,
                                  info: (try? factorInfo(removed, masked: true)) ?? removedInfo(removed))
+        metrics.unenrollment(factorID: removed.factorID, by: .operator, tenant: removed.tenant)
         audit(AuditEvent(kind: .unenroll, tenant: removed.tenant, uid: removed.uid, factorID: removed.factorID,
                          enrollmentID: enrollmentID, time: clock.now(), detail: "ADMIN", actor: actor))
         return factor
@@ -134,6 +135,7 @@ extension MFAContext {
         }
         let now = clock.now()
         for factor in removed {
+            metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
             audit(AuditEvent(kind: .unenroll, tenant: tenantKey, uid: uid, factorID: factor.factorID,
                              enrollmentID: factor.enrollmentID, time: now, detail: "ADMIN", actor: actor))
         }
@@ -165,6 +167,9 @@ extension MFAContext {
         guard result.found else {
             throw MFAError(.mfaEnrollmentNotFound,
                            "nothing is stored about this user (a deleted user keeps only its revocation)")
+        }
+        for factor in result.factors {
+            metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
         }
         audit(AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: clock.now(),
                          detail: "\(result.factors.count) factors removed", actor: actor))

@@ -9,6 +9,22 @@ extension MFAContext {
     public func signIn(_ user: MFAUser) throws(MFAError) -> SignInOutcome {
         let call = CallBudget.begin()
         defer { call.end() }
+        do {
+            let outcome = try startSignIn(user)
+            if case .secondFactorRequired = outcome {
+                metrics.signInStarted(.secondFactorRequired, tenant: user.tenantKey)
+            } else {
+                metrics.signInStarted(.signedIn, tenant: user.tenantKey)
+            }
+            return outcome
+        } catch {
+            metrics.signInStarted(SignInStartOutcome(error.code), tenant: user.tenantKey)
+            throw error
+        }
+    }
+
+    /// `signIn(_:)`, uncounted.
+    private func startSignIn(_ user: MFAUser) throws(MFAError) -> SignInOutcome {
         try user.validate()
         let now = clock.now()
         let snapshot = try store.signInSnapshot(tenant: user.tenantKey, uid: user.uid)
@@ -78,6 +94,25 @@ extension MFAContext {
                               assertion: MultiFactorAssertion) throws(MFAError) -> SignInResult {
         let call = CallBudget.begin()
         defer { call.end() }
+        let start = metrics.start()
+        // What the status alone does not tell apart (a replayed code, an expired credential).
+        var outcome: MetricOutcome?
+        do {
+            let result = try resolve(pendingCredential: pendingCredential, tenant: tenant, assertion: assertion,
+                                     outcome: &outcome)
+            metrics.signIn(factorID: assertion.factorID, .success, tenant: tenant ?? "", since: start)
+            return result
+        } catch {
+            metrics.signIn(factorID: assertion.factorID, outcome ?? MetricOutcome(error.code), tenant: tenant ?? "",
+                           since: start)
+            throw error
+        }
+    }
+
+    /// `resolveSignIn(pendingCredential:tenant:assertion:)`, uncounted;
+    /// `outcome` says what a failure's status does not.
+    private func resolve(pendingCredential: String, tenant: String?, assertion: MultiFactorAssertion,
+                         outcome failure: inout MetricOutcome?) throws(MFAError) -> SignInResult {
         let now = clock.now()
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now, checkExpiry: false)
         guard let kind = FactorRegistry.kind(assertion.factorID) else {
@@ -96,7 +131,10 @@ extension MFAContext {
             }
             throw error
         }
-        guard claims.expires >= now else { throw MFAError(.invalidSession, "the pending credential has expired") }
+        guard claims.expires >= now else {
+            failure = .expired
+            throw MFAError(.invalidSession, "the pending credential has expired")
+        }
         let outcome = AttemptOutcome()
         let request = AttemptRequest(enrollmentID: attempt.enrollmentID, tenant: claims.tenant, uid: claims.uid,
                                      tokenID: claims.id, epoch: claims.epoch, now: now)
@@ -134,8 +172,10 @@ extension MFAContext {
             throw error
         }
         guard let factor = outcome.factor else { throw MFAError(.internal, "the attempt saw no factor") }
-        if case .failed(let failure, let message) = result {
-            reportFailure(factor, claims: claims, now: now, outcome: failure)
+        if case .failed(let counted, let message) = result {
+            reportFailure(factor, claims: claims, now: now, outcome: counted)
+            // A message of the store's: the code was right, and its claim missed (used already).
+            if message != nil { failure = .replay }
             throw MFAError(.invalidVerificationCode, message ?? outcome.message)
         }
         var factorClaims = outcome.claims
@@ -211,6 +251,7 @@ extension MFAContext {
                          enrollmentID: factor.enrollmentID, time: now,
                          detail: MFAErrorCode.invalidVerificationCode.name))
         if let outcome, outcome.startedBackoff {
+            metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant)
             audit(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
                              enrollmentID: factor.enrollmentID, time: now,
                              detail: "locked until \(outcome.lockedUntil)"))

@@ -35,6 +35,9 @@ public struct MFAOptions: Sendable {
     /// Decides which WebAuthn attestations are trusted (see
     /// `WebAuthnAttestationTrust`); nil leaves it to the configuration.
     public var attestationTrust: (any WebAuthnAttestationTrust)?
+    /// Which metrics the context keeps (`MFAContext.metrics`): on without a
+    /// tenant label by default; `.off`, or `.byTenant(limit:)`.
+    public var metrics: MetricsOptions
 
     /// Options with the system clock and randomness and no audit callback.
     /// - Parameters:
@@ -49,5 +52,6 @@ public struct MFAOptions: Sendable {
         smsSender = nil
         appVerifier = nil
         attestationTrust = nil
+        metrics = .on
     }
 }

@@ -24,6 +24,7 @@ from .._lib import OK, lib
 from ..errors import SecondFactorRequired, check, take_message
 from ..models import AuditEvent, SignInResult, User
 from . import flow
+from . import metrics as _metrics
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -189,6 +190,13 @@ class Context:
             None: the configuration decides (``webauthn.attestation``
             ``"none"`` accepts every statement, the others only chains that
             lead to ``webauthn.attestationRoots``).
+        metrics: whether the context keeps metrics (:meth:`metrics`,
+            :meth:`metrics_text`): True by default; False counts nothing.
+        metrics_tenants: None for metrics without a tenant label; else the
+            most tenants (1 to ``MFA_METRICS_TENANTS_MAX``, 10,000) whose
+            events get series of their own, labelled ``tenant``, from the
+            first one counted; the events of tenants past the bound share
+            ``tenant="(other)"``. Out of range raises InvalidArgumentError.
 
     Callbacks must not call back into the context (doing so raises
     RuntimeError inside the callback, which then fails as described above).
@@ -203,7 +211,8 @@ class Context:
         TypeError: arguments of the wrong type (a str key, a missing key, a
             callback that is not callable).
         InvalidArgumentError: a key that is not 32 bytes, a bad key id,
-            duplicate key ids, both ``sms_sender`` and ``sms_outbox``.
+            duplicate key ids, both ``sms_sender`` and ``sms_outbox``, a
+            ``metrics_tenants`` out of range or with ``metrics=False``.
         KeyMismatchError: the store knows a key id given (``key_id`` or one of
             ``previous_keys``) with another key under it; the message names the id.
         StorageError: the store cannot be opened, or was written by a newer libmfa.
@@ -222,6 +231,8 @@ class Context:
         sms_outbox: Union[str, bytes, os.PathLike[str], None] = None,
         app_verifier: Optional[Callable[[str, str], object]] = None,
         webauthn_trust: Optional[Callable[[Any], object]] = None,
+        metrics: bool = True,
+        metrics_tenants: Optional[int] = None,
     ) -> None:
         import threading  # here, not at import: most programs that import libmfa open no context
 
@@ -248,6 +259,7 @@ class Context:
         if outbox_raw == b"":
             raise _args.invalid("sms_outbox must not be empty")
 
+        metrics_mode, tenant_bound = _metrics.options(metrics, metrics_tenants)
         key_raw_id, key_buffer = _master_key(key_id, master_key, "master_key")
         pairs = _key_pairs(previous_keys)
         previous = (_ffi.mfa_master_key * max(len(pairs), 1))()
@@ -292,6 +304,8 @@ class Context:
             options.app_verifier = self._app_verifier_fn
         if self._webauthn_trust_fn is not None:
             options.webauthn_trust = self._webauthn_trust_fn
+        options.metrics = metrics_mode
+        options.metrics_tenants = tenant_bound
 
         handle = ctypes.POINTER(_ffi.mfa_ctx)()
         err = ctypes.c_void_p()
@@ -455,6 +469,36 @@ class Context:
         raw_tenant = _args.optional_text(tenant, "tenant")
         document: Dict[str, Any] = json.loads(self._string_call(lib.mfa_config_get_json, raw_tenant))
         return document
+
+    # --- metrics ----------------------------------------------------------------------
+
+    def metrics(self) -> _metrics.Metrics:
+        """The context's metrics now: counters and latency histograms since it opened.
+
+        Returns:
+            A :class:`libmfa.Metrics` (no families when the context was opened
+            with ``metrics=False``); ``metrics.value("libmfa_sign_ins_total",
+            kind="totp", outcome="success")`` reads one series.
+        """
+        _lib.require(("mfa_metrics_snapshot", "mfa_metrics_free"), "metrics")
+        out = _metrics.snapshot_pointer()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(lib.mfa_metrics_snapshot(handle, ctypes.byref(out), ctypes.byref(err)), err)
+            return _metrics.from_c(out.contents)
+        finally:
+            lib.mfa_metrics_free(out)
+
+    def metrics_text(self) -> str:
+        """The context's metrics in Prometheus' text exposition format (version 0.0.4), in one call.
+
+        What a ``/metrics`` endpoint serves, with the content type
+        :data:`libmfa.PROMETHEUS_CONTENT_TYPE`: ``# HELP`` and ``# TYPE``
+        lines, then each series; "" when the context keeps no metrics.
+        """
+        _lib.require(("mfa_metrics_prometheus",), "metrics")
+        return self._string_call(lib.mfa_metrics_prometheus)
 
     # --- users and sign-in --------------------------------------------------------------
 
