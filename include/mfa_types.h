@@ -127,7 +127,13 @@ typedef enum mfa_status {
     /** WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user. */
     MFA_ERR_USER_VERIFICATION_REQUIRED = -33,
     /** mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written. */
-    MFA_ERR_KEY_MISMATCH = -34
+    MFA_ERR_KEY_MISMATCH = -34,
+    /** Hardware tokens: no unassigned token of this tenant has this serial (or public id). */
+    MFA_ERR_TOKEN_NOT_FOUND = -38,
+    /** PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread). */
+    MFA_ERR_INVALID_PSKC = -39,
+    /** PSKC: the file's values are encrypted and no key or password was given, or the one given does not open them. */
+    MFA_ERR_PSKC_KEY_MISMATCH = -40
 } mfa_status;
 
 /* ------------------------------------------------------------------ */
@@ -276,6 +282,14 @@ typedef struct mfa_ctx {
 #define MFA_AUDIT_USER_DELETED 12
 /** Audit event: stored secrets were re-encrypted under the current master key (mfa_rotate_keys_batched()). */
 #define MFA_AUDIT_KEYS_ROTATED 13
+/** Audit event: a hardware token was imported unassigned (mfa_import_pskc(), MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial. */
+#define MFA_AUDIT_TOKEN_IMPORTED 20
+/** Audit event: a hardware token became a user's factor: assigned by an operator (mfa_admin_token_assign()) or claimed by its user (mfa_enroll() with a serial). */
+#define MFA_AUDIT_TOKEN_ASSIGNED 21
+/** Audit event: an HOTP token's counter was brought forward by two consecutive codes (at sign-in, or mfa_admin_hotp_resync()). */
+#define MFA_AUDIT_TOKEN_RESYNCED 22
+/** Audit event: an operator removed an unassigned hardware token (mfa_admin_token_remove()). */
+#define MFA_AUDIT_TOKEN_REMOVED 23
 /** Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()). */
 #define MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS 24
 /** Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant answered, or none that signs in). */
@@ -291,7 +305,7 @@ typedef struct mfa_ctx {
 typedef struct mfa_audit_event {
     /** MFA_AUDIT_*. */
     int32_t kind;
-    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE". */
+    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE". */
     const char *kind_name;
     /** The tenant, "" for the project. */
     const char *tenant;
@@ -514,6 +528,15 @@ typedef struct mfa_user {
 #define MFA_FACTOR_RECOVERY_CODES 3
 /** Factor kind: a WebAuthn credential, a security key or a passkey (factor id "webauthn"). */
 #define MFA_FACTOR_WEBAUTHN 4
+/** Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to 8-digit code. */
+#define MFA_FACTOR_HOTP 6
+/** Factor kind: a YubiKey typing a Yubico OTP (factor id "yubico_otp"), checked locally with its AES key. */
+#define MFA_FACTOR_YUBICO_OTP 7
+
+/** Longest HOTP resynchronization search: two consecutive codes are looked for this many counters ahead at most. */
+#define MFA_HOTP_RESYNC_MAX 10000
+/** Length of the OTP a YubiKey types with the usual 12-character public id (a Yubico OTP is 32 to 64 modhex characters). */
+#define MFA_YUBICO_OTP_LENGTH 44
 
 /**
  * One enrolled second factor, of any kind. Strings are owned by the object
@@ -613,8 +636,8 @@ typedef struct mfa_sign_in_result {
     const mfa_claim *claims;
 } mfa_sign_in_result;
 
-/** Version of mfa_assertion understood by this header (2 added `credential`). */
-#define MFA_ASSERTION_VERSION 2
+/** Version of mfa_assertion understood by this header (2 added `credential`, 3 `serial` and `next_code`). */
+#define MFA_ASSERTION_VERSION 3
 
 /**
  * Proof of a second factor, of any kind, for mfa_enroll() and mfa_resolve().
@@ -627,19 +650,29 @@ typedef struct mfa_sign_in_result {
  *   MFA_FACTOR_PHONE             verification_id, code         verification_id, code
  *   MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
  *   MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
+ *   MFA_FACTOR_HOTP              session_info, serial, code    enrollment_id, code
+ *   MFA_FACTOR_YUBICO_OTP        session_info, code            code, enrollment_id or NULL
+ *
+ * Hardware tokens an operator imported unassigned are claimed by their user
+ * with a code: `session_info` is then the enrollment session itself
+ * (mfa_session_new()), `serial` the number printed on the token (an
+ * MFA_FACTOR_TOTP assertion with a serial claims a TOTP token), `code` what
+ * it shows; a YubiKey's OTP names the key itself, so it needs no serial. An
+ * HOTP token pressed many times away from the server is brought back by two
+ * consecutive codes, `code` then `next_code`, at sign-in or when claimed.
  */
 typedef struct mfa_assertion {
     /** The struct version, set by mfa_assertion_init() or MFA_ASSERTION_INIT (1 to MFA_ASSERTION_VERSION). */
     uint32_t version;
     /** MFA_FACTOR_*. */
     int32_t kind;
-    /** The factor signed in with (TOTP; a recovery set, optional). */
+    /** The factor signed in with (TOTP, HOTP; a recovery set or a YubiKey, optional). */
     const char *enrollment_id;
-    /** The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()). */
+    /** The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); to claim a hardware token, the enrollment session. */
     const char *session_info;
     /** The verification id of an SMS code (mfa_phone_start_enrollment() or mfa_phone_start_sign_in()). */
     const char *verification_id;
-    /** The code: from the authenticator app, the SMS, or a recovery code as the user typed it. */
+    /** The code: from the authenticator app, the SMS, a hardware token, the OTP a YubiKey typed, or a recovery code as the user typed it. */
     const char *code;
     /**
      * Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
@@ -647,10 +680,14 @@ typedef struct mfa_assertion {
      * or navigator.credentials.get() to sign in.
      */
     const char *credential;
+    /** Version 3. The serial number of a hardware token an operator imported unassigned, to claim it (HOTP, TOTP). */
+    const char *serial;
+    /** Version 3. HOTP: the code that follows `code` on the token, to resynchronize a token pressed beyond the look-ahead window; NULL otherwise. */
+    const char *next_code;
 } mfa_assertion;
 
 /** An mfa_assertion with every field empty, for `mfa_assertion a = MFA_ASSERTION_INIT;`. */
-#define MFA_ASSERTION_INIT { MFA_ASSERTION_VERSION, 0, NULL, NULL, NULL, NULL, NULL }
+#define MFA_ASSERTION_INIT { MFA_ASSERTION_VERSION, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /**
  * A freshly generated recovery-code set: show the codes to the user once
@@ -920,12 +957,20 @@ typedef struct mfa_admin_stats {
 #define MFA_IMPORT_USERS_FILE 2
 /** mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm` (base32 secret; a header line, blank fields and quoted fields allowed). */
 #define MFA_IMPORT_CSV 3
+/**
+ * mfa_import() format: the CSV lines YubiKeys are programmed with, stored
+ * as unassigned Yubico OTP tokens: the YubiKey Manager's (`ykman otp yubiotp
+ * --config-output`: serial, public id, private id, AES key, access code, time)
+ * and the YubiKey Personalization Tool's log (`Yubico OTP,time,slot,public
+ * id,private id,AES key,...`, whose tokens are known by their public id).
+ */
+#define MFA_IMPORT_YUBIKEY_CSV 4
 
 /** Import outcome: a factor (or a recovery code) was stored. */
 #define MFA_IMPORT_IMPORTED 1
 /** Import outcome: the user already has a factor with this secret (a re-run); nothing was stored. */
 #define MFA_IMPORT_ALREADY_IMPORTED 2
-/** Import outcome: the line is valid but names something libmfa does not do (HOTP); nothing was stored. */
+/** Import outcome: the line is valid but names something libmfa does not do (a key of an unknown algorithm); nothing was stored. */
 #define MFA_IMPORT_UNSUPPORTED 3
 /** Import outcome: the line is malformed or was refused (the reason says why); nothing was stored. */
 #define MFA_IMPORT_FAILED 4
@@ -957,6 +1002,8 @@ typedef struct mfa_import_line {
     const char *reason;
     /** The factor stored or found, or NULL. */
     const char *enrollment_id;
+    /** The serial number of the hardware token the line is about (stored unassigned, or assigned to `uid`), or NULL. */
+    const char *serial;
 } mfa_import_line;
 
 /** Receives the report of one line of an import, in line order; it runs on the calling thread and must not call back into libmfa. */
@@ -999,7 +1046,7 @@ typedef struct mfa_import_options {
 typedef struct mfa_import_summary {
     /** Lines read (blank lines and comments included). */
     int64_t lines;
-    /** Factors stored. */
+    /** Factors stored, and hardware tokens stored unassigned. */
     int64_t imported;
     /** Lines whose factor the user already had. */
     int64_t already_imported;
@@ -1012,6 +1059,88 @@ typedef struct mfa_import_summary {
     /** Whether the progress callback stopped the import (the batches before are stored; run it again to go on). */
     bool stopped;
 } mfa_import_summary;
+
+/** Longest key mfa_import_pskc() takes for a file encrypted with a pre-shared key, in bytes (AES-256). */
+#define MFA_PSKC_KEY_MAX_BYTES 32
+
+/** Version of mfa_token_seed understood by this header. */
+#define MFA_TOKEN_SEED_VERSION 1
+
+/**
+ * One hardware token's seed, for mfa_token_import(). Fill with
+ * mfa_token_seed_init() or MFA_TOKEN_SEED_INIT, set `kind` and the fields
+ * that kind reads. Pointers are borrowed for the call.
+ */
+typedef struct mfa_token_seed {
+    /** The struct version, set by mfa_token_seed_init() or MFA_TOKEN_SEED_INIT (1 to MFA_TOKEN_SEED_VERSION). */
+    uint32_t version;
+    /** MFA_FACTOR_HOTP, MFA_FACTOR_TOTP or MFA_FACTOR_YUBICO_OTP. */
+    int32_t kind;
+    /** HOTP and TOTP: the HMAC key (10 to 128 bytes); Yubico OTP: the AES-128 key (16 bytes). */
+    const uint8_t *secret;
+    /** Length of secret in bytes. */
+    size_t secret_len;
+    /** HOTP and TOTP: MFA_ALG_SHA1, MFA_ALG_SHA256 or MFA_ALG_SHA512. */
+    int32_t algorithm;
+    /** HOTP and TOTP: 6 to 8. */
+    int32_t digits;
+    /** TOTP: the time step in seconds, 1 to MFA_PERIOD_MAX. */
+    int64_t period;
+    /** HOTP: the counter of the token's next code (0 for a new token). */
+    uint64_t counter;
+    /** The token's own window (TOTP: +/- steps, HOTP: look-ahead), 0 to MFA_WINDOW_MAX, or -1 for the default. */
+    int32_t window;
+    /** The serial number (1 to 64 printable ASCII characters, no space), or NULL; needed to import it unassigned. */
+    const char *serial;
+    /** Yubico OTP: the public id, modhex (2 to 32 characters). */
+    const char *public_id;
+    /** Yubico OTP: the private id (6 bytes). */
+    const uint8_t *private_id;
+    /** Length of private_id in bytes. */
+    size_t private_id_len;
+} mfa_token_seed;
+
+/** A static initializer for mfa_token_seed: the same as mfa_token_seed_init(&s, MFA_TOKEN_SEED_VERSION). */
+#define MFA_TOKEN_SEED_INIT \
+    { MFA_TOKEN_SEED_VERSION, 0, NULL, 0, MFA_ALG_SHA1, MFA_DIGITS_DEFAULT, MFA_PERIOD_DEFAULT, 0, -1, NULL, NULL, NULL, 0 }
+
+/** mfa_import_pskc() flag: store every key unassigned, whatever its UserId says. */
+#define MFA_PSKC_IGNORE_USERS 1
+
+/** A hardware token as mfa_admin_tokens_list() lists it. */
+typedef struct mfa_token {
+    /** The serial number (a Yubico OTP token without one: its public id). */
+    const char *serial;
+    /** What it makes: "hotp", "totp" or "yubico_otp". */
+    const char *factor_id;
+    /** The kind: MFA_FACTOR_*. */
+    int32_t kind;
+    /** The tenant, or NULL for the project. */
+    const char *tenant;
+    /** A Yubico OTP token's public id (modhex), else NULL. */
+    const char *public_id;
+    /** The issuer or manufacturer the import named, or NULL. */
+    const char *issuer;
+    /** The user who has it as a factor, or NULL while it is unassigned. */
+    const char *uid;
+    /** The factor it became, or NULL while it is unassigned. */
+    const char *enrollment_id;
+    /** Unix time of the import (unassigned) or of the enrollment (assigned). */
+    int64_t time;
+} mfa_token;
+
+/** One page of tokens, in one allocation: free with mfa_token_list_free(). */
+typedef struct mfa_token_list {
+    /** Number of tokens. */
+    size_t count;
+    /** The tokens, by tenant (the project first) then serial. */
+    const mfa_token *items;
+    /** Pass it to mfa_admin_tokens_list() for the next page; NULL when this page is the last. */
+    const char *next_cursor;
+} mfa_token_list;
+
+/** mfa_admin_tokens_list() flag: list the tokens that are users' factors too (by default only the unassigned). */
+#define MFA_TOKENS_ASSIGNED 1
 
 /** Most records per batch of mfa_rotate_keys_batched() and mfa_check_seals(). */
 #define MFA_ROTATION_BATCH_MAX 10000

@@ -57,6 +57,8 @@ struct CAudit: @unchecked Sendable {
         .userDeleted: MFA_AUDIT_USER_DELETED, .keysRotated: MFA_AUDIT_KEYS_ROTATED,
         .passkeySignInSuccess: MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS,
         .passkeySignInFailure: MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE,
+        .tokenImported: MFA_AUDIT_TOKEN_IMPORTED, .tokenAssigned: MFA_AUDIT_TOKEN_ASSIGNED,
+        .tokenResynced: MFA_AUDIT_TOKEN_RESYNCED, .tokenRemoved: MFA_AUDIT_TOKEN_REMOVED,
     ]
 
     func deliver(_ event: AuditEvent) {

@@ -113,10 +113,11 @@ enum CStructs {
     /// `mfa_assertion`.
     static let assertion = CVersioned<mfa_assertion>(
         name: "assertion", macro: "MFA_ASSERTION_VERSION",
-        sizes: [MemoryLayout<mfa_assertion>.offset(of: \.credential) ?? 0, MemoryLayout<mfa_assertion>.size]
+        sizes: [MemoryLayout<mfa_assertion>.offset(of: \.credential) ?? 0,
+                MemoryLayout<mfa_assertion>.offset(of: \.serial) ?? 0, MemoryLayout<mfa_assertion>.size]
     ) { version in
         mfa_assertion(version: version, kind: 0, enrollment_id: nil, session_info: nil, verification_id: nil,
-                      code: nil, credential: nil)
+                      code: nil, credential: nil, serial: nil, next_code: nil)
     }
 
     /// `mfa_webauthn_options`.

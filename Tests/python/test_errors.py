@@ -47,6 +47,9 @@ EXPECTED_CLASSES = {
     "ATTESTATION_NOT_TRUSTED": "AttestationNotTrustedError",
     "USER_VERIFICATION_REQUIRED": "UserVerificationRequiredError",
     "KEY_MISMATCH": "KeyMismatchError",
+    "TOKEN_NOT_FOUND": "TokenNotFoundError",
+    "INVALID_PSKC": "InvalidPSKCError",
+    "PSKC_KEY_MISMATCH": "PSKCKeyMismatchError",
 }
 
 ERROR_STATUSES = [status for status in Status if status != Status.OK]
@@ -146,4 +149,4 @@ def test_audit_kinds_of_issue_8():
 
     assert AUDIT_KINDS[libmfa.AUDIT_INTEGRITY_FAILURE] == "INTEGRITY_FAILURE"
     assert AUDIT_KINDS[libmfa.AUDIT_TOKENS_REVOKED] == "TOKENS_REVOKED"
-    assert sorted(AUDIT_KINDS) == list(range(1, 14))  # and issue 12's four admin kinds
+    assert sorted(AUDIT_KINDS) == list(range(1, 14)) + list(range(20, 24))  # issue 12's admin kinds, issue 48's tokens

@@ -74,6 +74,12 @@ var (
 	ErrUserVerificationRequired = &Error{Status: -33, Name: "USER_VERIFICATION_REQUIRED"}
 	// ErrKeyMismatch is KEY_MISMATCH: mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
 	ErrKeyMismatch = &Error{Status: -34, Name: "KEY_MISMATCH"}
+	// ErrTokenNotFound is TOKEN_NOT_FOUND: Hardware tokens: no unassigned token of this tenant has this serial (or public id).
+	ErrTokenNotFound = &Error{Status: -38, Name: "TOKEN_NOT_FOUND"}
+	// ErrInvalidPskc is INVALID_PSKC: PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread).
+	ErrInvalidPskc = &Error{Status: -39, Name: "INVALID_PSKC"}
+	// ErrPskcKeyMismatch is PSKC_KEY_MISMATCH: PSKC: the file's values are encrypted and no key or password was given, or the one given does not open them.
+	ErrPskcKeyMismatch = &Error{Status: -40, Name: "PSKC_KEY_MISMATCH"}
 )
 
 // sentinels are the sentinel errors by status code.
@@ -112,4 +118,7 @@ var sentinels = map[Status]*Error{
 	-32: ErrAttestationNotTrusted,
 	-33: ErrUserVerificationRequired,
 	-34: ErrKeyMismatch,
+	-38: ErrTokenNotFound,
+	-39: ErrInvalidPskc,
+	-40: ErrPskcKeyMismatch,
 }

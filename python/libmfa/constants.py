@@ -88,6 +88,14 @@ TRAIL_READ_MAX = _ffi.MFA_TRAIL_READ_MAX
 AUDIT_PASSKEY_SIGN_IN_SUCCESS = _ffi.MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS
 #: Audit event: a passkey sign-in was refused (``uid`` is ``""`` when no credential of the tenant answered).
 AUDIT_PASSKEY_SIGN_IN_FAILURE = _ffi.MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE
+#: Audit event: a hardware token was imported unassigned (its serial in the detail).
+AUDIT_TOKEN_IMPORTED = _ffi.MFA_AUDIT_TOKEN_IMPORTED
+#: Audit event: a hardware token became a user's factor (:meth:`libmfa.Admin.assign_token`, or claimed by its user).
+AUDIT_TOKEN_ASSIGNED = _ffi.MFA_AUDIT_TOKEN_ASSIGNED
+#: Audit event: an HOTP token's counter was brought forward by two consecutive codes.
+AUDIT_TOKEN_RESYNCED = _ffi.MFA_AUDIT_TOKEN_RESYNCED
+#: Audit event: an operator removed an unassigned hardware token (:meth:`libmfa.Admin.remove_token`).
+AUDIT_TOKEN_REMOVED = _ffi.MFA_AUDIT_TOKEN_REMOVED
 
 #: Longest ``actor`` of an administrative call, in bytes (:class:`libmfa.Admin`).
 ACTOR_MAX_BYTES = _ffi.MFA_ACTOR_MAX_BYTES
@@ -103,11 +111,13 @@ IMPORT_OTPAUTH = _ffi.MFA_IMPORT_OTPAUTH
 IMPORT_USERS_FILE = _ffi.MFA_IMPORT_USERS_FILE
 #: :meth:`libmfa.Admin.import_factors` format: CSV ``uid,secret,issuer,digits,period,algorithm``.
 IMPORT_CSV = _ffi.MFA_IMPORT_CSV
+#: :meth:`libmfa.Admin.import_factors` format: the CSV YubiKeys are programmed with (unassigned tokens).
+IMPORT_YUBIKEY_CSV = _ffi.MFA_IMPORT_YUBIKEY_CSV
 #: Import outcome: a factor (or a recovery code) was stored.
 IMPORT_IMPORTED = _ffi.MFA_IMPORT_IMPORTED
 #: Import outcome: the user already has a factor with this secret (a re-run); nothing was stored.
 IMPORT_ALREADY_IMPORTED = _ffi.MFA_IMPORT_ALREADY_IMPORTED
-#: Import outcome: the line names something libmfa does not do (HOTP); nothing was stored.
+#: Import outcome: the line names something libmfa does not do (a key of an unknown algorithm); nothing was stored.
 IMPORT_UNSUPPORTED = _ffi.MFA_IMPORT_UNSUPPORTED
 #: Import outcome: the line is malformed or was refused; nothing was stored.
 IMPORT_FAILED = _ffi.MFA_IMPORT_FAILED
@@ -159,6 +169,22 @@ FACTOR_PHONE = _ffi.MFA_FACTOR_PHONE
 FACTOR_RECOVERY_CODES = _ffi.MFA_FACTOR_RECOVERY_CODES
 #: Factor kind: a WebAuthn security key or passkey (factor id "webauthn").
 FACTOR_WEBAUTHN = _ffi.MFA_FACTOR_WEBAUTHN
+#: Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id ``"hotp"``).
+FACTOR_HOTP = _ffi.MFA_FACTOR_HOTP
+#: Factor kind: a YubiKey typing Yubico OTPs, checked locally (factor id ``"yubico_otp"``).
+FACTOR_YUBICO_OTP = _ffi.MFA_FACTOR_YUBICO_OTP
+#: Length of the OTP a YubiKey types with the usual 12-character public id.
+YUBICO_OTP_LENGTH = _ffi.MFA_YUBICO_OTP_LENGTH
+#: Longest HOTP resynchronization search, in counters.
+HOTP_RESYNC_MAX = _ffi.MFA_HOTP_RESYNC_MAX
+#: Version of ``mfa_token_seed`` this binding fills in (:meth:`libmfa.Admin.import_token`).
+TOKEN_SEED_VERSION = _ffi.MFA_TOKEN_SEED_VERSION
+#: Longest pre-shared key of a PSKC file, in bytes (AES-256).
+PSKC_KEY_MAX_BYTES = _ffi.MFA_PSKC_KEY_MAX_BYTES
+#: ``mfa_import_pskc()`` flag: every key unassigned, whatever its UserId (``ignore_users=True`` in Python).
+PSKC_IGNORE_USERS = _ffi.MFA_PSKC_IGNORE_USERS
+#: ``mfa_admin_tokens_list()`` flag: users' tokens too (``assigned=True`` in Python).
+TOKENS_ASSIGNED = _ffi.MFA_TOKENS_ASSIGNED
 
 #: WebAuthn authenticator data flag: the user was present (UP).
 WEBAUTHN_FLAG_UP = _ffi.MFA_WEBAUTHN_FLAG_UP
@@ -235,3 +261,6 @@ class Status(enum.IntEnum):
     ATTESTATION_NOT_TRUSTED = _ffi.MFA_ERR_ATTESTATION_NOT_TRUSTED
     USER_VERIFICATION_REQUIRED = _ffi.MFA_ERR_USER_VERIFICATION_REQUIRED
     KEY_MISMATCH = _ffi.MFA_ERR_KEY_MISMATCH
+    TOKEN_NOT_FOUND = _ffi.MFA_ERR_TOKEN_NOT_FOUND
+    INVALID_PSKC = _ffi.MFA_ERR_INVALID_PSKC
+    PSKC_KEY_MISMATCH = _ffi.MFA_ERR_PSKC_KEY_MISMATCH

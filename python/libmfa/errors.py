@@ -212,6 +212,18 @@ class KeyMismatchError(MFAError):
     The message names the key id. Nothing was read or written with the key."""
 
 
+class TokenNotFoundError(MFAError):
+    """Hardware tokens: no unassigned token of the tenant has this serial (or public id)."""
+
+
+class InvalidPSKCError(MFAError):
+    """PSKC: not a PSKC 1.0 key container, or one holding a DTD, an entity or an external reference."""
+
+
+class PSKCKeyMismatchError(MFAError):
+    """PSKC: the values are encrypted and no key or password was given, or the one given does not open them."""
+
+
 #: Status -> exception class, for every error status.
 ERRORS: Dict[Status, Type[MFAError]] = {
     Status.INVALID_ARGUMENT: InvalidArgumentError,
@@ -248,6 +260,11 @@ ERRORS: Dict[Status, Type[MFAError]] = {
     Status.ATTESTATION_NOT_TRUSTED: AttestationNotTrustedError,
     Status.USER_VERIFICATION_REQUIRED: UserVerificationRequiredError,
     Status.KEY_MISMATCH: KeyMismatchError,
+
+
+    Status.TOKEN_NOT_FOUND: TokenNotFoundError,
+    Status.INVALID_PSKC: InvalidPSKCError,
+    Status.PSKC_KEY_MISMATCH: PSKCKeyMismatchError,
 }
 
 

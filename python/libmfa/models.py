@@ -29,6 +29,10 @@ PHONE_FACTOR_ID = "phone"
 RECOVERY_CODES_FACTOR_ID = "recovery"
 #: The factor id of WebAuthn credentials, security keys and passkeys ("webauthn").
 WEBAUTHN_FACTOR_ID = "webauthn"
+#: The factor id of HOTP tokens ("hotp").
+HOTP_FACTOR_ID = "hotp"
+#: The factor id of YubiKeys typing Yubico OTPs ("yubico_otp").
+YUBICO_OTP_FACTOR_ID = "yubico_otp"
 
 #: The factor kinds (``FACTOR_*``) by factor id.
 FACTOR_KINDS = {
@@ -36,6 +40,8 @@ FACTOR_KINDS = {
     PHONE_FACTOR_ID: _ffi.MFA_FACTOR_PHONE,
     RECOVERY_CODES_FACTOR_ID: _ffi.MFA_FACTOR_RECOVERY_CODES,
     WEBAUTHN_FACTOR_ID: _ffi.MFA_FACTOR_WEBAUTHN,
+    HOTP_FACTOR_ID: _ffi.MFA_FACTOR_HOTP,
+    YUBICO_OTP_FACTOR_ID: _ffi.MFA_FACTOR_YUBICO_OTP,
 }
 
 
@@ -332,6 +338,10 @@ AUDIT_KINDS = {
     _ffi.MFA_AUDIT_USER_RESET: "USER_RESET",
     _ffi.MFA_AUDIT_USER_DELETED: "USER_DELETED",
     _ffi.MFA_AUDIT_KEYS_ROTATED: "KEYS_ROTATED",
+    _ffi.MFA_AUDIT_TOKEN_IMPORTED: "TOKEN_IMPORTED",
+    _ffi.MFA_AUDIT_TOKEN_ASSIGNED: "TOKEN_ASSIGNED",
+    _ffi.MFA_AUDIT_TOKEN_RESYNCED: "TOKEN_RESYNCED",
+    _ffi.MFA_AUDIT_TOKEN_REMOVED: "TOKEN_REMOVED",
 }
 
 #: Names that lived here before each factor kind got its module: name -> module of libmfa.engine.
@@ -355,10 +365,12 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "AUDIT_KINDS",
     "FACTOR_KINDS",
+    "HOTP_FACTOR_ID",
     "PHONE_FACTOR_ID",
     "RECOVERY_CODES_FACTOR_ID",
     "WEBAUTHN_FACTOR_ID",
     "TOTP_FACTOR_ID",
+    "YUBICO_OTP_FACTOR_ID",
     "AuditEvent",
     "MultiFactorInfo",
     "SignInResult",

@@ -71,6 +71,13 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case userVerificationRequired = -33
     /// The store knows a master key by this id (its key check value) and the key given under that id is another one.
     case keyMismatch = -34
+    /// No unassigned hardware token of the tenant has this serial (or public id).
+    case tokenNotFound = -38
+    /// A PSKC file libmfa does not read: not a PSKC 1.0 key container, or
+    /// one that holds a DTD, an entity or an external reference (refused unread).
+    case invalidPSKC = -39
+    /// A PSKC file's values are encrypted and no key or password was given, or the one given does not open them.
+    case pskcKeyMismatch = -40
 
     /// The stable upper-case name, as in the service: `"INVALID_SESSION"`.
     public var name: String {
@@ -109,6 +116,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .attestationNotTrusted: "ATTESTATION_NOT_TRUSTED"
         case .userVerificationRequired: "USER_VERIFICATION_REQUIRED"
         case .keyMismatch: "KEY_MISMATCH"
+        case .tokenNotFound: "TOKEN_NOT_FOUND"
+        case .invalidPSKC: "INVALID_PSKC"
+        case .pskcKeyMismatch: "PSKC_KEY_MISMATCH"
         }
     }
 
@@ -149,6 +159,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .attestationNotTrusted: "this kind of security key is not accepted"
         case .userVerificationRequired: "the security key must verify the user (PIN or biometrics)"
         case .keyMismatch: "the master key is not the one the store knows by this key id"
+        case .tokenNotFound: "no unassigned hardware token has this serial number"
+        case .invalidPSKC: "the file is not a PSKC key container that can be read safely"
+        case .pskcKeyMismatch: "the key or password does not open the file's encrypted values"
         }
     }
 }

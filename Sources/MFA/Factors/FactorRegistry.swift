@@ -9,6 +9,8 @@ package enum FactorRegistry {
         PhoneFactor.self,
         RecoveryCodesFactor.self,
         WebAuthnFactor.self,
+        HOTPFactor.self,
+        YubicoOTPFactor.self,
     ]
 
     /// The kind with this factor id, or nil.

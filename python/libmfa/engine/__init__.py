@@ -16,8 +16,9 @@ One module per part:
 * one module per kind of second factor, each with its generator, its
   assertion and its own C calls: :mod:`libmfa.engine.totp` (authenticator
   apps), :mod:`libmfa.engine.phone` (SMS codes) and
-  :mod:`libmfa.engine.recovery_codes` and :mod:`libmfa.engine.webauthn`
-  (security keys and passkeys).
+  :mod:`libmfa.engine.recovery_codes`, :mod:`libmfa.engine.webauthn`
+  (security keys and passkeys), :mod:`libmfa.engine.hotp` (HOTP tokens) and
+  :mod:`libmfa.engine.yubico_otp` (YubiKeys).
 
 Quick start::
 
@@ -50,6 +51,8 @@ from .admin import (
     AdminStatsRow,
     AdminUser,
     AdminUserPage,
+    HardwareToken,
+    HardwareTokenPage,
     ImportLine,
     ImportSummary,
     KeyRotationResult,
@@ -58,10 +61,12 @@ from .admin import (
 from .audit_trail import AuditChainVerification, AuditRecord, AuditVerification
 from .context import Context
 from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiFactorSession
+from .hotp import HOTPMultiFactorAssertion, HOTPMultiFactorGenerator
 from .metrics import OTHER_TENANTS, PROMETHEUS_CONTENT_TYPE, MetricFamily, Metrics, MetricSample
 from .phone import PhoneAuthCredential, PhoneAuthProvider, PhoneMultiFactorAssertion, PhoneMultiFactorGenerator
 from .recovery_codes import RecoveryCodeMultiFactorAssertion, RecoveryCodes, RecoveryCodesMultiFactorGenerator
 from .totp import TOTPMultiFactorAssertion, TOTPMultiFactorGenerator, TOTPSecret
+from .yubico_otp import YubicoOTPMultiFactorAssertion, YubicoOTPMultiFactorGenerator
 from .webauthn import (
     WebAuthnAttestation,
     WebAuthnCredential,
@@ -82,6 +87,10 @@ __all__ = [
     "AuditRecord",
     "AuditVerification",
     "Context",
+    "HOTPMultiFactorAssertion",
+    "HOTPMultiFactorGenerator",
+    "HardwareToken",
+    "HardwareTokenPage",
     "ImportLine",
     "ImportSummary",
     "KeyRotationResult",
@@ -110,4 +119,6 @@ __all__ = [
     "WebAuthnCredentialInfo",
     "WebAuthnMultiFactorAssertion",
     "WebAuthnMultiFactorGenerator",
+    "YubicoOTPMultiFactorAssertion",
+    "YubicoOTPMultiFactorGenerator",
 ]

@@ -15,10 +15,11 @@ enum ExitStatus {
     /// The status for a library error.
     static func of(_ error: MFAError) -> Int32 {
         switch error.code {
-        case .mfaEnrollmentNotFound: notFound
+        case .mfaEnrollmentNotFound, .tokenNotFound: notFound
         case .storageError: storeError
-        case .crypto, .keyMismatch: keyError
-        case .invalidArgument, .invalidURI, .invalidBase32, .secondFactorLimitExceeded, .secondFactorExists: invalidData
+        case .crypto, .keyMismatch, .pskcKeyMismatch: keyError
+        case .invalidArgument, .invalidURI, .invalidBase32, .secondFactorLimitExceeded, .secondFactorExists,
+             .invalidPSKC, .invalidVerificationCode: invalidData
         default: storeError
         }
     }

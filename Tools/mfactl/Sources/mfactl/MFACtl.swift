@@ -6,7 +6,7 @@ import MFA
 struct MFACtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfactl",
-        abstract: "Administer a libmfa store: configuration, users' factors, imports, key rotation, the audit trail.",
+        abstract: "Administer a libmfa store: configuration, users' factors, imports, hardware tokens, key rotation, the audit trail.",
         discussion: """
             Every command opens the store given by --store (or MFA_STORE): an SQLite file or a \
             postgres:// URL, as the library takes it. The master key is read from a file \
@@ -23,13 +23,14 @@ struct MFACtl: ParsableCommand {
             left lines not imported (or found none to import), or `audit verify` found a chain broken; 64 usage error; \
             65 invalid data (a value the library refused); 66 not found; 69 not available (the store keeps no audit \
             trail); 74 store error; 77 key error (KEY_MISMATCH: the key given is not the store's key of that id; \
-            or a record under a key not given, or that does not decrypt); 130 interrupted (run \
+            or a record under a key not given, or that does not decrypt; a PSKC file's key or \
+            password that does not open it); 130 interrupted (run \
             the command again to resume).
             """,
         version: "mfactl \(toolVersion)\nlibmfa \(MFAVersion.string)",
         subcommands: [
             ConfigCommand.self, UsersCommand.self, FactorsCommand.self, UserCommand.self, ImportCommand.self,
-            KeysCommand.self, PurgeCommand.self, AuditCommand.self, StatsCommand.self,
+            TokensCommand.self, KeysCommand.self, PurgeCommand.self, AuditCommand.self, StatsCommand.self,
         ])
 
     /// mfactl's own version, which `--version` prints with the library's.

@@ -134,6 +134,12 @@ pub const MFA_ERR_ATTESTATION_NOT_TRUSTED: mfa_status = -32;
 pub const MFA_ERR_USER_VERIFICATION_REQUIRED: mfa_status = -33;
 /// mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
 pub const MFA_ERR_KEY_MISMATCH: mfa_status = -34;
+/// Hardware tokens: no unassigned token of this tenant has this serial (or public id).
+pub const MFA_ERR_TOKEN_NOT_FOUND: mfa_status = -38;
+/// PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread).
+pub const MFA_ERR_INVALID_PSKC: mfa_status = -39;
+/// PSKC: the file's values are encrypted and no key or password was given, or the one given does not open them.
+pub const MFA_ERR_PSKC_KEY_MISMATCH: mfa_status = -40;
 
 // --- One-time passwords --------------------------------------------------------------------------
 
@@ -296,6 +302,18 @@ pub const MFA_AUDIT_USER_DELETED: i32 = 12;
 /// Audit event: stored secrets were re-encrypted under the current master key (mfa_rotate_keys_batched()).
 pub const MFA_AUDIT_KEYS_ROTATED: i32 = 13;
 
+/// Audit event: a hardware token was imported unassigned (mfa_import_pskc(), MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial.
+pub const MFA_AUDIT_TOKEN_IMPORTED: i32 = 20;
+
+/// Audit event: a hardware token became a user's factor: assigned by an operator (mfa_admin_token_assign()) or claimed by its user (mfa_enroll() with a serial).
+pub const MFA_AUDIT_TOKEN_ASSIGNED: i32 = 21;
+
+/// Audit event: an HOTP token's counter was brought forward by two consecutive codes (at sign-in, or mfa_admin_hotp_resync()).
+pub const MFA_AUDIT_TOKEN_RESYNCED: i32 = 22;
+
+/// Audit event: an operator removed an unassigned hardware token (mfa_admin_token_remove()).
+pub const MFA_AUDIT_TOKEN_REMOVED: i32 = 23;
+
 /// Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()).
 pub const MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS: i32 = 24;
 
@@ -312,7 +330,7 @@ pub const MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE: i32 = 25;
 pub struct mfa_audit_event {
     /// MFA_AUDIT_*.
     pub kind: i32,
-    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
+    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
     pub kind_name: *const c_char,
     /// The tenant, "" for the project.
     pub tenant: *const c_char,
@@ -539,6 +557,18 @@ pub const MFA_FACTOR_RECOVERY_CODES: i32 = 3;
 /// Factor kind: a WebAuthn credential, a security key or a passkey (factor id "webauthn").
 pub const MFA_FACTOR_WEBAUTHN: i32 = 4;
 
+/// Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to 8-digit code.
+pub const MFA_FACTOR_HOTP: i32 = 6;
+
+/// Factor kind: a YubiKey typing a Yubico OTP (factor id "yubico_otp"), checked locally with its AES key.
+pub const MFA_FACTOR_YUBICO_OTP: i32 = 7;
+
+/// Longest HOTP resynchronization search: two consecutive codes are looked for this many counters ahead at most.
+pub const MFA_HOTP_RESYNC_MAX: i32 = 10000;
+
+/// Length of the OTP a YubiKey types with the usual 12-character public id (a Yubico OTP is 32 to 64 modhex characters).
+pub const MFA_YUBICO_OTP_LENGTH: i32 = 44;
+
 /// One enrolled second factor, of any kind. Strings are owned by the object
 /// that holds this struct.
 #[repr(C)]
@@ -643,8 +673,8 @@ pub struct mfa_sign_in_result {
     pub claims: *const mfa_claim,
 }
 
-/// Version of mfa_assertion understood by this header (2 added `credential`).
-pub const MFA_ASSERTION_VERSION: u32 = 2;
+/// Version of mfa_assertion understood by this header (2 added `credential`, 3 `serial` and `next_code`).
+pub const MFA_ASSERTION_VERSION: u32 = 3;
 
 /// Proof of a second factor, of any kind, for mfa_enroll() and mfa_resolve().
 /// Fill with mfa_assertion_init() or MFA_ASSERTION_INIT, set `kind`, and the
@@ -656,6 +686,16 @@ pub const MFA_ASSERTION_VERSION: u32 = 2;
 ///   MFA_FACTOR_PHONE             verification_id, code         verification_id, code
 ///   MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
 ///   MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
+///   MFA_FACTOR_HOTP              session_info, serial, code    enrollment_id, code
+///   MFA_FACTOR_YUBICO_OTP        session_info, code            code, enrollment_id or NULL
+///
+/// Hardware tokens an operator imported unassigned are claimed by their user
+/// with a code: `session_info` is then the enrollment session itself
+/// (mfa_session_new()), `serial` the number printed on the token (an
+/// MFA_FACTOR_TOTP assertion with a serial claims a TOTP token), `code` what
+/// it shows; a YubiKey's OTP names the key itself, so it needs no serial. An
+/// HOTP token pressed many times away from the server is brought back by two
+/// consecutive codes, `code` then `next_code`, at sign-in or when claimed.
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct mfa_assertion {
@@ -663,18 +703,22 @@ pub struct mfa_assertion {
     pub version: u32,
     /// MFA_FACTOR_*.
     pub kind: i32,
-    /// The factor signed in with (TOTP; a recovery set, optional).
+    /// The factor signed in with (TOTP, HOTP; a recovery set or a YubiKey, optional).
     pub enrollment_id: *const c_char,
-    /// The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()).
+    /// The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); to claim a hardware token, the enrollment session.
     pub session_info: *const c_char,
     /// The verification id of an SMS code (mfa_phone_start_enrollment() or mfa_phone_start_sign_in()).
     pub verification_id: *const c_char,
-    /// The code: from the authenticator app, the SMS, or a recovery code as the user typed it.
+    /// The code: from the authenticator app, the SMS, a hardware token, the OTP a YubiKey typed, or a recovery code as the user typed it.
     pub code: *const c_char,
     /// Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
     /// (credential.toJSON()), from navigator.credentials.create() to enroll
     /// or navigator.credentials.get() to sign in.
     pub credential: *const c_char,
+    /// Version 3. The serial number of a hardware token an operator imported unassigned, to claim it (HOTP, TOTP).
+    pub serial: *const c_char,
+    /// Version 3. HOTP: the code that follows `code` on the token, to resynchronize a token pressed beyond the look-ahead window; NULL otherwise.
+    pub next_code: *const c_char,
 }
 
 /// A freshly generated recovery-code set: show the codes to the user once
@@ -970,13 +1014,20 @@ pub const MFA_IMPORT_USERS_FILE: i32 = 2;
 /// mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm` (base32 secret; a header line, blank fields and quoted fields allowed).
 pub const MFA_IMPORT_CSV: i32 = 3;
 
+/// mfa_import() format: the CSV lines YubiKeys are programmed with, stored
+/// as unassigned Yubico OTP tokens: the YubiKey Manager's (`ykman otp yubiotp
+/// --config-output`: serial, public id, private id, AES key, access code, time)
+/// and the YubiKey Personalization Tool's log (`Yubico OTP,time,slot,public
+/// id,private id,AES key,...`, whose tokens are known by their public id).
+pub const MFA_IMPORT_YUBIKEY_CSV: i32 = 4;
+
 /// Import outcome: a factor (or a recovery code) was stored.
 pub const MFA_IMPORT_IMPORTED: i32 = 1;
 
 /// Import outcome: the user already has a factor with this secret (a re-run); nothing was stored.
 pub const MFA_IMPORT_ALREADY_IMPORTED: i32 = 2;
 
-/// Import outcome: the line is valid but names something libmfa does not do (HOTP); nothing was stored.
+/// Import outcome: the line is valid but names something libmfa does not do (a key of an unknown algorithm); nothing was stored.
 pub const MFA_IMPORT_UNSUPPORTED: i32 = 3;
 
 /// Import outcome: the line is malformed or was refused (the reason says why); nothing was stored.
@@ -1012,6 +1063,8 @@ pub struct mfa_import_line {
     pub reason: *const c_char,
     /// The factor stored or found, or NULL.
     pub enrollment_id: *const c_char,
+    /// The serial number of the hardware token the line is about (stored unassigned, or assigned to `uid`), or NULL.
+    pub serial: *const c_char,
 }
 
 /// Receives the report of one line of an import, in line order; it runs on the calling thread and must not call back into libmfa.
@@ -1057,7 +1110,7 @@ pub struct mfa_import_options {
 pub struct mfa_import_summary {
     /// Lines read (blank lines and comments included).
     pub lines: i64,
-    /// Factors stored.
+    /// Factors stored, and hardware tokens stored unassigned.
     pub imported: i64,
     /// Lines whose factor the user already had.
     pub already_imported: i64,
@@ -1070,6 +1123,88 @@ pub struct mfa_import_summary {
     /// Whether the progress callback stopped the import (the batches before are stored; run it again to go on).
     pub stopped: bool,
 }
+
+/// Longest key mfa_import_pskc() takes for a file encrypted with a pre-shared key, in bytes (AES-256).
+pub const MFA_PSKC_KEY_MAX_BYTES: i32 = 32;
+
+/// Version of mfa_token_seed understood by this header.
+pub const MFA_TOKEN_SEED_VERSION: u32 = 1;
+
+/// One hardware token's seed, for mfa_token_import(). Fill with
+/// mfa_token_seed_init() or MFA_TOKEN_SEED_INIT, set `kind` and the fields
+/// that kind reads. Pointers are borrowed for the call.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_token_seed {
+    /// The struct version, set by mfa_token_seed_init() or MFA_TOKEN_SEED_INIT (1 to MFA_TOKEN_SEED_VERSION).
+    pub version: u32,
+    /// MFA_FACTOR_HOTP, MFA_FACTOR_TOTP or MFA_FACTOR_YUBICO_OTP.
+    pub kind: i32,
+    /// HOTP and TOTP: the HMAC key (10 to 128 bytes); Yubico OTP: the AES-128 key (16 bytes).
+    pub secret: *const u8,
+    /// Length of secret in bytes.
+    pub secret_len: usize,
+    /// HOTP and TOTP: MFA_ALG_SHA1, MFA_ALG_SHA256 or MFA_ALG_SHA512.
+    pub algorithm: i32,
+    /// HOTP and TOTP: 6 to 8.
+    pub digits: i32,
+    /// TOTP: the time step in seconds, 1 to MFA_PERIOD_MAX.
+    pub period: i64,
+    /// HOTP: the counter of the token's next code (0 for a new token).
+    pub counter: u64,
+    /// The token's own window (TOTP: +/- steps, HOTP: look-ahead), 0 to MFA_WINDOW_MAX, or -1 for the default.
+    pub window: i32,
+    /// The serial number (1 to 64 printable ASCII characters, no space), or NULL; needed to import it unassigned.
+    pub serial: *const c_char,
+    /// Yubico OTP: the public id, modhex (2 to 32 characters).
+    pub public_id: *const c_char,
+    /// Yubico OTP: the private id (6 bytes).
+    pub private_id: *const u8,
+    /// Length of private_id in bytes.
+    pub private_id_len: usize,
+}
+
+/// mfa_import_pskc() flag: store every key unassigned, whatever its UserId says.
+pub const MFA_PSKC_IGNORE_USERS: i32 = 1;
+
+/// A hardware token as mfa_admin_tokens_list() lists it.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_token {
+    /// The serial number (a Yubico OTP token without one: its public id).
+    pub serial: *const c_char,
+    /// What it makes: "hotp", "totp" or "yubico_otp".
+    pub factor_id: *const c_char,
+    /// The kind: MFA_FACTOR_*.
+    pub kind: i32,
+    /// The tenant, or NULL for the project.
+    pub tenant: *const c_char,
+    /// A Yubico OTP token's public id (modhex), else NULL.
+    pub public_id: *const c_char,
+    /// The issuer or manufacturer the import named, or NULL.
+    pub issuer: *const c_char,
+    /// The user who has it as a factor, or NULL while it is unassigned.
+    pub uid: *const c_char,
+    /// The factor it became, or NULL while it is unassigned.
+    pub enrollment_id: *const c_char,
+    /// Unix time of the import (unassigned) or of the enrollment (assigned).
+    pub time: i64,
+}
+
+/// One page of tokens, in one allocation: free with mfa_token_list_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_token_list {
+    /// Number of tokens.
+    pub count: usize,
+    /// The tokens, by tenant (the project first) then serial.
+    pub items: *const mfa_token,
+    /// Pass it to mfa_admin_tokens_list() for the next page; NULL when this page is the last.
+    pub next_cursor: *const c_char,
+}
+
+/// mfa_admin_tokens_list() flag: list the tokens that are users' factors too (by default only the unassigned).
+pub const MFA_TOKENS_ASSIGNED: i32 = 1;
 
 /// Most records per batch of mfa_rotate_keys_batched() and mfa_check_seals().
 pub const MFA_ROTATION_BATCH_MAX: i32 = 10000;
@@ -1939,6 +2074,75 @@ extern "C" {
     /// library does not know).
     pub fn mfa_webauthn_options_init(options: *mut mfa_webauthn_options, version: u32) -> i32;
 
+    // Hardware tokens: HOTP, TOTP and YubiKeys
+
+    /// Fills `seed` with the defaults of struct version `version` (pass
+    /// MFA_TOKEN_SEED_VERSION): no kind, no key, SHA1, 6 digits, 30 s, counter
+    /// 0, the default window (-1), no serial. MFA_TOKEN_SEED_INIT is the same as a
+    /// static initializer.
+    /// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `seed`, a version 0 or
+    /// newer than the library's).
+    pub fn mfa_token_seed_init(seed: *mut mfa_token_seed, version: u32) -> i32;
+
+    /// Imports one hardware token (an administrative call: no session, no
+    /// code): as `user`'s factor, or, with `user` NULL, unassigned into the
+    /// inventory of `tenant` (NULL for the project), where it waits for
+    /// mfa_admin_token_assign() or for its user to claim it with a code
+    /// (mfa_enroll() with the serial). The user's tokens are not revoked; the
+    /// factor limit applies. Audited (MFA_AUDIT_ENROLL detail "IMPORTED", or
+    /// MFA_AUDIT_TOKEN_IMPORTED, with `actor`).
+    /// `out` may be NULL; else `*out` is the new factor (free with
+    /// mfa_factor_info_free()), or NULL for a token stored unassigned. Returns
+    /// MFA_OK, MFA_ERR_INVALID_ARGUMENT (the seed, a token with no user and no
+    /// serial, a bad actor), MFA_ERR_SECOND_FACTOR_EXISTS (the user has this key,
+    /// or a token of this serial or public id is in the store already),
+    /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_token_import(ctx: *mut mfa_ctx, out: *mut *mut mfa_factor_info, seed: *const mfa_token_seed, user: *const mfa_user, tenant: *const c_char, display_name: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Lists hardware tokens by tenant (the project first) then serial, one page
+    /// at a time: the unassigned ones, and with MFA_TOKENS_ASSIGNED in `flags`
+    /// those that are users' factors too. An administrative call.
+    /// `tenant` is NULL for every tenant and the project, "" for the project
+    /// only, or a tenant; `limit` is 1 to MFA_ADMIN_PAGE_MAX; `cursor` is NULL
+    /// for the first page, else the `next_cursor` of the page before. On MFA_OK,
+    /// `*out` is the page (free with mfa_token_list_free()). Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (limit, flags, tenant, cursor) or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_admin_tokens_list(ctx: *mut mfa_ctx, out: *mut *mut mfa_token_list, tenant: *const c_char, flags: i32, limit: i32, cursor: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Frees a page from mfa_admin_tokens_list(). NULL is a no-op.
+    pub fn mfa_token_list_free(list: *mut mfa_token_list);
+
+    /// Assigns the unassigned token `serial` (a YubiKey's serial or public id)
+    /// of `tenant` (NULL for the project) to the user `uid`: it becomes the
+    /// user's factor and leaves the inventory, in one transaction. An
+    /// administrative call; the factor limit applies; the user's tokens are
+    /// not revoked. Audited (MFA_AUDIT_TOKEN_ASSIGNED and MFA_AUDIT_ENROLL detail
+    /// "ASSIGNED", with `actor`).
+    /// `display_name` may be NULL. On MFA_OK, `*out` is the new factor (free with
+    /// mfa_factor_info_free()). Returns MFA_OK, MFA_ERR_TOKEN_NOT_FOUND,
+    /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT,
+    /// MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_admin_token_assign(ctx: *mut mfa_ctx, out: *mut *mut mfa_factor_info, serial: *const c_char, uid: *const c_char, tenant: *const c_char, display_name: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Removes the unassigned token `serial` of `tenant` (NULL for the project)
+    /// from the inventory. An administrative call, audited
+    /// (MFA_AUDIT_TOKEN_REMOVED, with `actor`); a token that is a user's factor
+    /// is removed as a factor (mfa_admin_unenroll()).
+    /// Returns MFA_OK, MFA_ERR_TOKEN_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_admin_token_remove(ctx: *mut mfa_ctx, serial: *const c_char, tenant: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Brings an HOTP factor's counter forward with two consecutive codes from
+    /// its token (`code`, then `next_code`), found within the configuration's
+    /// hotp.resyncWindow counters: a token pressed many times away from the
+    /// server. An administrative call (no sign-in is checked); the counter only
+    /// moves forward, and no failure is counted. Audited (MFA_AUDIT_TOKEN_RESYNCED,
+    /// detail "ADMIN", with `actor`).
+    /// Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE (no such pair within
+    /// the window, or below the counter), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+    /// MFA_ERR_INVALID_ARGUMENT (not an HOTP factor, a bad actor), MFA_ERR_CRYPTO
+    /// or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_admin_hotp_resync(ctx: *mut mfa_ctx, enrollment_id: *const c_char, code: *const c_char, next_code: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
+
     // Administration: users, factors, imports, keys
 
     /// Lists the users that have second factors, one page at a time, ordered by
@@ -2049,10 +2253,12 @@ extern "C" {
     /// newer than the library's).
     pub fn mfa_import_options_init(options: *mut mfa_import_options, version: u32) -> i32;
 
-    /// Imports TOTP factors users already have in another system, one per line
-    /// of `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
-    /// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE
-    /// or MFA_IMPORT_CSV. An administrative call: no session, no code.
+    /// Imports factors users already have in another system, one per line of
+    /// `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
+    /// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH (TOTP and HOTP
+    /// URIs), MFA_IMPORT_USERS_FILE (TOTP, HOTP and HOTP/E lines with their
+    /// counters), MFA_IMPORT_CSV or MFA_IMPORT_YUBIKEY_CSV (YubiKeys, stored
+    /// unassigned under their serial). An administrative call: no session, no code.
     /// Lines end at LF, CR LF or a lone CR, and a leading UTF-8 byte order mark
     /// is skipped; CSV follows RFC 4180 (quoted fields hold commas, line breaks
     /// and doubled quotes; a header naming the columns sets their order). Every
@@ -2075,16 +2281,40 @@ extern "C" {
     pub fn mfa_import(ctx: *mut mfa_ctx, out: *mut mfa_import_summary, format: i32, text: *const u8, text_len: usize, options: *const mfa_import_options, err: *mut *mut c_char) -> i32;
 
     /// Imports one user's google-authenticator-libpam file (`~/.google_authenticator`,
-    /// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its TOTP
-    /// secret as a factor, its 8-digit scratch codes as the user's recovery codes
-    /// (replacing an earlier set), and each option line reported as it maps onto
-    /// libmfa (MFA_IMPORT_NOTE). A file without TOTP_AUTH is counter-based:
-    /// MFA_IMPORT_UNSUPPORTED, and nothing is stored. Re-running it stores
-    /// nothing twice. `options->progress` is not called (one file is one
+    /// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its secret
+    /// as a factor (TOTP with TOTP_AUTH, else HOTP at its HOTP_COUNTER; a
+    /// counter-based file without that line is MFA_IMPORT_FAILED), its 8-digit
+    /// scratch codes as the user's recovery codes (replacing an earlier set),
+    /// and each option line reported as it maps onto libmfa (MFA_IMPORT_NOTE).
+    /// Re-running it stores nothing twice. `options->progress` is not called (one file is one
     /// transaction).
     /// On MFA_OK, `*out` holds the totals (zeroed on failure). Returns MFA_OK,
     /// MFA_ERR_INVALID_ARGUMENT (uid, options, text) or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_import_google_authenticator(ctx: *mut mfa_ctx, out: *mut mfa_import_summary, uid: *const c_char, text: *const u8, text_len: usize, options: *const mfa_import_options, err: *mut *mut c_char) -> i32;
+
+    /// Imports the keys of a PSKC 1.0 file (RFC 6030), as token vendors deliver
+    /// their seeds (`file_len` bytes of UTF-8 XML at `file`, at most 64 MiB):
+    /// HOTP, TOTP and Yubico OTP keys, each stored as the factor of its
+    /// `UserId`, or unassigned under its serial number (without a UserId, or
+    /// with MFA_PSKC_IGNORE_USERS in `flags`), to be assigned with
+    /// mfa_admin_token_assign() or claimed by its user with a code. An
+    /// administrative call: no session, no code.
+    /// The XML is read as hostile: a file that declares a DTD or uses an
+    /// entity (an external entity, a billion laughs) is refused unread, as
+    /// MFA_ERR_INVALID_PSKC. Encrypted values need the file's pre-shared key
+    /// (`key`, `key_len` 16, 24 or 32 bytes) or its password (`password`, for
+    /// PBKDF2), never both; each value is checked against its MAC. Each key
+    /// package gets one report (`options->report`), on the line of its Key
+    /// element, with its serial (mfa_import_line.serial); a bad package does not
+    /// stop the import, and no report holds a secret. `options->batch_size` key
+    /// packages are stored per transaction. Re-running it stores nothing twice.
+    /// On MFA_OK, `*out` holds the totals (`lines` counts the key packages;
+    /// zeroed on failure). Returns MFA_OK, MFA_ERR_INVALID_PSKC,
+    /// MFA_ERR_PSKC_KEY_MISMATCH (encrypted and no key or password given, or the
+    /// one given opens none of its values), MFA_ERR_INVALID_ARGUMENT (options,
+    /// flags, a key of another size, a key and a password both, a password over
+    /// 1024 bytes) or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_import_pskc(ctx: *mut mfa_ctx, out: *mut mfa_import_summary, file: *const u8, file_len: usize, key: *const u8, key_len: usize, password: *const c_char, flags: i32, options: *const mfa_import_options, err: *mut *mut c_char) -> i32;
 
     /// Re-encrypts every stored secret that is not under the current master key,
     /// `batch_size` records (1 to MFA_ROTATION_BATCH_MAX) at a time, each batch

@@ -150,6 +150,18 @@ pub enum Error {
     ///
     /// Status `MFA_ERR_KEY_MISMATCH` (-34).
     KeyMismatch(String),
+    /// Hardware tokens: no unassigned token of this tenant has this serial (or public id).
+    ///
+    /// Status `MFA_ERR_TOKEN_NOT_FOUND` (-38).
+    TokenNotFound(String),
+    /// PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread).
+    ///
+    /// Status `MFA_ERR_INVALID_PSKC` (-39).
+    InvalidPskc(String),
+    /// PSKC: the file's values are encrypted and no key or password was given, or the one given does not open them.
+    ///
+    /// Status `MFA_ERR_PSKC_KEY_MISMATCH` (-40).
+    PskcKeyMismatch(String),
     /// A status code this binding does not know, with its message.
     Unknown {
         /// The C status code.
@@ -197,6 +209,9 @@ impl Error {
             -32 => Error::AttestationNotTrusted(message),
             -33 => Error::UserVerificationRequired(message),
             -34 => Error::KeyMismatch(message),
+            -38 => Error::TokenNotFound(message),
+            -39 => Error::InvalidPskc(message),
+            -40 => Error::PskcKeyMismatch(message),
             _ => Error::Unknown { status, message },
         }
     }
@@ -238,6 +253,9 @@ impl Error {
             Error::AttestationNotTrusted(_) => -32,
             Error::UserVerificationRequired(_) => -33,
             Error::KeyMismatch(_) => -34,
+            Error::TokenNotFound(_) => -38,
+            Error::InvalidPskc(_) => -39,
+            Error::PskcKeyMismatch(_) => -40,
             Error::Unknown { status, .. } => *status,
         }
     }
@@ -279,6 +297,9 @@ impl Error {
             Error::AttestationNotTrusted(_) => "ATTESTATION_NOT_TRUSTED",
             Error::UserVerificationRequired(_) => "USER_VERIFICATION_REQUIRED",
             Error::KeyMismatch(_) => "KEY_MISMATCH",
+            Error::TokenNotFound(_) => "TOKEN_NOT_FOUND",
+            Error::InvalidPskc(_) => "INVALID_PSKC",
+            Error::PskcKeyMismatch(_) => "PSKC_KEY_MISMATCH",
             Error::Unknown { .. } => "UNKNOWN",
         }
     }
@@ -320,6 +341,9 @@ impl Error {
             Error::AttestationNotTrusted(message) => message,
             Error::UserVerificationRequired(message) => message,
             Error::KeyMismatch(message) => message,
+            Error::TokenNotFound(message) => message,
+            Error::InvalidPskc(message) => message,
+            Error::PskcKeyMismatch(message) => message,
             Error::Unknown { message, .. } => message,
         }
     }
@@ -345,6 +369,14 @@ pub enum FactorKind {
     ///
     /// `MFA_FACTOR_WEBAUTHN` (4).
     Webauthn,
+    /// Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to 8-digit code.
+    ///
+    /// `MFA_FACTOR_HOTP` (6).
+    Hotp,
+    /// Factor kind: a YubiKey typing a Yubico OTP (factor id "yubico_otp"), checked locally with its AES key.
+    ///
+    /// `MFA_FACTOR_YUBICO_OTP` (7).
+    YubicoOtp,
     /// A number this binding does not know (a newer library).
     Other(i32),
 }
@@ -357,6 +389,8 @@ impl FactorKind {
             2 => FactorKind::Phone,
             3 => FactorKind::RecoveryCodes,
             4 => FactorKind::Webauthn,
+            6 => FactorKind::Hotp,
+            7 => FactorKind::YubicoOtp,
             other => FactorKind::Other(other),
         }
     }
@@ -368,6 +402,8 @@ impl FactorKind {
             FactorKind::Phone => 2,
             FactorKind::RecoveryCodes => 3,
             FactorKind::Webauthn => 4,
+            FactorKind::Hotp => 6,
+            FactorKind::YubicoOtp => 7,
             FactorKind::Other(raw) => raw,
         }
     }
@@ -429,6 +465,22 @@ pub enum AuditKind {
     ///
     /// `MFA_AUDIT_KEYS_ROTATED` (13).
     KeysRotated,
+    /// Audit event: a hardware token was imported unassigned (mfa_import_pskc(), MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial.
+    ///
+    /// `MFA_AUDIT_TOKEN_IMPORTED` (20).
+    TokenImported,
+    /// Audit event: a hardware token became a user's factor: assigned by an operator (mfa_admin_token_assign()) or claimed by its user (mfa_enroll() with a serial).
+    ///
+    /// `MFA_AUDIT_TOKEN_ASSIGNED` (21).
+    TokenAssigned,
+    /// Audit event: an HOTP token's counter was brought forward by two consecutive codes (at sign-in, or mfa_admin_hotp_resync()).
+    ///
+    /// `MFA_AUDIT_TOKEN_RESYNCED` (22).
+    TokenResynced,
+    /// Audit event: an operator removed an unassigned hardware token (mfa_admin_token_remove()).
+    ///
+    /// `MFA_AUDIT_TOKEN_REMOVED` (23).
+    TokenRemoved,
     /// Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()).
     ///
     /// `MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS` (24).
@@ -458,6 +510,10 @@ impl AuditKind {
             11 => AuditKind::UserReset,
             12 => AuditKind::UserDeleted,
             13 => AuditKind::KeysRotated,
+            20 => AuditKind::TokenImported,
+            21 => AuditKind::TokenAssigned,
+            22 => AuditKind::TokenResynced,
+            23 => AuditKind::TokenRemoved,
             24 => AuditKind::PasskeySignInSuccess,
             25 => AuditKind::PasskeySignInFailure,
             other => AuditKind::Other(other),
@@ -480,6 +536,10 @@ impl AuditKind {
             AuditKind::UserReset => 11,
             AuditKind::UserDeleted => 12,
             AuditKind::KeysRotated => 13,
+            AuditKind::TokenImported => 20,
+            AuditKind::TokenAssigned => 21,
+            AuditKind::TokenResynced => 22,
+            AuditKind::TokenRemoved => 23,
             AuditKind::PasskeySignInSuccess => 24,
             AuditKind::PasskeySignInFailure => 25,
             AuditKind::Other(raw) => raw,
