@@ -84,6 +84,8 @@ AUDIT_USER_DELETED = _ffi.MFA_AUDIT_USER_DELETED
 AUDIT_KEYS_ROTATED = _ffi.MFA_AUDIT_KEYS_ROTATED
 #: Most records one :meth:`libmfa.Context.audit_records` returns.
 TRAIL_READ_MAX = _ffi.MFA_TRAIL_READ_MAX
+#: The version of ``mfa_trail_query`` this binding fills (the trail's reading calls).
+TRAIL_QUERY_VERSION = _ffi.MFA_TRAIL_QUERY_VERSION
 #: Audit event: a user signed in with a passkey alone (:meth:`libmfa.Context.sign_in_with_passkey`).
 AUDIT_PASSKEY_SIGN_IN_SUCCESS = _ffi.MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS
 #: Audit event: a passkey sign-in was refused (``uid`` is ``""`` when no credential of the tenant answered).
