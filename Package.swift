@@ -38,11 +38,13 @@ let package = Package(
         // GnuTLS's header only: libmfa loads libgnutls.so.30 with dlopen when a
         // WebAuthn attestation carries an X.509 certificate.
         .systemLibrary(name: "CGnuTLS", providers: [.apt(["libgnutls28-dev"])]),
+        // PKCS#11's types (p11-kit's header; no library linked: modules are loaded with dlopen).
+        .systemLibrary(name: "CP11", providers: [.apt(["libp11-kit-dev"])]),
         // glibc's secure_getenv and AT_SECURE (Swift's Glibc module leaves them out).
         .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CMFATypes", path: "include"),
         .target(name: "MFA", dependencies: ["CSodium", "CNettle", "CSQLite", "CPQ", "CQRencode", "CZlib",
-                                            "CCbor", "CHogweed", "CGnuTLS", "CSystem"]),
+                                            "CCbor", "CHogweed", "CGnuTLS", "CP11", "CSystem"]),
         .target(name: "MFAExports", dependencies: ["MFA", "CMFATypes"], exclude: ["libmfa.map"],
                 linkerSettings: [.unsafeFlags(libraryLinkFlags)]),
         .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes", "CSodium"]),

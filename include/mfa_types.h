@@ -127,7 +127,13 @@ typedef enum mfa_status {
     /** WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user. */
     MFA_ERR_USER_VERIFICATION_REQUIRED = -33,
     /** mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written. */
-    MFA_ERR_KEY_MISMATCH = -34
+    MFA_ERR_KEY_MISMATCH = -34,
+    /** mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does not load, the token is not found, the HSM or the host's callback failed); the message names the module, token or label, never the PIN. */
+    MFA_ERR_KEY_PROVIDER_UNAVAILABLE = -45,
+    /** mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given). */
+    MFA_ERR_KEY_PROVIDER_LOGIN = -46,
+    /** mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys are wrapped with (deleted), or under the label to wrap with; the message names the label. */
+    MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND = -47
 } mfa_status;
 
 /* ------------------------------------------------------------------ */

@@ -8,7 +8,8 @@ DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-d
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
 libpam0g-dev pamtester groff-base openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium \
 chromium-driver cargo rustc librust-totp-rs-dev golang-go golang-github-pquerna-otp-dev node-typescript \
-freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-dev"
+freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-dev \
+libp11-kit-dev softhsm2 opensc"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
 # the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)

@@ -27,6 +27,9 @@ struct ErrorCodeTests {
             (.attestationNotTrusted, MFA_ERR_ATTESTATION_NOT_TRUSTED),
             (.userVerificationRequired, MFA_ERR_USER_VERIFICATION_REQUIRED),
             (.keyMismatch, MFA_ERR_KEY_MISMATCH),
+            (.keyProviderUnavailable, MFA_ERR_KEY_PROVIDER_UNAVAILABLE),
+            (.keyProviderLogin, MFA_ERR_KEY_PROVIDER_LOGIN),
+            (.keyProviderKeyNotFound, MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND),
         ]
         #expect(header.count == MFAErrorCode.allCases.count)
         for (code, status) in header {

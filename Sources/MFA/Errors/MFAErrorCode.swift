@@ -71,6 +71,13 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case userVerificationRequired = -33
     /// The store knows a master key by this id (its key check value) and the key given under that id is another one.
     case keyMismatch = -34
+    /// The key provider (an HSM's PKCS#11 module, or the host's callbacks) cannot be reached or used:
+    /// the module does not load, the token is not found, or the provider failed.
+    case keyProviderUnavailable = -45
+    /// The key provider refused the PIN (wrong, locked or missing).
+    case keyProviderLogin = -46
+    /// The key provider holds no key under the label the store's data keys are wrapped with (it was deleted).
+    case keyProviderKeyNotFound = -47
 
     /// The stable upper-case name, as in the service: `"INVALID_SESSION"`.
     public var name: String {
@@ -109,6 +116,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .attestationNotTrusted: "ATTESTATION_NOT_TRUSTED"
         case .userVerificationRequired: "USER_VERIFICATION_REQUIRED"
         case .keyMismatch: "KEY_MISMATCH"
+        case .keyProviderUnavailable: "KEY_PROVIDER_UNAVAILABLE"
+        case .keyProviderLogin: "KEY_PROVIDER_LOGIN"
+        case .keyProviderKeyNotFound: "KEY_PROVIDER_KEY_NOT_FOUND"
         }
     }
 
@@ -149,6 +159,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .attestationNotTrusted: "this kind of security key is not accepted"
         case .userVerificationRequired: "the security key must verify the user (PIN or biometrics)"
         case .keyMismatch: "the master key is not the one the store knows by this key id"
+        case .keyProviderUnavailable: "the key provider (HSM) cannot be reached or used"
+        case .keyProviderLogin: "the key provider (HSM) refused the PIN"
+        case .keyProviderKeyNotFound: "the key provider (HSM) holds no key under this label"
         }
     }
 }
