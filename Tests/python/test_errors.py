@@ -47,6 +47,9 @@ EXPECTED_CLASSES = {
     "ATTESTATION_NOT_TRUSTED": "AttestationNotTrustedError",
     "USER_VERIFICATION_REQUIRED": "UserVerificationRequiredError",
     "KEY_MISMATCH": "KeyMismatchError",
+    "KEY_PROVIDER_UNAVAILABLE": "KeyProviderUnavailableError",
+    "KEY_PROVIDER_LOGIN": "KeyProviderLoginError",
+    "KEY_PROVIDER_KEY_NOT_FOUND": "KeyProviderKeyNotFoundError",
 }
 
 ERROR_STATUSES = [status for status in Status if status != Status.OK]

@@ -17,7 +17,8 @@ enum ExitStatus {
         switch error.code {
         case .mfaEnrollmentNotFound: notFound
         case .storageError: storeError
-        case .crypto, .keyMismatch: keyError
+        case .crypto, .keyMismatch, .keyProviderLogin, .keyProviderKeyNotFound: keyError
+        case .keyProviderUnavailable: unavailable
         case .invalidArgument, .invalidURI, .invalidBase32, .secondFactorLimitExceeded, .secondFactorExists: invalidData
         default: storeError
         }
