@@ -11,6 +11,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import time
 import uuid
 
 import pytest
@@ -54,7 +55,15 @@ class SoftHSM:
         return env
 
     def run(self, *args):
-        done = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=self.env(), timeout=120)
+        # SoftHSM2 skips a token whose files another process is writing at
+        # that moment (a login by the load test's workers): a tool that
+        # finds no token tries again.
+        for attempt in range(20):
+            done = subprocess.run([str(a) for a in args], capture_output=True, text=True, env=self.env(),
+                                  timeout=120)
+            if done.returncode == 0 or "No slot with token" not in done.stderr:
+                break
+            time.sleep(0.05)
         assert done.returncode == 0, (args, done.stdout, done.stderr)
         return done.stdout
 

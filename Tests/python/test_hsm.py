@@ -23,7 +23,7 @@ from hsm_support import PIN, shared_hsm
 from mfactl_support import oathtool, sign_in
 from shared import REPO
 
-SECRET = "JBSWY3DPEHPK3PXP"
+SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 T0 = 1_800_000_000
 
 
@@ -66,6 +66,7 @@ def test_open_enroll_sign_in_reopen_in_new_process(hsm, tmp_path):
     store = str(tmp_path / "s.sqlite")
     box = [T0]
     with libmfa.Context(store=store, clock=clock_at(box), **hsm.options(hsm.token, key)) as ctx:
+        ctx.set_config({"state": "ENABLED", "providers": {"totp": "ENABLED"}})
         user = libmfa.User(uid="alice", email="alice@example.com", email_verified=True, auth_time=T0)
         secret = libmfa.TOTPMultiFactorGenerator.generate_secret(ctx.multi_factor(user).session())
         code = pyotp.TOTP(secret.shared_secret_key).at(T0)
@@ -129,7 +130,7 @@ def test_missing_key_label_module_and_token(hsm, tmp_path):
         libmfa.Context(store=store, **hsm.options(hsm.token, missing))
     with pytest.raises(libmfa.KeyProviderUnavailableError, match="/nonexistent/libpkcs11.so"):
         libmfa.Context(store=store, **hsm.options(hsm.token, missing, hsm_module="/nonexistent/libpkcs11.so"))
-    with pytest.raises(libmfa.KeyProviderUnavailableError, match="no token \"nosuchtoken\""):
+    with pytest.raises(libmfa.KeyProviderUnavailableError, match="no token \"nosuchtoken\" in"):
         libmfa.Context(store=store, **hsm.options("nosuchtoken", missing))
     # A library that is not a PKCS#11 module.
     with pytest.raises(libmfa.KeyProviderUnavailableError, match="not a PKCS#11 module"):
@@ -204,7 +205,7 @@ t = %d + (1 if name == "b" else 0) * 10_000_000
 done = 0
 ctx = None
 while not pathlib.Path(stop).exists():
-    if done %% 5 == 0:  # a new context (unwrapping the data keys) every five sign-ins
+    if done %% 10 == 0:  # a new context (unwrapping the data keys) every ten sign-ins
         if ctx is not None:
             ctx.close()
         ctx = libmfa.Context(store=store, clock=lambda: t, hsm_module=module, hsm_token=token, hsm_key=key,
@@ -240,26 +241,30 @@ def test_hsm_key_rotation_under_sign_in_load(hsm, tmp_path):
     def wait_for(count):
         deadline = time.monotonic() + 90
         while min(progress().values()) < count:
-            assert all(w.poll() is None for w in workers.values()), [w.communicate() for w in workers.values()]
+            if any(w.poll() is not None for w in workers.values()):
+                return False
             assert time.monotonic() < deadline, progress()
             time.sleep(0.05)
+        return True
 
+    rewrapped = None
     try:
-        wait_for(10)
-        hsm.new_key(hsm.token, new)
-        with libmfa.Context(store=store, **hsm.options(hsm.token, old)) as ctx:
-            started = time.monotonic()
-            assert ctx.admin("ops").rewrap_keys(new) == 1
-            assert time.monotonic() - started < 10
-        # The workers, still configured with the old label, reopen with the label the store records.
-        hsm.delete_key(hsm.token, old)
-        before = progress()
-        wait_for(max(before.values()) + 15)
+        if wait_for(10):
+            hsm.new_key(hsm.token, new)
+            with libmfa.Context(store=store, **hsm.options(hsm.token, old)) as ctx:
+                started = time.monotonic()
+                rewrapped = ctx.admin("ops").rewrap_keys(new)
+                assert time.monotonic() - started < 10
+            # The workers, still configured with the old label, reopen with the label the store records.
+            hsm.delete_key(hsm.token, old)
+            before = progress()
+            wait_for(max(before.values()) + 25)
     finally:
         stop.write_text("")
         outputs = {name: worker.communicate(timeout=60) for name, worker in workers.items()}
     for name, worker in workers.items():
         assert worker.returncode == 0, (name, outputs[name])
+    assert rewrapped == 1
     assert [(r[0], r[2]) for r in wrapped_rows(store)] == [("dk-1", new)]
     # Nothing lost: every factor signs in, in a new context on the new key alone.
     with libmfa.Context(store=store, clock=lambda: T0 + 99_000_000, **hsm.options(hsm.token, new)) as ctx:
@@ -281,3 +286,104 @@ def test_rewrap_refusals(hsm, tmp_path):
     with libmfa.Context(store=str(tmp_path / "file.sqlite"), master_key=bytes(32)) as ctx:
         with pytest.raises(libmfa.InvalidArgumentError, match="no key provider"):
             ctx.admin("ops").rewrap_keys(key)
+
+
+def test_mfactl_with_the_hsm(hsm, tmp_path):
+    from mfactl_support import Mfactl
+
+    key, new = new_label(), new_label("new")
+    hsm.new_key(hsm.token, key)
+    store = str(tmp_path / "s.sqlite")
+    seed(store, hsm, key)
+    tool = Mfactl(store, tmp_path)
+    words = ["--hsm-module", hsm.module, "--hsm-token", hsm.token, "--hsm-key", key]
+    listed = tool.run("factors", "list", "alice", "--json", *words, "--hsm-pin-file", hsm.pin_file, key=False)
+    assert listed.status == 0 and '"totp"' in listed.out, listed
+    # The PIN from the environment (MFA_HSM_PIN by default), and the options from it too.
+    env = {"MFA_HSM_MODULE": hsm.module, "MFA_HSM_TOKEN": hsm.token, "MFA_HSM_KEY": key, "MFA_HSM_PIN": PIN}
+    assert tool.run("stats", key=False, env=env).status == 0
+    # A wrong PIN: exit 77, named, the PIN not shown.
+    wrong = tool.run("stats", key=False, env=dict(env, MFA_HSM_PIN="11223344"))
+    assert wrong.status == 77 and "KEY_PROVIDER_LOGIN" in wrong.err and "11223344" not in wrong.err, wrong
+    # No PIN option on the command line.
+    assert tool.run("stats", *words, "--hsm-pin", PIN, key=False).status == 64
+    # The module missing: exit 69.
+    missing = tool.run("stats", key=False, env=dict(env, MFA_HSM_MODULE="/nonexistent/libpkcs11.so"))
+    assert missing.status == 69 and "KEY_PROVIDER_UNAVAILABLE" in missing.err, missing
+    # HSM and key file together: a usage error.
+    assert tool.run("stats", *words, "--hsm-pin-file", hsm.pin_file).status == 64
+    # Rotation of the HSM key.
+    hsm.new_key(hsm.token, new)
+    rewrapped = tool.run("keys", "rewrap", "--to", new, "--json", key=False, env=env)
+    assert rewrapped.status == 0, rewrapped
+    assert rewrapped.json_lines() == [{"rewrapped": 1, "key": new, "previous": [key]}]
+    hsm.delete_key(hsm.token, key)
+    after = tool.run("factors", "list", "alice", "--json", key=False, env=dict(env, MFA_HSM_KEY=new))
+    assert after.status == 0 and '"totp"' in after.out, after
+    gone = tool.run("keys", "rewrap", "--to", key, key=False, env=dict(env, MFA_HSM_KEY=new))
+    assert gone.status == 77 and "KEY_PROVIDER_KEY_NOT_FOUND" in gone.err, gone
+
+
+def test_host_key_provider_callbacks(tmp_path):
+    """The C ABI's host provider (key_wrap/key_unwrap), as a KMS client would plug in."""
+    import ctypes
+    import os
+
+    from libmfa import _ffi
+    from libmfa._lib import lib
+
+    vault = {}
+    unwraps = []
+    refuse = []
+
+    def wrap(_ctx, label, key, key_len, aad, aad_len, out, out_cap, out_len):
+        token = os.urandom(24)
+        vault[token] = (label, bytes(aad[:aad_len]), bytes(key[:key_len]))
+        ctypes.memmove(out, token, len(token))
+        out_len[0] = len(token)
+        return 0
+
+    def unwrap(_ctx, label, wrapped, wrapped_len, aad, aad_len, key, key_len):
+        unwraps.append((label, bytes(aad[:aad_len])))
+        if refuse:
+            return refuse[0]
+        entry = vault.get(bytes(wrapped[:wrapped_len]))
+        if entry is None or entry[:2] != (label, bytes(aad[:aad_len])):
+            return _ffi.MFA_ERR_KEY_MISMATCH
+        ctypes.memmove(key, entry[2], key_len)
+        return 0
+
+    wrap_fn, unwrap_fn = _ffi.mfa_key_wrap_fn(wrap), _ffi.mfa_key_unwrap_fn(unwrap)
+    store = str(tmp_path / "s.sqlite").encode()
+
+    def open_store(label=b"transit/mfa"):
+        options = _ffi.mfa_options()
+        assert lib.mfa_options_init(ctypes.byref(options), _ffi.MFA_OPTIONS_VERSION) == 0
+        options.store, options.hsm_key = store, label
+        options.key_wrap, options.key_unwrap = wrap_fn, unwrap_fn
+        handle = ctypes.POINTER(_ffi.mfa_ctx)()
+        status = lib.mfa_open(ctypes.byref(handle), ctypes.byref(options), None)
+        return status, handle
+
+    status, handle = open_store()
+    assert status == 0 and len(vault) == 1 and unwraps == [(b"transit/mfa", b"dk-1")]
+    lib.mfa_close(handle)
+    status, handle = open_store()
+    assert status == 0 and len(unwraps) == 2
+    count = ctypes.c_int64()
+    assert lib.mfa_keys_rewrap(handle, b"transit/mfa-2", None, ctypes.byref(count), None) == 0 and count.value == 1
+    lib.mfa_close(handle)
+    status, handle = open_store()
+    assert status == 0 and unwraps[-1] == (b"transit/mfa-2", b"dk-1")
+    lib.mfa_close(handle)
+    for code in (_ffi.MFA_ERR_KEY_PROVIDER_LOGIN, _ffi.MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND, _ffi.MFA_ERR_KEY_MISMATCH):
+        refuse[:] = [code]
+        assert open_store()[0] == code
+    refuse[:] = [12345]
+    assert open_store()[0] == _ffi.MFA_ERR_KEY_PROVIDER_UNAVAILABLE
+    # Only one of the two functions: INVALID_ARGUMENT.
+    options = _ffi.mfa_options()
+    lib.mfa_options_init(ctypes.byref(options), _ffi.MFA_OPTIONS_VERSION)
+    options.store, options.hsm_key, options.key_wrap = store, b"transit/mfa", wrap_fn
+    handle = ctypes.POINTER(_ffi.mfa_ctx)()
+    assert lib.mfa_open(ctypes.byref(handle), ctypes.byref(options), None) == _ffi.MFA_ERR_INVALID_ARGUMENT

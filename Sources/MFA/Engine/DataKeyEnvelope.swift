@@ -26,6 +26,23 @@ enum DataKeyEnvelope {
             try store.insertFirstDataKey(try newDataKey(id: firstKeyID, provider: provider, random: random), at: now)
             rows = try store.dataKeys()
         }
+        // A re-wrap may commit, and the old key leave the token, between the
+        // read and the unwrap: a key not found or not unwrapping is tried
+        // again on the rows read afresh, if they changed (twice at most).
+        for attempt in 0..<3 {
+            do {
+                return try keyring(rows, provider: provider)
+            } catch where attempt < 2 && (error.code == .keyProviderKeyNotFound || error.code == .keyMismatch) {
+                let again = try store.dataKeys()
+                guard again != rows else { throw error }
+                rows = again
+            }
+        }
+        return try keyring(rows, provider: provider)
+    }
+
+    /// The keyring of `rows`, each unwrapped by `provider`.
+    private static func keyring(_ rows: [WrappedDataKey], provider: any KeyProvider) throws(MFAError) -> MasterKeyring {
         guard rows.count <= MFAStore.maxDataKeys else {
             throw MFAError(.storageError, "the store holds more than \(MFAStore.maxDataKeys) data keys")
         }

@@ -51,7 +51,14 @@ final class PKCS11Module: @unchecked Sendable {
         guard status == PKCS11.ok, let list, let initialize = list.pointee.C_Initialize else {
             throw MFAError(.keyProviderUnavailable, "pkcs11: \(path): C_GetFunctionList failed (\(PKCS11.describe(status)))")
         }
-        // The module may use the operating system's locks (several threads).
+        let module = PKCS11Module(functions: list, path: path)
+        try module.initialize(initialize)
+        return module
+    }
+
+    /// Calls `C_Initialize`, letting the module use the operating system's
+    /// locks (several threads).
+    private func initialize(_ initialize: CK_C_Initialize) throws(MFAError) {
         var arguments = CK_C_INITIALIZE_ARGS(CreateMutex: nil, DestroyMutex: nil, LockMutex: nil,
                                              UnlockMutex: nil, flags: PKCS11.osLockingOK, pReserved: nil)
         let initialized = initialize(&arguments)
@@ -59,7 +66,16 @@ final class PKCS11Module: @unchecked Sendable {
             throw MFAError(.keyProviderUnavailable,
                            "pkcs11: \(path): C_Initialize failed (\(PKCS11.describe(initialized)))")
         }
-        return PKCS11Module(functions: list, path: path)
+    }
+
+    /// Finalizes and initializes the module again, so that it looks for its
+    /// tokens afresh (a token added, or one a module could not read while
+    /// another process wrote it). Call with `lock` held and no session open.
+    /// - Throws: `keyProviderUnavailable` if it does not initialize.
+    func reinitialize() throws(MFAError) {
+        guard let initialize = functions.pointee.C_Initialize else { return }
+        _ = functions.pointee.C_Finalize?(nil)
+        try self.initialize(initialize)
     }
 }
 

@@ -1,4 +1,5 @@
 import CP11
+import Glibc
 
 /// One logged-in session on a PKCS#11 token, for the length of one key
 /// provider call (`PKCS11Session.run`), with the module's lock held.
@@ -18,7 +19,7 @@ struct PKCS11Session {
                        _ body: (PKCS11Session) throws(MFAError) -> R) throws(MFAError) -> R {
         try module.lock.withLock { () throws(MFAError) -> R in
             let list = module.functions.pointee
-            let slot = try findSlot(module, token)
+            let slot = try findSlotRetrying(module, token)
             let name = token.description
             var handle: CK_SESSION_HANDLE = 0
             let opened = list.C_OpenSession?(slot, PKCS11.serialSession, nil, nil, &handle) ?? PKCS11.functionMissing
@@ -41,6 +42,27 @@ struct PKCS11Session {
             }
             return try body(PKCS11Session(module: module, handle: handle, tokenName: name))
         }
+    }
+
+    /// The slot holding the token, looked for again after the module is
+    /// initialized afresh if it is not found (four times at most, within
+    /// 750 ms): a module lists the tokens it found when it was initialized,
+    /// and SoftHSM2 skips a token whose files another process is writing.
+    private static func findSlotRetrying(_ module: PKCS11Module,
+                                         _ token: PKCS11KeyProvider.Token) throws(MFAError) -> CK_SLOT_ID {
+        var lastError = MFAError(.keyProviderUnavailable)
+        for delay: UInt32 in [0, 50_000, 100_000, 200_000, 400_000] {
+            if delay > 0 {
+                usleep(delay)
+                try module.reinitialize()
+            }
+            do {
+                return try findSlot(module, token)
+            } catch where error.code == .keyProviderUnavailable {
+                lastError = error
+            }
+        }
+        throw lastError
     }
 
     /// The slot holding the token.
@@ -70,7 +92,7 @@ struct PKCS11Session {
                 continue
             }
         }
-        throw MFAError(.keyProviderUnavailable, "pkcs11: no token \(token) in \(module.path)")
+        throw MFAError(.keyProviderUnavailable, "pkcs11: no \(token) in \(module.path)")
     }
 
     /// A token's label without its padding.
