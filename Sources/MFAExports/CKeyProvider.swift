@@ -73,6 +73,14 @@ enum CHSMOptions {
     static func provider(_ fields: mfa_options) throws(MFAError) -> (any KeyProvider)? {
         let module = try CArguments.optionalString(fields.hsm_module, "options->hsm_module")
         let label = try CArguments.optionalString(fields.hsm_key, "options->hsm_key")
+        let tokenLabel = try CArguments.optionalString(fields.hsm_token, "options->hsm_token")
+        let pins = [try CArguments.optionalString(fields.hsm_pin, "options->hsm_pin"),
+                    try CArguments.optionalString(fields.hsm_pin_file, "options->hsm_pin_file"),
+                    try CArguments.optionalString(fields.hsm_pin_env, "options->hsm_pin_env")]
+        guard fields.hsm_slot >= -1 else { throw MFAError(.invalidArgument, "options->hsm_slot must be -1 or a slot id") }
+        if module == nil, tokenLabel != nil || fields.hsm_slot >= 0 || pins.contains(where: { $0 != nil }) {
+            throw MFAError(.invalidArgument, "options->hsm_token, hsm_slot and the PIN need options->hsm_module")
+        }
         if let host = try CKeyProvider.make(wrap: fields.key_wrap, unwrap: fields.key_unwrap,
                                             context: fields.key_provider_context, label: label) {
             guard module == nil else {
@@ -80,19 +88,21 @@ enum CHSMOptions {
             }
             return host
         }
-        guard let module else { return nil }
+        guard let module else {
+            guard label == nil else {
+                throw MFAError(.invalidArgument, "options->hsm_key needs options->hsm_module or key_wrap")
+            }
+            return nil
+        }
         guard let label else { throw MFAError(.invalidArgument, "options->hsm_key must name the key in the token") }
         let token: PKCS11KeyProvider.Token
-        if let name = try CArguments.optionalString(fields.hsm_token, "options->hsm_token") {
+        if let name = tokenLabel {
             token = .label(name)
         } else if fields.hsm_slot >= 0 {
             token = .slot(UInt(fields.hsm_slot))
         } else {
             throw MFAError(.invalidArgument, "set options->hsm_token or options->hsm_slot")
         }
-        let pins = [try CArguments.optionalString(fields.hsm_pin, "options->hsm_pin"),
-                    try CArguments.optionalString(fields.hsm_pin_file, "options->hsm_pin_file"),
-                    try CArguments.optionalString(fields.hsm_pin_env, "options->hsm_pin_env")]
         guard pins.compactMap({ $0 }).count == 1 else {
             throw MFAError(.invalidArgument, "set one of options->hsm_pin, hsm_pin_file and hsm_pin_env")
         }
