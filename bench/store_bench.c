@@ -15,6 +15,13 @@
  * are made beforehand for its first SIGNINS_PER_PROCESS sign-ins, and in the
  * loop after those)
  * Prints: processes, sign-ins per second in all.
+ * With BENCH_AUDIT_TRAIL=1 the configuration keeps the audit trail
+ * (auditTrail.store): every sign-in stores its event; with
+ * BENCH_AUDIT_CHAINS=1 each process appends to a chain of its own
+ * (mfa_options.audit_chain) instead of them all to "main" (bench/audit.sh).
+ * With BENCH_METRICS=off|on|tenant, the contexts keep no metrics, metrics
+ * (the default), or metrics labelled by tenant; with BENCH_TENANT=T, every
+ * user belongs to tenant T (bench/metrics_cost.sh).
  * Built and run by bench/store.sh.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -30,6 +37,15 @@
 
 static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
 
+/* The audit chain of this process (BENCH_AUDIT_CHAINS=1), or NULL for "main". */
+static char chain[32];
+
+/* BENCH_TENANT: the users' tenant, or NULL for the project. */
+static const char *bench_tenant(void) {
+    const char *tenant = getenv("BENCH_TENANT");
+    return tenant && *tenant ? tenant : NULL;
+}
+
 static mfa_ctx *open_store(const char *store) {
     mfa_options options;
     mfa_ctx *ctx = NULL;
@@ -40,6 +56,11 @@ static mfa_ctx *open_store(const char *store) {
     options.master_key.id = "bench";
     options.master_key.key = master;
     options.clock = bench_clock;
+    if (chain[0]) options.audit_chain = chain;
+    const char *metrics = getenv("BENCH_METRICS");
+    if (metrics && strcmp(metrics, "off") == 0) options.metrics = MFA_METRICS_OFF;
+    else if (metrics && strcmp(metrics, "tenant") == 0) options.metrics = MFA_METRICS_BY_TENANT;
+    else if (metrics && strcmp(metrics, "on") != 0) die("BENCH_METRICS must be off, on or tenant", 0, NULL);
     if ((status = mfa_open(&ctx, &options, &err)) != MFA_OK) die("open", status, err);
     return ctx;
 }
@@ -67,10 +88,12 @@ static void sign_in(mfa_ctx *ctx, mfa_ctx *resolving, long u, const char *code) 
     user_name(u, uid);
     if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
     user.uid = uid;
+    user.tenant = bench_tenant();
     user.auth_time = bench_now;
     status = mfa_sign_in(ctx, &resolver, &user, NULL);
     if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) die("sign in", status, NULL);
-    status = mfa_resolve_totp(resolving, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err);
+    status = mfa_resolve_totp(resolving, &result, resolver->session, user.tenant, resolver->hints[0].uid, code,
+                              &err);
     if (status != MFA_OK) die("resolve", status, err);
     mfa_sign_in_result_free(result);
     mfa_resolver_free(resolver);
@@ -86,7 +109,12 @@ int main(int argc, char **argv) {
     bench_sqlite_host_config();
     mfa_ctx *ctx = open_store(store);
     char *err = NULL;
-    int status = mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}", &err);
+    const char *trail = getenv("BENCH_AUDIT_TRAIL");
+    int status = mfa_config_set_json(
+        ctx, NULL, trail && *trail == '1'
+            ? "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},\"auditTrail\":{\"store\":true}}"
+            : "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},\"auditTrail\":{\"store\":false}}",
+        &err);
     if (status != MFA_OK) die("config", status, err);
     /* BENCH_TIME_OFFSET=S: start S seconds later (a second run on the same users needs new time steps). */
     const char *offset = getenv("BENCH_TIME_OFFSET");
@@ -102,6 +130,7 @@ int main(int argc, char **argv) {
         user_secret(u, secret);
         if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
+        user.tenant = bench_tenant();
         if ((status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, NULL, &err)) != MFA_OK)
             die("import", status, err);
         mfa_factor_info_free(info);
@@ -127,6 +156,8 @@ int main(int argc, char **argv) {
     for (long p = 0; p < processes; p++) {
         pid_t pid = fork();
         if (pid == 0) {
+            const char *chains = getenv("BENCH_AUDIT_CHAINS");
+            if (chains && *chains == '1') snprintf(chain, sizeof chain, "p%ld", p);
             mfa_ctx *mine = open_store(store);
             /* BENCH_RESOLVE_ELSEWHERE=1: each resolve on a second context, as when another server gets it. */
             const char *elsewhere = getenv("BENCH_RESOLVE_ELSEWHERE");

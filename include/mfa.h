@@ -208,10 +208,13 @@ int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) M
 /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
 /// pointers, a version 0 or newer than the library's, more than 64 previous
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
-/// store location meant for another database: see mfa_options.store),
-/// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
-/// as the master key or a previous key, and the key given under that id is
-/// another one; the message names the id; nothing was read or written) or
+/// store location meant for another database: see mfa_options.store; a
+/// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
+/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad
+/// audit_chain), MFA_ERR_KEY_MISMATCH (the store keeps a check value for a
+/// key id given, as the master key or a previous key, and the key given
+/// under that id is another one; the message names the id; nothing was read
+/// or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). With a key provider (options->hsm_module, or key_wrap and
 /// key_unwrap; version 3), the data keys are unwrapped by it and its
@@ -835,6 +838,84 @@ void mfa_seal_check_free(mfa_seal_check * MFA_NULLABLE check) MFA_NOEXCEPT;
 /// not unwrap to the key this context holds) or MFA_ERR_STORAGE_ERROR
 /// (another process re-wrapped meanwhile; nothing was changed).
 int32_t mfa_keys_rewrap(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE key_label, char const * MFA_NULLABLE actor, int64_t * MFA_NULLABLE rewrapped, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* The stored audit trail: reading, verifying, purging                */
+/* ------------------------------------------------------------------ */
+
+/// Fills `query` with the defaults of struct version `version` (pass
+/// MFA_TRAIL_QUERY_VERSION): every event, the earliest 100. Only the fields
+/// that version has are written; MFA_TRAIL_QUERY_INIT is the same as a
+/// static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `query`, a version 0 or
+/// newer than the library's).
+int32_t mfa_trail_query_init(mfa_trail_query * MFA_NULLABLE query, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Reads stored audit events (the configuration's auditTrail.store keeps
+/// them), as `query` selects them (NULL: the defaults of
+/// MFA_TRAIL_QUERY_INIT), oldest first: by time, then chain, then number;
+/// by number alone when `query->chain` is set. For the next page, pass the
+/// last record's time, chain and number as after_time, after_chain and
+/// after_seq (or, with `chain`, its number as after_seq).
+/// On MFA_OK, `*out` holds the records (free with
+/// mfa_trail_record_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+/// (NULL `ctx` or `out`, a bad version, a limit out of 1 to
+/// MFA_TRAIL_READ_MAX, an unknown kind, a bad tenant, uid or chain) or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_trail_read(mfa_ctx * MFA_NULLABLE ctx, mfa_trail_record_list * MFA_NULLABLE * MFA_NULLABLE out, mfa_trail_query const * MFA_NULLABLE query, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees the records from mfa_trail_read(). NULL is a no-op.
+void mfa_trail_record_list_free(mfa_trail_record_list * MFA_NULLABLE list) MFA_NOEXCEPT;
+
+/// Verifies the stored audit trail: in each chain, every event's MAC and
+/// its link to the event before, the numbering from the anchor (the first
+/// event kept after purges) to the head, and the head's own MAC. Events
+/// MACed under a key that is not among the context's keys are counted as
+/// unchecked. Reads without locks while other processes append.
+/// On MFA_OK, `*out` says what was found (free with
+/// mfa_trail_verification_free()): MFA_OK means the trail could be read,
+/// `(*out)->intact` whether it is whole, and each broken chain's
+/// `broken_at` the event where it breaks. Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_trail_verify(mfa_ctx * MFA_NULLABLE ctx, mfa_trail_verification * MFA_NULLABLE * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees the result of mfa_trail_verify(). NULL is a no-op.
+void mfa_trail_verification_free(mfa_trail_verification * MFA_NULLABLE verification) MFA_NOEXCEPT;
+
+/// Deletes stored audit events by the configuration's retention and size
+/// (auditTrail.retentionDays, auditTrail.maxEvents), keeping each chain
+/// verifiable from its new anchor. mfa_purge_expired() does this too.
+/// `out` may be NULL; if not, it receives how many events were deleted. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx`) or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_trail_purge(mfa_ctx * MFA_NULLABLE ctx, int64_t * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* Metrics: counters, latency histograms, Prometheus' text format     */
+/* ------------------------------------------------------------------ */
+
+/// Reads the context's metrics now: counters and latency histograms of
+/// its sign-ins, enrollments, code sends, backoffs and store operations,
+/// counted since mfa_open() (see "Metrics" in mfa_types.h). Each value is
+/// read atomically, not all at one instant. On MFA_OK, `*out` holds every
+/// family (none when the context was opened with MFA_METRICS_OFF), in one
+/// allocation: free it with mfa_metrics_free(). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+/// Thread-safe, and never waits for the store.
+int32_t mfa_metrics_snapshot(mfa_ctx * MFA_NULLABLE ctx, mfa_metrics * MFA_NULLABLE * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees what mfa_metrics_snapshot() returned. NULL is a no-op.
+void mfa_metrics_free(mfa_metrics * MFA_NULLABLE metrics) MFA_NOEXCEPT;
+
+/// Writes the context's metrics in Prometheus' text exposition format
+/// (version 0.0.4): for each family a "# HELP" and a "# TYPE" line, then
+/// its series (a histogram's as _bucket{le="..."}, _sum and _count lines),
+/// label values escaped. Serve it from a /metrics endpoint with the
+/// content type "text/plain; version=0.0.4; charset=utf-8". On MFA_OK,
+/// `*out` is the text (empty when the context was opened with
+/// MFA_METRICS_OFF): free it with mfa_free(). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+/// Thread-safe, and never waits for the store.
+int32_t mfa_metrics_prometheus(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 #if defined(__cplusplus)
 } /* extern "C" */

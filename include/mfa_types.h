@@ -397,7 +397,18 @@ typedef int32_t (*mfa_key_unwrap_fn)(void *context, const char *label, const uin
                                      size_t wrapped_len, const uint8_t *aad, size_t aad_len, uint8_t *key,
                                      size_t key_len);
 
-/** Version of mfa_options understood by this header (2 added webauthn_trust; 3 the key provider). */
+/** mfa_options.metrics: keep metrics, without a tenant label (the default). */
+#define MFA_METRICS_ON 0
+/** mfa_options.metrics: keep no metrics (mfa_metrics_snapshot() returns no family). */
+#define MFA_METRICS_OFF 1
+/** mfa_options.metrics: keep metrics, the counters labelled by tenant for at most mfa_options.metrics_tenants tenants. */
+#define MFA_METRICS_BY_TENANT 2
+/** mfa_options.metrics_tenants by default. */
+#define MFA_METRICS_TENANTS_DEFAULT 100
+/** Most tenants mfa_options.metrics_tenants may name. */
+#define MFA_METRICS_TENANTS_MAX 10000
+
+/** Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain and the key provider). */
 #define MFA_OPTIONS_VERSION 3
 
 /**
@@ -464,6 +475,27 @@ typedef struct mfa_options {
     /** Version 2. Passed to webauthn_trust. */
     void *webauthn_trust_context;
     /**
+     * Version 3. Which metrics the context keeps (see "Metrics" below):
+     * MFA_METRICS_ON (the default), MFA_METRICS_OFF or MFA_METRICS_BY_TENANT;
+     * anything else is MFA_ERR_INVALID_ARGUMENT.
+     */
+    int32_t metrics;
+    /**
+     * Version 3. With MFA_METRICS_BY_TENANT, how many tenants get series of
+     * their own, 1 to MFA_METRICS_TENANTS_MAX (MFA_METRICS_TENANTS_DEFAULT);
+     * the events of later tenants share the series tenant="(other)".
+     * Ignored otherwise.
+     */
+    uint32_t metrics_tenants;
+    /**
+     * Version 3. The chain of the stored audit trail this context appends
+     * to, when the configuration keeps the trail (auditTrail.store): 1 to 64
+     * letters, digits and . _ - :, or NULL for "main". Appends to one chain
+     * wait for each other (one verifiable order); servers that write many
+     * events to one PostgreSQL store may each name their own.
+     */
+    const char *audit_chain;
+    /**
      * Version 3. The PKCS#11 module of an HSM holding the key that wraps the
      * store's data keys (such as "/usr/lib/softhsm/libsofthsm2.so"), or NULL.
      * With it (or with key_wrap), master_key and previous_keys stay unset:
@@ -494,7 +526,8 @@ typedef struct mfa_options {
 /** A static initializer for mfa_options: the same as mfa_options_init(&o, MFA_OPTIONS_VERSION). */
 #define MFA_OPTIONS_INIT \
     { MFA_OPTIONS_VERSION, NULL, { NULL, NULL }, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL, NULL, NULL, -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+      NULL, NULL, MFA_METRICS_ON, MFA_METRICS_TENANTS_DEFAULT, NULL, NULL, NULL, -1, NULL, NULL, NULL, NULL, NULL, \
+      NULL, NULL }
 
 /** Version of mfa_user understood by this header. */
 #define MFA_USER_VERSION 1
@@ -960,5 +993,182 @@ typedef struct mfa_seal_check {
     /** Whether the progress callback stopped the check before the end. */
     bool stopped;
 } mfa_seal_check;
+
+/* ------------------------------------------------------------------ */
+/* The stored audit trail                                              */
+/* ------------------------------------------------------------------ */
+
+/** Most records one mfa_trail_read() returns. */
+#define MFA_TRAIL_READ_MAX 10000
+/** Version of mfa_trail_query understood by this header. */
+#define MFA_TRAIL_QUERY_VERSION 1
+
+/**
+ * Which stored audit events mfa_trail_read() reads. Fill with
+ * mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (every event, the earliest
+ * 100), then set the filters wanted. Strings are borrowed for the call.
+ */
+typedef struct mfa_trail_query {
+    /** The struct version, set by mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (1 to MFA_TRAIL_QUERY_VERSION). */
+    uint32_t version;
+    /** Only this tenant's events ("" for the project's), or NULL for every tenant. */
+    const char *tenant;
+    /** Only events about this user, or NULL. */
+    const char *uid;
+    /** Only events of this kind (MFA_AUDIT_*), or 0 for every kind. */
+    int32_t kind;
+    /** Only events of this kind name ("SIGN_IN_FAILURE"; for kinds newer than this header), or NULL. */
+    const char *kind_name;
+    /** Only events at or after this Unix time (INT64_MIN: no bound). */
+    int64_t since;
+    /** Only events before this Unix time (INT64_MAX: no bound). */
+    int64_t until;
+    /** Only this chain's events, in the order of their numbers, or NULL for every chain (by time, chain, number). */
+    const char *chain;
+    /** With `chain`: only events numbered after this one (0: from the first). Without: with after_chain, the number of the last event of the previous page. */
+    int64_t after_seq;
+    /** Without `chain`: the time of the last event of the previous page (with after_chain). */
+    int64_t after_time;
+    /** Without `chain`: the chain of the last event of the previous page, or NULL for the first page. */
+    const char *after_chain;
+    /** At most this many records, 1 to MFA_TRAIL_READ_MAX (100). */
+    int32_t limit;
+    /** Non-zero: the latest `limit` events instead of the earliest (still returned oldest first). */
+    int32_t latest;
+} mfa_trail_query;
+
+/** A static initializer for mfa_trail_query: the same as mfa_trail_query_init(&q, MFA_TRAIL_QUERY_VERSION). */
+#define MFA_TRAIL_QUERY_INIT \
+    { MFA_TRAIL_QUERY_VERSION, NULL, NULL, 0, NULL, INT64_MIN, INT64_MAX, NULL, 0, 0, NULL, 100, 0 }
+
+/** One stored audit event. */
+typedef struct mfa_trail_record {
+    /** The chain it is in. */
+    const char *chain;
+    /** Its number in the chain, from 1. */
+    int64_t seq;
+    /** The id of the master key its MAC was made with. */
+    const char *key_id;
+    /** The event; `kind` is 0 for a kind this library does not know (`kind_name` names it). */
+    mfa_audit_event event;
+} mfa_trail_record;
+
+/** Stored audit events, oldest first, in one allocation: free with mfa_trail_record_list_free(). */
+typedef struct mfa_trail_record_list {
+    /** Number of records. */
+    size_t count;
+    /** The records. */
+    const mfa_trail_record *records;
+} mfa_trail_record_list;
+
+/** What mfa_trail_verify() found in one chain. */
+typedef struct mfa_trail_chain_report {
+    /** The chain's name. */
+    const char *chain;
+    /** The first event kept (the anchor, after purges). */
+    int64_t anchor_seq;
+    /** The last event, as the chain's head says. */
+    int64_t head_seq;
+    /** Events whose MAC and link were checked. */
+    int64_t verified;
+    /** Events not checked: their key is not among the context's keys. */
+    int64_t unchecked;
+    /** Number of missing_keys. */
+    size_t missing_key_count;
+    /** The ids of the keys the unchecked events (or the head) were MACed with. */
+    const char *const *missing_keys;
+    /** Whether the chain breaks. */
+    bool broken;
+    /** Where it breaks: the first event missing, altered, inserted or out of place (0 if whole). */
+    int64_t broken_at;
+    /** What is wrong there, or NULL if whole. */
+    const char *problem;
+} mfa_trail_chain_report;
+
+/** What mfa_trail_verify() found, in one allocation: free with mfa_trail_verification_free(). */
+typedef struct mfa_trail_verification {
+    /** Whether every chain is whole. */
+    bool intact;
+    /** Events checked, over every chain. */
+    int64_t verified;
+    /** Events not checked for want of their key, over every chain. */
+    int64_t unchecked;
+    /** Number of chains. */
+    size_t chain_count;
+    /** Each chain, by name. */
+    const mfa_trail_chain_report *chains;
+} mfa_trail_verification;
+
+/* ------------------------------------------------------------------ */
+/* Metrics                                                             */
+/* ------------------------------------------------------------------ */
+
+/**
+ * mfa_metric_family.type: a counter (mfa_metric_sample.value only goes up).
+ * A context keeps counters and latency histograms of its sign-ins,
+ * enrollments, code sends, backoffs and store operations (unless opened
+ * with MFA_METRICS_OFF), counted with atomic additions from the context's
+ * opening. mfa_metrics_snapshot() reads them as structs;
+ * mfa_metrics_prometheus() writes them in Prometheus' text exposition
+ * format, for a /metrics endpoint. The metrics, their labels and what to
+ * alert on are in the documentation's metrics guide.
+ */
+#define MFA_METRIC_COUNTER 1
+/** mfa_metric_family.type: a histogram (value is the count, with sum and buckets). */
+#define MFA_METRIC_HISTOGRAM 2
+
+/** One label of a series: a name and its value. */
+typedef struct mfa_metric_label {
+    /** The label's name: "kind", "outcome", "tenant", ... */
+    const char *name;
+    /** Its value. */
+    const char *value;
+} mfa_metric_label;
+
+/** One bucket of a histogram series. */
+typedef struct mfa_metric_bucket {
+    /** The upper bound, in seconds; the last bucket's is INFINITY ("+Inf"). */
+    double upper_bound;
+    /** Observations at most upper_bound (cumulative). */
+    uint64_t count;
+} mfa_metric_bucket;
+
+/** One series of a metric family. */
+typedef struct mfa_metric_sample {
+    /** Number of labels. */
+    size_t label_count;
+    /** The labels, in a fixed order. */
+    const mfa_metric_label *labels;
+    /** A counter's value; a histogram's count of observations. */
+    uint64_t value;
+    /** A histogram's sum of observations, in seconds; 0 for a counter. */
+    double sum;
+    /** Number of buckets (0 for a counter). */
+    size_t bucket_count;
+    /** A histogram's buckets, by upper bound, the last one +Inf. */
+    const mfa_metric_bucket *buckets;
+} mfa_metric_sample;
+
+/** One metric: a name, a help text, a type and its series. */
+typedef struct mfa_metric_family {
+    /** The name, "libmfa_..." (a counter's ends in _total, a duration's in _seconds). */
+    const char *name;
+    /** What it counts, in one sentence. */
+    const char *help;
+    /** MFA_METRIC_COUNTER or MFA_METRIC_HISTOGRAM. */
+    int32_t type;
+    /** Number of series. */
+    size_t sample_count;
+    /** The series. */
+    const mfa_metric_sample *samples;
+} mfa_metric_family;
+
+/** A context's metrics at one moment, in one allocation: free with mfa_metrics_free(). */
+typedef struct mfa_metrics {
+    /** Number of families (0 when the context keeps no metrics). */
+    size_t family_count;
+    /** The families, in a fixed order. */
+    const mfa_metric_family *families;
+} mfa_metrics;
 
 #endif /* MFA_TYPES_H */

@@ -163,6 +163,8 @@ GROUPS = [
     ("WebAuthn: security keys and passkeys", ["WebAuthnExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
+    ("The stored audit trail: reading, verifying, purging", ["AuditTrailExports.swift"]),
+    ("Metrics: counters, latency histograms, Prometheus' text format", ["MetricsExports.swift"]),
 ]
 
 

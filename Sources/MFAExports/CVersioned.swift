@@ -66,15 +66,25 @@ enum CStructs {
     static let options = CVersioned<mfa_options>(
         name: "options", macro: "MFA_OPTIONS_VERSION",
         sizes: [MemoryLayout<mfa_options>.offset(of: \.webauthn_trust) ?? 0,
-                MemoryLayout<mfa_options>.offset(of: \.hsm_module) ?? 0, MemoryLayout<mfa_options>.size]
+                MemoryLayout<mfa_options>.offset(of: \.metrics) ?? 0, MemoryLayout<mfa_options>.size]
     ) { version in
         mfa_options(version: version, store: nil, master_key: mfa_master_key(id: nil, key: nil),
                     previous_keys: nil, previous_key_count: 0, clock: nil, clock_context: nil, random: nil,
                     random_context: nil, audit: nil, audit_context: nil, sms_sender: nil, sms_sender_context: nil,
                     sms_outbox: nil, app_verifier: nil, app_verifier_context: nil, webauthn_trust: nil,
-                    webauthn_trust_context: nil, hsm_module: nil, hsm_token: nil, hsm_slot: -1, hsm_key: nil,
-                    hsm_pin: nil, hsm_pin_file: nil, hsm_pin_env: nil, key_wrap: nil, key_unwrap: nil,
-                    key_provider_context: nil)
+                    webauthn_trust_context: nil, metrics: MFA_METRICS_ON,
+                    metrics_tenants: UInt32(MFA_METRICS_TENANTS_DEFAULT), audit_chain: nil, hsm_module: nil,
+                    hsm_token: nil, hsm_slot: -1, hsm_key: nil, hsm_pin: nil, hsm_pin_file: nil, hsm_pin_env: nil,
+                    key_wrap: nil, key_unwrap: nil, key_provider_context: nil)
+    }
+
+    /// `mfa_trail_query`.
+    static let auditQuery = CVersioned<mfa_trail_query>(
+        name: "query", macro: "MFA_TRAIL_QUERY_VERSION", sizes: [MemoryLayout<mfa_trail_query>.size]
+    ) { version in
+        mfa_trail_query(version: version, tenant: nil, uid: nil, kind: 0, kind_name: nil, since: Int64.min,
+                        until: Int64.max, chain: nil, after_seq: 0, after_time: 0, after_chain: nil, limit: 100,
+                        latest: 0)
     }
 
     /// `mfa_user`.

@@ -22,10 +22,13 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
 /// pointers, a version 0 or newer than the library's, more than 64 previous
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
-/// store location meant for another database: see mfa_options.store),
-/// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
-/// as the master key or a previous key, and the key given under that id is
-/// another one; the message names the id; nothing was read or written) or
+/// store location meant for another database: see mfa_options.store; a
+/// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
+/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad
+/// audit_chain), MFA_ERR_KEY_MISMATCH (the store keeps a check value for a
+/// key id given, as the master key or a previous key, and the key given
+/// under that id is another one; the message names the id; nothing was read
+/// or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). With a key provider (options->hsm_module, or key_wrap and
 /// key_unwrap; version 3), the data keys are unwrapped by it and its
@@ -88,7 +91,27 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
         if let trust = fields.webauthn_trust {
             swiftOptions.attestationTrust = CWebAuthnTrust(function: trust, context: fields.webauthn_trust_context)
         }
+        swiftOptions.metrics = try metricsOptions(fields.metrics, tenants: fields.metrics_tenants)
+        if let chain = try CArguments.optionalString(fields.audit_chain, "options->audit_chain") {
+            swiftOptions.auditChain = chain
+        }
         out.pointee = CContext.handle(try MFAContext(options: swiftOptions))
+    }
+}
+
+/// The metrics of `mfa_options.metrics` and `metrics_tenants`.
+private func metricsOptions(_ metrics: Int32, tenants: UInt32) throws(MFAError) -> MetricsOptions {
+    switch metrics {
+    case MFA_METRICS_ON: return .on
+    case MFA_METRICS_OFF: return .off
+    case MFA_METRICS_BY_TENANT:
+        guard tenants >= 1, tenants <= UInt32(MFA_METRICS_TENANTS_MAX) else {
+            throw MFAError(.invalidArgument, "options->metrics_tenants must be 1 to MFA_METRICS_TENANTS_MAX")
+        }
+        return .byTenant(limit: Int(tenants))
+    default:
+        throw MFAError(.invalidArgument, "options->metrics must be MFA_METRICS_ON, MFA_METRICS_OFF or "
+            + "MFA_METRICS_BY_TENANT")
     }
 }
 

@@ -18,7 +18,7 @@ from conftest import ARTIFACTS, REPO
 
 #: The top-level sections of mkdocs.yml's navigation, in order.
 SECTIONS = ["Home", "Getting started", "Concepts", "Factors", "Guides", "Security model and defaults",
-            "Performance", "Scaling and sizing", "Troubleshooting", "Reference"]
+            "Availability under attack", "Performance", "Scaling and sizing", "Troubleshooting", "Reference"]
 
 
 def open_page(browser, url):

@@ -74,6 +74,12 @@ var (
 	ErrUserVerificationRequired = &Error{Status: -33, Name: "USER_VERIFICATION_REQUIRED"}
 	// ErrKeyMismatch is KEY_MISMATCH: mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
 	ErrKeyMismatch = &Error{Status: -34, Name: "KEY_MISMATCH"}
+	// ErrKeyProviderUnavailable is KEY_PROVIDER_UNAVAILABLE: mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does not load, the token is not found, the HSM or the host's callback failed); the message names the module, token or label, never the PIN.
+	ErrKeyProviderUnavailable = &Error{Status: -45, Name: "KEY_PROVIDER_UNAVAILABLE"}
+	// ErrKeyProviderLogin is KEY_PROVIDER_LOGIN: mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given).
+	ErrKeyProviderLogin = &Error{Status: -46, Name: "KEY_PROVIDER_LOGIN"}
+	// ErrKeyProviderKeyNotFound is KEY_PROVIDER_KEY_NOT_FOUND: mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys are wrapped with (deleted), or under the label to wrap with; the message names the label.
+	ErrKeyProviderKeyNotFound = &Error{Status: -47, Name: "KEY_PROVIDER_KEY_NOT_FOUND"}
 )
 
 // sentinels are the sentinel errors by status code.
@@ -112,4 +118,7 @@ var sentinels = map[Status]*Error{
 	-32: ErrAttestationNotTrusted,
 	-33: ErrUserVerificationRequired,
 	-34: ErrKeyMismatch,
+	-45: ErrKeyProviderUnavailable,
+	-46: ErrKeyProviderLogin,
+	-47: ErrKeyProviderKeyNotFound,
 }

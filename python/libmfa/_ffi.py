@@ -506,7 +506,24 @@ mfa_key_wrap_fn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_cha
 #: size_t wrapped_len, const uint8_t *aad, size_t aad_len, uint8_t *key, size_t key_len)``
 mfa_key_unwrap_fn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t)
 
-#: Version of mfa_options understood by this header (2 added webauthn_trust; 3 the key provider).
+#: mfa_options.metrics: keep metrics, without a tenant label (the default).
+MFA_METRICS_ON = 0
+
+#: mfa_options.metrics: keep no metrics (mfa_metrics_snapshot() returns no family).
+MFA_METRICS_OFF = 1
+
+#: mfa_options.metrics: keep metrics, the counters labelled by tenant for at most
+#: mfa_options.metrics_tenants tenants.
+MFA_METRICS_BY_TENANT = 2
+
+#: mfa_options.metrics_tenants by default.
+MFA_METRICS_TENANTS_DEFAULT = 100
+
+#: Most tenants mfa_options.metrics_tenants may name.
+MFA_METRICS_TENANTS_MAX = 10000
+
+#: Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics,
+#: audit_chain and the key provider).
 MFA_OPTIONS_VERSION = 3
 
 
@@ -519,6 +536,9 @@ class mfa_options(ctypes.Structure):
     store: Optional[bytes]
     previous_key_count: int
     sms_outbox: Optional[bytes]
+    metrics: int
+    metrics_tenants: int
+    audit_chain: Optional[bytes]
     hsm_module: Optional[bytes]
     hsm_token: Optional[bytes]
     hsm_slot: int
@@ -582,6 +602,20 @@ class mfa_options(ctypes.Structure):
         ("webauthn_trust", mfa_webauthn_trust_fn),
         # Version 2. Passed to webauthn_trust.
         ("webauthn_trust_context", ctypes.c_void_p),
+        # Version 3. Which metrics the context keeps (see "Metrics" below): MFA_METRICS_ON
+        # (the default), MFA_METRICS_OFF or MFA_METRICS_BY_TENANT; anything else is
+        # MFA_ERR_INVALID_ARGUMENT.
+        ("metrics", ctypes.c_int32),
+        # Version 3. With MFA_METRICS_BY_TENANT, how many tenants get series of their own,
+        # 1 to MFA_METRICS_TENANTS_MAX (MFA_METRICS_TENANTS_DEFAULT); the events of later
+        # tenants share the series tenant="(other)". Ignored otherwise.
+        ("metrics_tenants", ctypes.c_uint32),
+        # Version 3. The chain of the stored audit trail this context appends to, when the
+        # configuration keeps the trail (auditTrail.store): 1 to 64 letters, digits and .
+        # _ - :, or NULL for "main". Appends to one chain wait for each other (one
+        # verifiable order); servers that write many events to one PostgreSQL store may
+        # each name their own.
+        ("audit_chain", ctypes.c_char_p),
         # Version 3. The PKCS#11 module of an HSM holding the key that wraps the store's
         # data keys (such as "/usr/lib/softhsm/libsofthsm2.so"), or NULL. With it (or with
         # key_wrap), master_key and previous_keys stay unset: the data keys are generated
@@ -1295,6 +1329,268 @@ class mfa_seal_check(ctypes.Structure):
     ]
 
 
+# --- The stored audit trail -----------------------------------------------------------------------
+
+#: Most records one mfa_trail_read() returns.
+MFA_TRAIL_READ_MAX = 10000
+
+#: Version of mfa_trail_query understood by this header.
+MFA_TRAIL_QUERY_VERSION = 1
+
+
+class mfa_trail_query(ctypes.Structure):
+    """Which stored audit events mfa_trail_read() reads. Fill with mfa_trail_query_init() or
+    MFA_TRAIL_QUERY_INIT (every event, the earliest 100), then set the filters wanted. Strings
+    are borrowed for the call.
+    """
+
+    version: int
+    tenant: Optional[bytes]
+    uid: Optional[bytes]
+    kind: int
+    kind_name: Optional[bytes]
+    since: int
+    until: int
+    chain: Optional[bytes]
+    after_seq: int
+    after_time: int
+    after_chain: Optional[bytes]
+    limit: int
+    latest: int
+
+    _fields_ = [
+        # The struct version, set by mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (1 to
+        # MFA_TRAIL_QUERY_VERSION).
+        ("version", ctypes.c_uint32),
+        # Only this tenant's events ("" for the project's), or NULL for every tenant.
+        ("tenant", ctypes.c_char_p),
+        # Only events about this user, or NULL.
+        ("uid", ctypes.c_char_p),
+        # Only events of this kind (MFA_AUDIT_*), or 0 for every kind.
+        ("kind", ctypes.c_int32),
+        # Only events of this kind name ("SIGN_IN_FAILURE"; for kinds newer than this
+        # header), or NULL.
+        ("kind_name", ctypes.c_char_p),
+        # Only events at or after this Unix time (INT64_MIN: no bound).
+        ("since", ctypes.c_int64),
+        # Only events before this Unix time (INT64_MAX: no bound).
+        ("until", ctypes.c_int64),
+        # Only this chain's events, in the order of their numbers, or NULL for every chain
+        # (by time, chain, number).
+        ("chain", ctypes.c_char_p),
+        # With `chain`: only events numbered after this one (0: from the first). Without:
+        # with after_chain, the number of the last event of the previous page.
+        ("after_seq", ctypes.c_int64),
+        # Without `chain`: the time of the last event of the previous page (with
+        # after_chain).
+        ("after_time", ctypes.c_int64),
+        # Without `chain`: the chain of the last event of the previous page, or NULL for
+        # the first page.
+        ("after_chain", ctypes.c_char_p),
+        # At most this many records, 1 to MFA_TRAIL_READ_MAX (100).
+        ("limit", ctypes.c_int32),
+        # Non-zero: the latest `limit` events instead of the earliest (still returned
+        # oldest first).
+        ("latest", ctypes.c_int32),
+    ]
+
+
+class mfa_trail_record(ctypes.Structure):
+    """One stored audit event."""
+
+    chain: Optional[bytes]
+    seq: int
+    key_id: Optional[bytes]
+
+    _fields_ = [
+        # The chain it is in.
+        ("chain", ctypes.c_char_p),
+        # Its number in the chain, from 1.
+        ("seq", ctypes.c_int64),
+        # The id of the master key its MAC was made with.
+        ("key_id", ctypes.c_char_p),
+        # The event; `kind` is 0 for a kind this library does not know (`kind_name` names
+        # it).
+        ("event", mfa_audit_event),
+    ]
+
+
+class mfa_trail_record_list(ctypes.Structure):
+    """Stored audit events, oldest first, in one allocation: free with
+    mfa_trail_record_list_free().
+    """
+
+    count: int
+
+    _fields_ = [
+        # Number of records.
+        ("count", ctypes.c_size_t),
+        # The records.
+        ("records", ctypes.POINTER(mfa_trail_record)),
+    ]
+
+
+class mfa_trail_chain_report(ctypes.Structure):
+    """What mfa_trail_verify() found in one chain."""
+
+    chain: Optional[bytes]
+    anchor_seq: int
+    head_seq: int
+    verified: int
+    unchecked: int
+    missing_key_count: int
+    broken: bool
+    broken_at: int
+    problem: Optional[bytes]
+
+    _fields_ = [
+        # The chain's name.
+        ("chain", ctypes.c_char_p),
+        # The first event kept (the anchor, after purges).
+        ("anchor_seq", ctypes.c_int64),
+        # The last event, as the chain's head says.
+        ("head_seq", ctypes.c_int64),
+        # Events whose MAC and link were checked.
+        ("verified", ctypes.c_int64),
+        # Events not checked: their key is not among the context's keys.
+        ("unchecked", ctypes.c_int64),
+        # Number of missing_keys.
+        ("missing_key_count", ctypes.c_size_t),
+        # The ids of the keys the unchecked events (or the head) were MACed with.
+        ("missing_keys", ctypes.POINTER(ctypes.c_char_p)),
+        # Whether the chain breaks.
+        ("broken", ctypes.c_bool),
+        # Where it breaks: the first event missing, altered, inserted or out of place (0
+        # if whole).
+        ("broken_at", ctypes.c_int64),
+        # What is wrong there, or NULL if whole.
+        ("problem", ctypes.c_char_p),
+    ]
+
+
+class mfa_trail_verification(ctypes.Structure):
+    """What mfa_trail_verify() found, in one allocation: free with mfa_trail_verification_free()."""
+
+    intact: bool
+    verified: int
+    unchecked: int
+    chain_count: int
+
+    _fields_ = [
+        # Whether every chain is whole.
+        ("intact", ctypes.c_bool),
+        # Events checked, over every chain.
+        ("verified", ctypes.c_int64),
+        # Events not checked for want of their key, over every chain.
+        ("unchecked", ctypes.c_int64),
+        # Number of chains.
+        ("chain_count", ctypes.c_size_t),
+        # Each chain, by name.
+        ("chains", ctypes.POINTER(mfa_trail_chain_report)),
+    ]
+
+
+# --- Metrics --------------------------------------------------------------------------------------
+
+#: mfa_metric_family.type: a counter (mfa_metric_sample.value only goes up). A context keeps
+#: counters and latency histograms of its sign-ins, enrollments, code sends, backoffs and store
+#: operations (unless opened with MFA_METRICS_OFF), counted with atomic additions from the
+#: context's opening. mfa_metrics_snapshot() reads them as structs; mfa_metrics_prometheus()
+#: writes them in Prometheus' text exposition format, for a /metrics endpoint. The metrics, their
+#: labels and what to alert on are in the documentation's metrics guide.
+MFA_METRIC_COUNTER = 1
+
+#: mfa_metric_family.type: a histogram (value is the count, with sum and buckets).
+MFA_METRIC_HISTOGRAM = 2
+
+
+class mfa_metric_label(ctypes.Structure):
+    """One label of a series: a name and its value."""
+
+    name: Optional[bytes]
+    value: Optional[bytes]
+
+    _fields_ = [
+        # The label's name: "kind", "outcome", "tenant", ...
+        ("name", ctypes.c_char_p),
+        # Its value.
+        ("value", ctypes.c_char_p),
+    ]
+
+
+class mfa_metric_bucket(ctypes.Structure):
+    """One bucket of a histogram series."""
+
+    upper_bound: float
+    count: int
+
+    _fields_ = [
+        # The upper bound, in seconds; the last bucket's is INFINITY ("+Inf").
+        ("upper_bound", ctypes.c_double),
+        # Observations at most upper_bound (cumulative).
+        ("count", ctypes.c_uint64),
+    ]
+
+
+class mfa_metric_sample(ctypes.Structure):
+    """One series of a metric family."""
+
+    label_count: int
+    value: int
+    sum: float
+    bucket_count: int
+
+    _fields_ = [
+        # Number of labels.
+        ("label_count", ctypes.c_size_t),
+        # The labels, in a fixed order.
+        ("labels", ctypes.POINTER(mfa_metric_label)),
+        # A counter's value; a histogram's count of observations.
+        ("value", ctypes.c_uint64),
+        # A histogram's sum of observations, in seconds; 0 for a counter.
+        ("sum", ctypes.c_double),
+        # Number of buckets (0 for a counter).
+        ("bucket_count", ctypes.c_size_t),
+        # A histogram's buckets, by upper bound, the last one +Inf.
+        ("buckets", ctypes.POINTER(mfa_metric_bucket)),
+    ]
+
+
+class mfa_metric_family(ctypes.Structure):
+    """One metric: a name, a help text, a type and its series."""
+
+    name: Optional[bytes]
+    help: Optional[bytes]
+    type: int
+    sample_count: int
+
+    _fields_ = [
+        # The name, "libmfa_..." (a counter's ends in _total, a duration's in _seconds).
+        ("name", ctypes.c_char_p),
+        # What it counts, in one sentence.
+        ("help", ctypes.c_char_p),
+        # MFA_METRIC_COUNTER or MFA_METRIC_HISTOGRAM.
+        ("type", ctypes.c_int32),
+        # Number of series.
+        ("sample_count", ctypes.c_size_t),
+        # The series.
+        ("samples", ctypes.POINTER(mfa_metric_sample)),
+    ]
+
+
+class mfa_metrics(ctypes.Structure):
+    """A context's metrics at one moment, in one allocation: free with mfa_metrics_free()."""
+
+    family_count: int
+
+    _fields_ = [
+        # Number of families (0 when the context keeps no metrics).
+        ("family_count", ctypes.c_size_t),
+        # The families, in a fixed order.
+        ("families", ctypes.POINTER(mfa_metric_family)),
+    ]
+
+
 # --- Every struct, by its C name ------------------------------------------------------------------
 
 STRUCTS: Dict[str, type[ctypes.Structure]] = {
@@ -1327,6 +1623,16 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_import_summary": mfa_import_summary,
     "mfa_rotation_result": mfa_rotation_result,
     "mfa_seal_check": mfa_seal_check,
+    "mfa_trail_query": mfa_trail_query,
+    "mfa_trail_record": mfa_trail_record,
+    "mfa_trail_record_list": mfa_trail_record_list,
+    "mfa_trail_chain_report": mfa_trail_chain_report,
+    "mfa_trail_verification": mfa_trail_verification,
+    "mfa_metric_label": mfa_metric_label,
+    "mfa_metric_bucket": mfa_metric_bucket,
+    "mfa_metric_sample": mfa_metric_sample,
+    "mfa_metric_family": mfa_metric_family,
+    "mfa_metrics": mfa_metrics,
 }
 
 
@@ -1747,6 +2053,35 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     # int32_t mfa_keys_rewrap(mfa_ctx *ctx, char const *key_label, char const *actor, int64_t
     # *rewrapped, char **err)
     "mfa_keys_rewrap": (_i32, [_P(mfa_ctx), _str, _str, _P(_i64), _out]),
+    # The stored audit trail: reading, verifying, purging
+    # int32_t mfa_trail_query_init(mfa_trail_query *query, uint32_t version)
+    "mfa_trail_query_init": (_i32, [_P(mfa_trail_query), _u32]),
+    # int32_t mfa_trail_read(mfa_ctx *ctx, mfa_trail_record_list **out, mfa_trail_query const
+    # *query, char **err)
+    "mfa_trail_read": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_trail_record_list)),
+            _P(mfa_trail_query),
+            _out,
+        ],
+    ),
+    # void mfa_trail_record_list_free(mfa_trail_record_list *list)
+    "mfa_trail_record_list_free": (None, [_P(mfa_trail_record_list)]),
+    # int32_t mfa_trail_verify(mfa_ctx *ctx, mfa_trail_verification **out, char **err)
+    "mfa_trail_verify": (_i32, [_P(mfa_ctx), _P(_P(mfa_trail_verification)), _out]),
+    # void mfa_trail_verification_free(mfa_trail_verification *verification)
+    "mfa_trail_verification_free": (None, [_P(mfa_trail_verification)]),
+    # int32_t mfa_trail_purge(mfa_ctx *ctx, int64_t *out, char **err)
+    "mfa_trail_purge": (_i32, [_P(mfa_ctx), _P(_i64), _out]),
+    # Metrics: counters, latency histograms, Prometheus' text format
+    # int32_t mfa_metrics_snapshot(mfa_ctx *ctx, mfa_metrics **out, char **err)
+    "mfa_metrics_snapshot": (_i32, [_P(mfa_ctx), _P(_P(mfa_metrics)), _out]),
+    # void mfa_metrics_free(mfa_metrics *metrics)
+    "mfa_metrics_free": (None, [_P(mfa_metrics)]),
+    # int32_t mfa_metrics_prometheus(mfa_ctx *ctx, char **out, char **err)
+    "mfa_metrics_prometheus": (_i32, [_P(mfa_ctx), _out, _out]),
 }
 
 
@@ -1962,7 +2297,9 @@ if TYPE_CHECKING:
             of an older struct version are read up to that version's fields. Returns MFA_OK,
             MFA_ERR_INVALID_ARGUMENT (NULL pointers, a version 0 or newer than the library's,
             more than 64 previous keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate
-            key ids, a store location meant for another database: see mfa_options.store),
+            key ids, a store location meant for another database: see mfa_options.store; a
+            metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT a
+            metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad audit_chain),
             MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given, as the
             master key or a previous key, and the key given under that id is another one; the
             message names the id; nothing was read or written) or MFA_ERR_STORAGE_ERROR (the
@@ -2818,5 +3155,84 @@ if TYPE_CHECKING:
             MFA_ERR_KEY_PROVIDER_LOGIN, MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_MISMATCH
             (a data key does not unwrap to the key this context holds) or MFA_ERR_STORAGE_ERROR
             (another process re-wrapped meanwhile; nothing was changed).
+            """
+            ...
+
+        def mfa_trail_query_init(self, query: Any, version: int) -> int:
+            """Fills `query` with the defaults of struct version `version` (pass
+            MFA_TRAIL_QUERY_VERSION): every event, the earliest 100. Only the fields that
+            version has are written; MFA_TRAIL_QUERY_INIT is the same as a static initializer.
+            Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `query`, a version 0 or newer than
+            the library's).
+            """
+            ...
+
+        def mfa_trail_read(self, ctx: Any, out: Any, query: Any, err: Any) -> int:
+            """Reads stored audit events (the configuration's auditTrail.store keeps them), as
+            `query` selects them (NULL: the defaults of MFA_TRAIL_QUERY_INIT), oldest first: by
+            time, then chain, then number; by number alone when `query->chain` is set. For the
+            next page, pass the last record's time, chain and number as after_time, after_chain
+            and after_seq (or, with `chain`, its number as after_seq). On MFA_OK, `*out` holds
+            the records (free with mfa_trail_record_list_free()). Returns MFA_OK,
+            MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`, a bad version, a limit out of 1 to
+            MFA_TRAIL_READ_MAX, an unknown kind, a bad tenant, uid or chain) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_trail_record_list_free(self, list: Any) -> None:
+            """Frees the records from mfa_trail_read(). NULL is a no-op."""
+            ...
+
+        def mfa_trail_verify(self, ctx: Any, out: Any, err: Any) -> int:
+            """Verifies the stored audit trail: in each chain, every event's MAC and its link to
+            the event before, the numbering from the anchor (the first event kept after purges)
+            to the head, and the head's own MAC. Events MACed under a key that is not among the
+            context's keys are counted as unchecked. Reads without locks while other processes
+            append. On MFA_OK, `*out` says what was found (free with
+            mfa_trail_verification_free()): MFA_OK means the trail could be read,
+            `(*out)->intact` whether it is whole, and each broken chain's `broken_at` the event
+            where it breaks. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_trail_verification_free(self, verification: Any) -> None:
+            """Frees the result of mfa_trail_verify(). NULL is a no-op."""
+            ...
+
+        def mfa_trail_purge(self, ctx: Any, out: Any, err: Any) -> int:
+            """Deletes stored audit events by the configuration's retention and size
+            (auditTrail.retentionDays, auditTrail.maxEvents), keeping each chain verifiable from
+            its new anchor. mfa_purge_expired() does this too. `out` may be NULL; if not, it
+            receives how many events were deleted. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+            (NULL `ctx`) or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_metrics_snapshot(self, ctx: Any, out: Any, err: Any) -> int:
+            """Reads the context's metrics now: counters and latency histograms of its sign-ins,
+            enrollments, code sends, backoffs and store operations, counted since mfa_open()
+            (see "Metrics" in mfa_types.h). Each value is read atomically, not all at one
+            instant. On MFA_OK, `*out` holds every family (none when the context was opened with
+            MFA_METRICS_OFF), in one allocation: free it with mfa_metrics_free(). Returns
+            MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+            Thread-safe, and never waits for the store.
+            """
+            ...
+
+        def mfa_metrics_free(self, metrics: Any) -> None:
+            """Frees what mfa_metrics_snapshot() returned. NULL is a no-op."""
+            ...
+
+        def mfa_metrics_prometheus(self, ctx: Any, out: Any, err: Any) -> int:
+            """Writes the context's metrics in Prometheus' text exposition format (version 0.0.4):
+            for each family a "# HELP" and a "# TYPE" line, then its series (a histogram's as
+            _bucket{le="..."}, _sum and _count lines), label values escaped. Serve it from a
+            /metrics endpoint with the content type "text/plain; version=0.0.4; charset=utf-8".
+            On MFA_OK, `*out` is the text (empty when the context was opened with
+            MFA_METRICS_OFF): free it with mfa_free(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+            (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY. Thread-safe, and never waits for the
+            store.
             """
             ...

@@ -82,6 +82,8 @@ AUDIT_USER_RESET = _ffi.MFA_AUDIT_USER_RESET
 AUDIT_USER_DELETED = _ffi.MFA_AUDIT_USER_DELETED
 #: Audit event: stored secrets were re-encrypted under the current key (:meth:`libmfa.Admin.rotate_keys`).
 AUDIT_KEYS_ROTATED = _ffi.MFA_AUDIT_KEYS_ROTATED
+#: Most records one :meth:`libmfa.Context.audit_records` returns.
+TRAIL_READ_MAX = _ffi.MFA_TRAIL_READ_MAX
 
 #: Longest ``actor`` of an administrative call, in bytes (:class:`libmfa.Admin`).
 ACTOR_MAX_BYTES = _ffi.MFA_ACTOR_MAX_BYTES
@@ -120,6 +122,21 @@ ROTATION_BATCH_MAX = _ffi.MFA_ROTATION_BATCH_MAX
 APP_ACTION_ENROLLMENT = _ffi.MFA_APP_ACTION_ENROLLMENT
 #: App verification action: signing in with a phone factor.
 APP_ACTION_SIGN_IN = _ffi.MFA_APP_ACTION_SIGN_IN
+
+#: ``mfa_options.metrics``: metrics without a tenant label (``Context(metrics=True)``, the default).
+METRICS_ON = _ffi.MFA_METRICS_ON
+#: ``mfa_options.metrics``: no metrics (``Context(metrics=False)``).
+METRICS_OFF = _ffi.MFA_METRICS_OFF
+#: ``mfa_options.metrics``: metrics labelled by tenant (``Context(metrics_tenants=N)``).
+METRICS_BY_TENANT = _ffi.MFA_METRICS_BY_TENANT
+#: ``mfa_metric_family.type`` of a counter (:attr:`libmfa.MetricFamily.type` ``"counter"``).
+METRIC_COUNTER = _ffi.MFA_METRIC_COUNTER
+#: ``mfa_metric_family.type`` of a histogram (:attr:`libmfa.MetricFamily.type` ``"histogram"``).
+METRIC_HISTOGRAM = _ffi.MFA_METRIC_HISTOGRAM
+#: How many tenants a context's metrics label by default (``Context(metrics_tenants=...)``).
+METRICS_TENANTS_DEFAULT = _ffi.MFA_METRICS_TENANTS_DEFAULT
+#: Most tenants a context's metrics label.
+METRICS_TENANTS_MAX = _ffi.MFA_METRICS_TENANTS_MAX
 
 #: Length of a master key in bytes.
 MASTER_KEY_BYTES = _ffi.MFA_MASTER_KEY_BYTES

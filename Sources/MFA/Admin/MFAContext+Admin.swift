@@ -76,15 +76,20 @@ extension MFAContext {
         defer { call.end() }
         try Self.checkActor(actor)
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { (removed: FactorRecord) in
+            [AuditEvent(kind: .unenroll, tenant: removed.tenant, uid: removed.uid, factorID: removed.factorID,
+                        enrollmentID: enrollmentID, time: now, detail: "ADMIN", actor: actor)]
+        }
         guard let found = try store.factor(enrollmentID: enrollmentID),
               let removed = try store.deleteFactor(tenant: found.tenant, uid: found.uid, enrollmentID: enrollmentID,
-                                                   nowMs: clock.nowMilliseconds()) else {
+                                                   nowMs: clock.nowMilliseconds(), audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
         }
         let factor = AdminFactor(tenant: removed.tenant.isEmpty ? nil : removed.tenant, uid: removed.uid,
                                  info: (try? factorInfo(removed, masked: true)) ?? removedInfo(removed))
-        audit(AuditEvent(kind: .unenroll, tenant: removed.tenant, uid: removed.uid, factorID: removed.factorID,
-                         enrollmentID: enrollmentID, time: clock.now(), detail: "ADMIN", actor: actor))
+        metrics.unenrollment(factorID: removed.factorID, by: .operator, tenant: removed.tenant)
+        report(note, removed)
         return factor
     }
 
@@ -99,11 +104,15 @@ extension MFAContext {
         try Self.checkActor(actor)
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let name = try Self.checkedDisplayName(displayName)
-        guard let record = try store.renameFactor(enrollmentID: enrollmentID, displayName: name) else {
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { (record: FactorRecord) in
+            [AuditEvent(kind: .factorRenamed, tenant: record.tenant, uid: record.uid, factorID: record.factorID,
+                        enrollmentID: enrollmentID, time: now, actor: actor)]
+        }
+        guard let record = try store.renameFactor(enrollmentID: enrollmentID, displayName: name, audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
         }
-        audit(AuditEvent(kind: .factorRenamed, tenant: record.tenant, uid: record.uid, factorID: record.factorID,
-                         enrollmentID: enrollmentID, time: clock.now(), actor: actor))
+        report(note, record)
         return try adminFactor(record, masked: true)
     }
 
@@ -129,16 +138,22 @@ extension MFAContext {
         try Self.checkActor(actor)
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
-        guard let removed = try store.resetUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds()) else {
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { (removed: [FactorRecord]) in
+            removed.map {
+                AuditEvent(kind: .unenroll, tenant: tenantKey, uid: uid, factorID: $0.factorID,
+                           enrollmentID: $0.enrollmentID, time: now, detail: "ADMIN", actor: actor)
+            } + [AuditEvent(kind: .userReset, tenant: tenantKey, uid: uid, time: now,
+                            detail: "\(removed.count) factors removed", actor: actor)]
+        }
+        guard let removed = try store.resetUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds(),
+                                                audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor and nothing in flight to reset")
         }
-        let now = clock.now()
         for factor in removed {
-            audit(AuditEvent(kind: .unenroll, tenant: tenantKey, uid: uid, factorID: factor.factorID,
-                             enrollmentID: factor.enrollmentID, time: now, detail: "ADMIN", actor: actor))
+            metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
         }
-        audit(AuditEvent(kind: .userReset, tenant: tenantKey, uid: uid, time: now,
-                         detail: "\(removed.count) factors removed", actor: actor))
+        report(note, removed)
         return AdminRemoval(factors: removed.map(removedInfo))
     }
 
@@ -161,13 +176,20 @@ extension MFAContext {
         try Self.checkActor(actor)
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
-        let result = try store.deleteUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds())
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { (removed: [FactorRecord]) in
+            [AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: now,
+                        detail: "\(removed.count) factors removed", actor: actor)]
+        }
+        let result = try store.deleteUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds(), audit: note)
         guard result.found else {
             throw MFAError(.mfaEnrollmentNotFound,
                            "nothing is stored about this user (a deleted user keeps only its revocation)")
         }
-        audit(AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: clock.now(),
-                         detail: "\(result.factors.count) factors removed", actor: actor))
+        for factor in result.factors {
+            metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
+        }
+        report(note, result.factors)
         return AdminRemoval(factors: result.factors.map(removedInfo))
     }
 

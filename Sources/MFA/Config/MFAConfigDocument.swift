@@ -8,7 +8,8 @@
 ///   "phone": {"appVerification": "REQUIRED"},
 ///   "testPhoneNumbers": {"+15555550100": "123456"},
 ///   "recoveryCodes": {"count": 10},
-///   "limits": {"pendingCredentialLifetime": 300, "freeAttempts": 5}
+///   "limits": {"pendingCredentialLifetime": 300, "freeAttempts": 5},
+///   "auditTrail": {"store": true, "retentionDays": 365}
 /// }
 /// ```
 ///
@@ -27,7 +28,7 @@
 public enum MFAConfigDocument {
     /// The top-level keys of libmfa's own shape.
     static var keys: [String] {
-        ["state", "providers", "limits"] + FactorRegistry.all.flatMap { $0.configKeys }
+        ["state", "providers", "limits", AuditTrailSettings.key] + FactorRegistry.all.flatMap { $0.configKeys }
     }
 
     /// Checks a document on its own (in any accepted shape): its fields are
@@ -73,6 +74,7 @@ public enum MFAConfigDocument {
         ]
         for kind in FactorRegistry.all { members += sectionJSON(kind, config) }
         members.append(("limits", .object(MFALimits.fields.map { ($0.name, .int(config.limits[keyPath: $0.path])) })))
+        members.append((AuditTrailSettings.key, AuditTrailSettings.json(config.auditTrail)))
         return .object(members)
     }
 
@@ -107,6 +109,23 @@ public enum MFAConfigDocument {
                 }
             }
         }
+        if let audit = document[AuditTrailSettings.key] {
+            try AuditTrailSettings.apply(audit, to: &config.auditTrail)
+        }
+    }
+
+    /// Throws `invalidArgument` if a tenant's document names what only the
+    /// project's may (`auditTrail`).
+    static func checkTenantDocument(_ document: JSONValue) throws(MFAError) {
+        guard document[AuditTrailSettings.key] == nil else {
+            throw MFAError(.invalidArgument, "auditTrail can only be set in the project's configuration")
+        }
+    }
+
+    /// A tenant's stored document without what only the project's may name.
+    static func tenantLayer(_ document: JSONValue) -> JSONValue {
+        guard case .object(let members) = document, document[AuditTrailSettings.key] != nil else { return document }
+        return .object(members.filter { $0.0 != AuditTrailSettings.key })
     }
 
     /// Hands a kind its keys, taking its section's `"state"` first.

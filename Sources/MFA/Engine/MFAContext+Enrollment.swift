@@ -60,6 +60,18 @@ extension MFAContext {
     /// `MultiFactor.enroll(with:displayName:)`: the assertion's factor kind
     /// checks it, then the enrollment is stored.
     func enroll(user: MFAUser, assertion: MultiFactorAssertion, displayName: String?) throws(MFAError) -> MultiFactorInfo {
+        do {
+            let info = try enrollUncounted(user: user, assertion: assertion, displayName: displayName)
+            metrics.enrollment(factorID: assertion.factorID, .success, tenant: user.tenantKey)
+            return info
+        } catch {
+            metrics.enrollment(factorID: assertion.factorID, MetricOutcome(error.code), tenant: user.tenantKey)
+            throw error
+        }
+    }
+
+    private func enrollUncounted(user: MFAUser, assertion: MultiFactorAssertion,
+                                 displayName: String?) throws(MFAError) -> MultiFactorInfo {
         try user.validate()
         let name = try Self.checkedDisplayName(displayName)
         guard let kind = FactorRegistry.kind(assertion.factorID) else {
@@ -84,14 +96,19 @@ extension MFAContext {
         var record = FactorRecord(enrollmentID: enrollmentID, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
                                   displayName: displayName, enrolledAt: now, keyID: sealed.keyID, sealed: sealed.sealed)
         record.kindValues = enrollment.columns
-        try store.finishEnrollment(EnrollmentCommit(
+        let note = auditNote(config) { () in
+            [AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
+                        enrollmentID: enrollmentID, time: now, detail: enrollment.detail)]
+        }
+        var commit = EnrollmentCommit(
             factor: record, sessionTokenID: enrollment.session.id,
             consumedUntil: enrollment.session.consumedUntil(skew: config.limits.clockSkew),
             epoch: enrollment.session.epoch, maxFactors: F.countsTowardLimit ? config.limits.maxFactors : nil,
             replaces: F.replacesPrevious, write: enrollment.write, admit: enrollment.admit,
-            nowMs: clock.nowMilliseconds()))
-        audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
-                         enrollmentID: enrollmentID, time: now, detail: enrollment.detail))
+            nowMs: clock.nowMilliseconds())
+        commit.audit = note
+        try store.finishEnrollment(commit)
+        report(note, ())
         return try factorInfo(record, masked: false)
     }
 
@@ -104,12 +121,16 @@ extension MFAContext {
         guard Self.isRecent(user.authTime, now: now, maxAge: config.limits.recentLoginMaxAge) else {
             throw MFAError(.requiresRecentLogin, "the user signed in too long ago; sign in again to unenroll")
         }
+        let note = auditNote(config) { (factor: FactorRecord) in
+            [AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: factor.factorID,
+                        enrollmentID: enrollmentID, time: now)]
+        }
         guard let factor = try store.deleteFactor(tenant: user.tenantKey, uid: user.uid, enrollmentID: enrollmentID,
-                                                  nowMs: clock.nowMilliseconds()) else {
+                                                  nowMs: clock.nowMilliseconds(), audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor with this id")
         }
-        audit(AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: factor.factorID,
-                         enrollmentID: enrollmentID, time: now))
+        metrics.unenrollment(factorID: factor.factorID, by: .user, tenant: user.tenantKey)
+        report(note, factor)
     }
 
     /// The public description of a stored factor.

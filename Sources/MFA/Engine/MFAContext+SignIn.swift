@@ -9,6 +9,22 @@ extension MFAContext {
     public func signIn(_ user: MFAUser) throws(MFAError) -> SignInOutcome {
         let call = CallBudget.begin()
         defer { call.end() }
+        do {
+            let outcome = try startSignIn(user)
+            if case .secondFactorRequired = outcome {
+                metrics.signInStarted(.secondFactorRequired, tenant: user.tenantKey)
+            } else {
+                metrics.signInStarted(.signedIn, tenant: user.tenantKey)
+            }
+            return outcome
+        } catch {
+            metrics.signInStarted(SignInStartOutcome(error.code), tenant: user.tenantKey)
+            throw error
+        }
+    }
+
+    /// `signIn(_:)`, uncounted.
+    private func startSignIn(_ user: MFAUser) throws(MFAError) -> SignInOutcome {
         try user.validate()
         let now = clock.now()
         let snapshot = try store.signInSnapshot(tenant: user.tenantKey, uid: user.uid)
@@ -78,6 +94,25 @@ extension MFAContext {
                               assertion: MultiFactorAssertion) throws(MFAError) -> SignInResult {
         let call = CallBudget.begin()
         defer { call.end() }
+        let start = metrics.start()
+        // What the status alone does not tell apart (a replayed code, an expired credential).
+        var outcome: MetricOutcome?
+        do {
+            let result = try resolve(pendingCredential: pendingCredential, tenant: tenant, assertion: assertion,
+                                     outcome: &outcome)
+            metrics.signIn(factorID: assertion.factorID, .success, tenant: tenant ?? "", since: start)
+            return result
+        } catch {
+            metrics.signIn(factorID: assertion.factorID, outcome ?? MetricOutcome(error.code), tenant: tenant ?? "",
+                           since: start)
+            throw error
+        }
+    }
+
+    /// `resolveSignIn(pendingCredential:tenant:assertion:)`, uncounted;
+    /// `outcome` says what a failure's status does not.
+    private func resolve(pendingCredential: String, tenant: String?, assertion: MultiFactorAssertion,
+                         outcome failure: inout MetricOutcome?) throws(MFAError) -> SignInResult {
         let now = clock.now()
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now, checkExpiry: false)
         guard let kind = FactorRegistry.kind(assertion.factorID) else {
@@ -96,17 +131,26 @@ extension MFAContext {
             }
             throw error
         }
-        guard claims.expires >= now else { throw MFAError(.invalidSession, "the pending credential has expired") }
+        guard claims.expires >= now else {
+            failure = .expired
+            throw MFAError(.invalidSession, "the pending credential has expired")
+        }
         let outcome = AttemptOutcome()
         let request = AttemptRequest(enrollmentID: attempt.enrollmentID, tenant: claims.tenant, uid: claims.uid,
                                      tokenID: claims.id, epoch: claims.epoch, now: now)
+        // Stored with the attempt's write, if the configuration it reads keeps the trail.
+        let note = AuditNote<AttemptAudit>(trail: nil) { (audit) in
+            self.attemptEvents(audit.result, factor: audit.factor, claims: claims, now: now)
+        }
         let result: AttemptResult
         do {
-            result = try store.resolveAttempt(request, kind: kind, locate: attempt.locate) {
+            result = try store.resolveAttempt(request, kind: kind, locate: attempt.locate, audit: note) {
                 (view) throws(MFAError) -> AttemptDecision in
                 outcome.factor = nil
                 let (factor, config) = try self.admit(view, claims: claims, kindID: kind.id, now: now)
                 outcome.factor = factor
+                outcome.config = config
+                note.trail = config.auditTrail.store ? self.trail : nil
                 let input = AttemptInput(factor: factor, state: view.state, config: config, claims: claims, now: now)
                 switch try attempt.judge(input) {
                 case .accept(let claim, let extra):
@@ -122,7 +166,7 @@ extension MFAContext {
             if let factor = outcome.factor, error.code != .tooManyAttemptsTryLater {
                 audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid,
                                  factorID: factor.factorID, enrollmentID: factor.enrollmentID, time: now,
-                                 detail: error.code.name))
+                                 detail: error.code.name), config: outcome.config)
             }
             // Refused before the factor was admitted (admitting checks the epoch
             // first): what a revocation removed (the factor, the SMS code, the
@@ -133,8 +177,11 @@ extension MFAContext {
             throw error
         }
         guard let factor = outcome.factor else { throw MFAError(.internal, "the attempt saw no factor") }
-        if case .failed(let failure, let message) = result {
-            reportFailure(factor, claims: claims, now: now, outcome: failure)
+        report(note, AttemptAudit(result: result, factor: factor))
+        if case .failed(let counted, let message) = result {
+            if counted.startedBackoff { metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant) }
+            // A message of the store's: the code was right, and its claim missed (used already).
+            if message != nil { failure = .replay }
             throw MFAError(.invalidVerificationCode, message ?? outcome.message)
         }
         var factorClaims = outcome.claims
@@ -143,8 +190,6 @@ extension MFAContext {
             let extra = (try? store.database.read { (db) throws(MFAError) in try accepted(db, factor) }) ?? []
             factorClaims += extra.map { SignInResult.Claim(name: $0.name, value: $0.value) }
         }
-        audit(AuditEvent(kind: .signInSuccess, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                         enrollmentID: factor.enrollmentID, time: now))
         return SignInResult(uid: claims.uid, tenant: tenant, factorID: factor.factorID,
                             enrollmentID: factor.enrollmentID, time: now, factorClaims: factorClaims)
     }
@@ -203,23 +248,49 @@ extension MFAContext {
         return claims
     }
 
-    /// Reports a failed attempt (already counted), and the backoff it
-    /// started, to the audit callback.
-    func reportFailure(_ factor: FactorRecord, claims: TokenClaims, now: Int64, outcome: FailureOutcome?) {
-        audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                         enrollmentID: factor.enrollmentID, time: now,
-                         detail: MFAErrorCode.invalidVerificationCode.name))
-        if let outcome, outcome.startedBackoff {
-            audit(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                             enrollmentID: factor.enrollmentID, time: now,
-                             detail: "locked until \(outcome.lockedUntil)"))
+    /// The events of an attempt's write: the sign-in, or the failed attempt
+    /// (counted) and the backoff it started.
+    func attemptEvents(_ result: AttemptResult, factor: FactorRecord, claims: TokenClaims,
+                       now: Int64) -> [AuditEvent] {
+        switch result {
+        case .accepted:
+            return [AuditEvent(kind: .signInSuccess, tenant: claims.tenant, uid: claims.uid,
+                               factorID: factor.factorID, enrollmentID: factor.enrollmentID, time: now)]
+        case .failed(let failure, _):
+            return failureEvents(factor, claims: claims, now: now, outcome: failure,
+                                 detail: MFAErrorCode.invalidVerificationCode.name)
         }
     }
+
+    /// A failed attempt's events (already counted, or refused with `detail`)
+    /// and the backoff it started.
+    func failureEvents(_ factor: FactorRecord, claims: TokenClaims, now: Int64, outcome: FailureOutcome?,
+                       detail: String) -> [AuditEvent] {
+        var events = [AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid,
+                                 factorID: factor.factorID, enrollmentID: factor.enrollmentID, time: now,
+                                 detail: detail)]
+        if let outcome, outcome.startedBackoff {
+            events.append(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
+                                     enrollmentID: factor.enrollmentID, time: now,
+                                     detail: "locked until \(outcome.lockedUntil)"))
+        }
+        return events
+    }
+}
+
+/// What the events of an attempt's write are made from.
+package struct AttemptAudit {
+    /// How the attempt ended.
+    package var result: AttemptResult
+    /// The factor it was for.
+    package var factor: FactorRecord
 }
 
 /// What the attempt's transaction learned, for what follows it.
 private final class AttemptOutcome: @unchecked Sendable {
     var factor: FactorRecord?
+    /// The configuration the attempt read.
+    var config: MFAConfig?
     var claims: [SignInResult.Claim] = []
     var message = "the code is wrong or was already used"
 }

@@ -63,8 +63,12 @@ extension MFAContext {
         defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         try MFAUser.checkIdentifier(uid, "uid")
-        try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds())
-        audit(AuditEvent(kind: .tokensRevoked, tenant: tenant ?? "", uid: uid, time: clock.now()))
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { () in
+            [AuditEvent(kind: .tokensRevoked, tenant: tenant ?? "", uid: uid, time: now)]
+        }
+        try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds(), audit: note)
+        report(note, ())
     }
 
     /// Step-up: whether the user passed a second factor within the last `seconds`.
@@ -81,8 +85,13 @@ extension MFAContext {
     /// Deletes what has expired: pending TOTP secrets past their deadline,
     /// SMS codes, and records of used tokens that can no longer be presented
     /// (kept until each token's own expiry plus the clock-skew allowance).
+    /// With the stored audit trail, also purges its events by the
+    /// configuration's retention and size (`purgeAuditTrail`).
     public func purgeExpired() throws(MFAError) {
-        try store.purgeExpired(now: clock.now())
+        let now = clock.now()
+        try store.purgeExpired(now: now)
+        let settings = try auditConfig().auditTrail
+        if settings.purges { _ = try trail.purge(store.database, settings: settings, now: now) }
     }
 
     /// Re-encrypts every stored secret that is not under the current master

@@ -13,12 +13,18 @@ public final class MFAContext: Sendable {
     /// Whether `random` is libsodium's CSPRNG (`SystemRandom`), told once (see `FreshDraw`).
     let randomIsSystem: Bool
     let auditSink: (@Sendable (AuditEvent) -> Void)?
+    /// The chain of the stored audit trail this context appends to.
+    let trail: AuditTrail
+    /// Events reported from inside a store call, stored after it (`audit`).
+    let pendingAudit = PendingAudit()
     let configCache = ConfigCache()
     /// The refusals each user had without counting (`UncountedRefusals`).
     let uncountedRefusals = UncountedRefusals()
     let smsSender: (any SMSSender)?
     let appVerifier: (any AppVerifier)?
     let attestationTrust: (any WebAuthnAttestationTrust)?
+    /// The context's counters and latency histograms (see `MFAMetrics`).
+    public let metrics: MFAMetrics
 
     /// Opens a context. A store written by an earlier libmfa is migrated,
     /// and its factors re-sealed to the current binding with the keys given.
@@ -26,10 +32,11 @@ public final class MFAContext: Sendable {
     /// value the store keeps for its id (`checkKeys`).
     /// - Throws: `invalidArgument` for a bad store location (empty, over
     ///   4096 bytes, or meant for another database: a URL of another scheme,
-    ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`);
-    ///   `keyMismatch` naming the key id, if the store knows a key by that id
-    ///   and the key given under it is another one;
-    ///   `storageError` if the store cannot be opened or migrated. With a
+    ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`;
+    ///   a bad `auditChain`); `keyMismatch` naming the key id, if the store
+    ///   knows a key by that id and the key given under it is another one;
+    ///   `storageError` if the store cannot be opened or migrated;
+    ///   `invalidArgument` for a metrics tenant limit out of range. With a
     ///   key provider: its errors (`keyProviderUnavailable`,
     ///   `keyProviderLogin`, `keyProviderKeyNotFound`, `keyMismatch` for a
     ///   provider key that does not unwrap the store's data keys), never a
@@ -38,13 +45,16 @@ public final class MFAContext: Sendable {
         guard !options.store.isEmpty, options.store.utf8.count <= 4096 else {
             throw MFAError(.invalidArgument, "the store location must be 1 to 4096 bytes")
         }
+        try options.metrics.validate()
+        try MFAOptions.checkAuditChain(options.auditChain)
         try Sodium.ensureReady()
         switch (options.keyring, options.keyProvider) {
         case (nil, nil): throw MFAError(.invalidArgument, "give a master key or a key provider")
         case (.some, .some): throw MFAError(.invalidArgument, "give a master key or a key provider, not both")
         default: break
         }
-        store = try MFAStore(database: try StoreLocation.open(options.store))
+        metrics = MFAMetrics(options: options.metrics)
+        store = try MFAStore(database: try StoreLocation.open(options.store, metrics: metrics.store))
         keyProvider = options.keyProvider
         if let provider = options.keyProvider {
             do {
@@ -61,16 +71,19 @@ public final class MFAContext: Sendable {
         random = options.random
         randomIsSystem = options.random is SystemRandom
         auditSink = options.audit
+        trail = AuditTrail(chain: options.auditChain, keyring: keyring)
         smsSender = options.smsSender
         appVerifier = options.appVerifier
         attestationTrust = options.attestationTrust
         try checkKeys()
         try upgradeSeals()
+        metrics.store?.reset()
     }
 
     /// Closes the store; every later call fails with `storageError`. The
     /// keys are wiped when the context itself goes.
     public func close() {
+        flushPendingAudit()
         store.database.close()
     }
 
@@ -87,11 +100,6 @@ public final class MFAContext: Sendable {
     }
 
     // MARK: Shared helpers
-
-    /// Reports an event to the host's audit callback, if any.
-    func audit(_ event: AuditEvent) {
-        auditSink?(event)
-    }
 
     /// A new random token id.
     func newTokenID() throws(MFAError) -> [UInt8] {

@@ -86,14 +86,19 @@ extension MFAStore {
 
     /// Changes a factor's display name (nil removes it).
     /// - Returns: the factor as it is now, or nil if no factor has this id.
-    package func renameFactor(enrollmentID: String, displayName: String?) throws(MFAError) -> FactorRecord? {
+    package func renameFactor(enrollmentID: String, displayName: String?,
+                              audit: AuditNote<FactorRecord>? = nil) throws(MFAError) -> FactorRecord? {
         try database.transaction { (db) throws(MFAError) -> FactorRecord? in
             guard try db.execute("UPDATE mfa_factors SET display_name = ? WHERE enrollment_id = ?",
                                  [displayName.map(SQLValue.text) ?? .null, .text(enrollmentID)]) == 1 else {
                 return nil
             }
-            return try db.query("SELECT \(FactorRecord.selectList) FROM mfa_factors f WHERE f.enrollment_id = ?",
-                                [.text(enrollmentID)]).first.map { (row) throws(MFAError) in try FactorRecord(row: row) }
+            let record = try db.query("SELECT \(FactorRecord.selectList) FROM mfa_factors f WHERE f.enrollment_id = ?",
+                                      [.text(enrollmentID)]).first.map { (row) throws(MFAError) in
+                try FactorRecord(row: row)
+            }
+            if let audit, let record { try audit.record(db, record, dialect) }
+            return record
         }
     }
 
@@ -103,7 +108,8 @@ extension MFAStore {
     /// - Returns: the removed factors, or nil (and nothing written) if the
     ///   user has neither a factor nor an enrollment or SMS code in flight
     ///   (a uid never seen, a user deleted, or reset with nothing since).
-    package func resetUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError) -> [FactorRecord]? {
+    package func resetUser(tenant: String, uid: String, nowMs: Int64,
+                           audit: AuditNote<[FactorRecord]>? = nil) throws(MFAError) -> [FactorRecord]? {
         try database.transaction { (db) throws(MFAError) -> [FactorRecord]? in
             _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
@@ -114,6 +120,7 @@ extension MFAStore {
             try db.execute("""
                 UPDATE mfa_users SET failures = 0, last_failure_at = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
                 """, [.text(tenant), .text(uid)])
+            try audit?.record(db, factors, dialect)
             return factors
         }
     }
@@ -125,8 +132,8 @@ extension MFAStore {
     /// - Returns: the removed factors, and whether anything was stored
     ///   beyond such a marker (if not, nothing was written: a second delete
     ///   finds nothing).
-    package func deleteUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError)
-        -> (factors: [FactorRecord], found: Bool) {
+    package func deleteUser(tenant: String, uid: String, nowMs: Int64, audit: AuditNote<[FactorRecord]>? = nil)
+        throws(MFAError) -> (factors: [FactorRecord], found: Bool) {
         try database.transaction { (db) throws(MFAError) in
             _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
@@ -147,6 +154,7 @@ extension MFAStore {
                 try db.execute("INSERT INTO mfa_users (tenant, uid, token_epoch, revoked_at_ms) VALUES (?, ?, ?, ?)",
                                [.text(tenant), .text(uid), .int(user.tokenEpoch + 1),
                                 .int(max(nowMs, user.revokedAtMs ?? nowMs))])
+                try audit?.record(db, factors, dialect)
             }
             return (factors, found)
         }

@@ -18,6 +18,8 @@ package struct EnrollmentCommit: Sendable {
     package var admit: @Sendable ([FactorRecord]) throws(MFAError) -> Void
     /// The time of the revocation the enrollment makes (ms).
     package var nowMs: Int64
+    /// The enrollment's audit events, stored with it (see `AuditNote`).
+    package var audit: AuditNote<Void>?
 
     package init(factor: FactorRecord, sessionTokenID: [UInt8], consumedUntil: Int64, epoch: Int64,
                  maxFactors: Int64?, replaces: Bool,
@@ -74,26 +76,28 @@ extension MFAStore {
             try commit.write(db, factor)
             try Self.insert(db, factor, maxFactors: commit.maxFactors)
             try Self.revokeTokens(db, factor.tenant, factor.uid, commit.nowMs, dialect)
+            try commit.audit?.record(db, dialect)
         }
     }
 
     /// Stores an imported factor (no session, no revocation), within the
     /// user's factor limit; `write` stores the kind's own rows.
     /// - Throws: `secondFactorLimitExceeded` at the limit.
-    package func insertFactor(_ factor: FactorRecord, maxFactors: Int64?,
+    package func insertFactor(_ factor: FactorRecord, maxFactors: Int64?, audit: AuditNote<Void>? = nil,
                               write: (SQLConnection, FactorRecord) throws(MFAError) -> Void) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
             try Self.lockUser(db, factor.tenant, factor.uid, dialect)
             try write(db, factor)
             try Self.insert(db, factor, maxFactors: maxFactors)
+            try audit?.record(db, dialect)
         }
     }
 
     /// Removes a factor and its kind's rows, and revokes the user's earlier
     /// credentials and tokens.
     /// - Returns: the removed factor, or nil if the user has no factor with this id.
-    package func deleteFactor(tenant: String, uid: String, enrollmentID: String,
-                              nowMs: Int64) throws(MFAError) -> FactorRecord? {
+    package func deleteFactor(tenant: String, uid: String, enrollmentID: String, nowMs: Int64,
+                              audit: AuditNote<FactorRecord>? = nil) throws(MFAError) -> FactorRecord? {
         try database.transaction { (db) throws(MFAError) -> FactorRecord? in
             try Self.lockUser(db, tenant, uid, dialect)
             guard let row = try db.query("""
@@ -103,6 +107,7 @@ extension MFAStore {
             let factor = try FactorRecord(row: row)
             try Self.delete(db, factor)
             try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
+            try audit?.record(db, factor, dialect)
             return factor
         }
     }

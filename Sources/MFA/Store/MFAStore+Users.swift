@@ -23,7 +23,14 @@ extension MFAStore {
 
     /// Revokes the user's credentials and libmfa tokens: moves the epoch on
     /// and records the time (ms), in its own transaction.
-    package func revokeTokens(tenant: String, uid: String, nowMs: Int64) throws(MFAError) {
+    package func revokeTokens(tenant: String, uid: String, nowMs: Int64,
+                              audit: AuditNote<Void>? = nil) throws(MFAError) {
+        if let audit, audit.stores {
+            return try database.transaction { (db) throws(MFAError) in
+                try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
+                try audit.record(db, dialect)
+            }
+        }
         // One upsert: it takes the user's row lock itself.
         try database.write { (db) throws(MFAError) in try Self.revokeTokens(db, tenant, uid, nowMs, dialect) }
     }

@@ -3,7 +3,8 @@
 /// The core track (`schema_version` in `mfa_meta`) holds what every factor
 /// shares: configuration, users, factors, single-use records. Each factor
 /// kind has a track of its own (`schema_version:<factor id>`) for its own
-/// tables, declared beside the factor (`SecondFactor.migrations`). Opening a
+/// tables, declared beside the factor (`SecondFactor.migrations`); so has
+/// the stored audit trail (`schema_version:audit`, `AuditSchema`). Opening a
 /// store applies, in one transaction, every migration after the stored
 /// versions: the core track first, then each factor's in registry order. A
 /// store with any track newer than this code knows is refused.
@@ -21,10 +22,12 @@ package enum Schema {
     /// The core version this libmfa writes.
     package static var currentVersion: Int64 { Int64(CoreSchema.migrations.count) }
 
-    /// Every track: the core, the wrapped data keys' (`DataKeysSchema`), then each registered factor's.
+    /// Every track: the core, the wrapped data keys' (`DataKeysSchema`), then each registered factor's,
+    /// then the others'.
     static var tracks: [(name: String, migrations: [Migration])] {
         [("schema_version", CoreSchema.migrations), (DataKeysSchema.track, DataKeysSchema.migrations)]
             + FactorRegistry.all.map { ("schema_version:" + $0.id, $0.migrations) }
+            + [(AuditSchema.track, AuditSchema.migrations)]
     }
 
     /// Brings the database up to date.
@@ -162,10 +165,17 @@ package enum Schema {
         }
         for (name, migrations) in pending {
             for (index, migration) in zip(migrations.indices, migrations) {
+                // Another opener may have finished this migration since the
+                // versions were read: its work is not done twice (a table a
+                // later migration dropped is not made again).
+                if try storedVersion(name, database) > Int64(index) { continue }
                 let statements = try database.read { (db) throws(MFAError) -> [String] in
                     try Self.statements(of: migration, track: name, dialect, db)
                 }
-                for statement in statements { try applyAlone(statement, database) }
+                for statement in statements {
+                    if try storedVersion(name, database) > Int64(index) { break }
+                    try applyAlone(statement, database)
+                }
                 try database.write { (db) throws(MFAError) in
                     try db.execute("UPDATE mfa_meta SET value = ? WHERE name = ? AND value < ?",
                                    [.int(Int64(index + 1)), .text(name), .int(Int64(index + 1))])
@@ -187,7 +197,8 @@ package enum Schema {
     /// finds it gone (42703: the values moved before it went), a statement
     /// moving rows out of a table finds the table gone (42P01: they moved
     /// before it went), the rows were copied (23505: one statement copies
-    /// them all or none).
+    /// them all or none) or the table they were copied into is gone again
+    /// (42P01: a later migration moved them on and dropped it).
     package static func alreadyDone(_ statement: String) -> Set<String> {
         let words = statement.split(separator: " ", maxSplits: 6).map { $0.uppercased() }
         guard let first = words.first else { return [] }
@@ -195,7 +206,7 @@ package enum Schema {
         case "CREATE": return ["42P07"]
         case "ALTER" where words.contains("ADD"): return ["42701"]
         case "ALTER" where words.contains("DROP"): return ["42703"]
-        case "INSERT": return ["23505", "42703"]
+        case "INSERT": return ["23505", "42703", "42P01"]
         case "UPDATE", "DELETE": return ["42703", "42P01"]
         default: return []
         }

@@ -24,14 +24,16 @@ from .._lib import OK, lib
 from ..errors import SecondFactorRequired, check, take_message
 from ..models import AuditEvent, SignInResult, User
 from . import flow
+from . import metrics as _metrics
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+    from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
     from .._typing import Bytes, OptionalText, Text, UnixTime
     from ..models import MultiFactorInfo
     from .admin import Admin
+    from .audit_trail import AuditRecord, AuditVerification
     from ..otp import TOTP
 
     KeyPairs = Union[Mapping[str, Bytes], Iterable[Tuple[str, Bytes]], None]
@@ -214,6 +216,19 @@ class Context:
             None: the configuration decides (``webauthn.attestation``
             ``"none"`` accepts every statement, the others only chains that
             lead to ``webauthn.attestationRoots``).
+        metrics: whether the context keeps metrics (:meth:`metrics`,
+            :meth:`metrics_text`): True by default; False counts nothing.
+        metrics_tenants: None for metrics without a tenant label; else the
+            most tenants (1 to ``MFA_METRICS_TENANTS_MAX``, 10,000) whose
+            events get series of their own, labelled ``tenant``, from the
+            first one counted; the events of tenants past the bound share
+            ``tenant="(other)"``. Out of range raises InvalidArgumentError.
+        audit_chain: the chain of the stored audit trail this context
+            appends to, when the configuration keeps the trail
+            (``"auditTrail": {"store": true}``): 1 to 64 letters, digits and
+            ``. _ - :``; None for ``"main"``. Appends to one chain wait for
+            each other; servers writing many events to one PostgreSQL store
+            may each name their own (see :meth:`verify_audit_trail`).
         hsm_module: instead of ``master_key``, the PKCS#11 module of an HSM
             (``/usr/lib/softhsm/libsofthsm2.so``) whose AES key wraps the
             store's data keys (docs/guides/hsm.md).
@@ -237,7 +252,8 @@ class Context:
         TypeError: arguments of the wrong type (a str key, a missing key, a
             callback that is not callable).
         InvalidArgumentError: a key that is not 32 bytes, a bad key id,
-            duplicate key ids, both ``sms_sender`` and ``sms_outbox``.
+            duplicate key ids, both ``sms_sender`` and ``sms_outbox``, a
+            ``metrics_tenants`` out of range or with ``metrics=False``.
         KeyMismatchError: the store knows a key id given (``key_id`` or one of
             ``previous_keys``) with another key under it; the message names the
             id. With an HSM: the key under the label the store's data keys are
@@ -263,6 +279,9 @@ class Context:
         sms_outbox: Union[str, bytes, os.PathLike[str], None] = None,
         app_verifier: Optional[Callable[[str, str], object]] = None,
         webauthn_trust: Optional[Callable[[Any], object]] = None,
+        metrics: bool = True,
+        metrics_tenants: Optional[int] = None,
+        audit_chain: OptionalText = None,
         hsm_module: Union[str, bytes, os.PathLike[str], None] = None,
         hsm_token: OptionalText = None,
         hsm_slot: Optional[int] = None,
@@ -294,11 +313,13 @@ class Context:
         if isinstance(sms_outbox, os.PathLike):
             sms_outbox = os.fspath(sms_outbox)
         outbox_raw = _args.optional_text(sms_outbox, "sms_outbox")
+        chain_raw = _args.optional_text(audit_chain, "audit_chain")
         if outbox_raw is not None and sms_sender is not None:
             raise _args.invalid("give sms_sender or sms_outbox, not both")
         if outbox_raw == b"":
             raise _args.invalid("sms_outbox must not be empty")
 
+        metrics_mode, tenant_bound = _metrics.options(metrics, metrics_tenants)
         pairs = _key_pairs(previous_keys)
         previous = (_ffi.mfa_master_key * max(len(pairs), 1))()
         buffers: List[ctypes.Array[ctypes.c_uint8]] = []
@@ -350,6 +371,10 @@ class Context:
             options.app_verifier = self._app_verifier_fn
         if self._webauthn_trust_fn is not None:
             options.webauthn_trust = self._webauthn_trust_fn
+        options.metrics = metrics_mode
+        options.metrics_tenants = tenant_bound
+        if chain_raw is not None:
+            options.audit_chain = chain_raw
 
         handle = ctypes.POINTER(_ffi.mfa_ctx)()
         err = ctypes.c_void_p()
@@ -513,6 +538,36 @@ class Context:
         raw_tenant = _args.optional_text(tenant, "tenant")
         document: Dict[str, Any] = json.loads(self._string_call(lib.mfa_config_get_json, raw_tenant))
         return document
+
+    # --- metrics ----------------------------------------------------------------------
+
+    def metrics(self) -> _metrics.Metrics:
+        """The context's metrics now: counters and latency histograms since it opened.
+
+        Returns:
+            A :class:`libmfa.Metrics` (no families when the context was opened
+            with ``metrics=False``); ``metrics.value("libmfa_sign_ins_total",
+            kind="totp", outcome="success")`` reads one series.
+        """
+        _lib.require(("mfa_metrics_snapshot", "mfa_metrics_free"), "metrics")
+        out = _metrics.snapshot_pointer()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(lib.mfa_metrics_snapshot(handle, ctypes.byref(out), ctypes.byref(err)), err)
+            return _metrics.from_c(out.contents)
+        finally:
+            lib.mfa_metrics_free(out)
+
+    def metrics_text(self) -> str:
+        """The context's metrics in Prometheus' text exposition format (version 0.0.4), in one call.
+
+        What a ``/metrics`` endpoint serves, with the content type
+        :data:`libmfa.PROMETHEUS_CONTENT_TYPE`: ``# HELP`` and ``# TYPE``
+        lines, then each series; "" when the context keeps no metrics.
+        """
+        _lib.require(("mfa_metrics_prometheus",), "metrics")
+        return self._string_call(lib.mfa_metrics_prometheus)
 
     # --- users and sign-in --------------------------------------------------------------
 
@@ -737,12 +792,99 @@ class Context:
     def purge_expired(self) -> None:
         """Delete pending TOTP secrets past their deadline and expired used-token records.
 
+        With the stored audit trail, also its events past the configuration's
+        retention and size (:meth:`purge_audit_trail`).
+
         Raises:
             StorageError: the store failed.
         """
         err = ctypes.c_void_p()
         with self._use() as handle:
             check(lib.mfa_purge_expired(handle, ctypes.byref(err)), err)
+
+    # --- the stored audit trail -----------------------------------------------------------
+
+    def audit_records(self, tenant: OptionalText = None, uid: OptionalText = None,
+                      kind: Union[int, str, None] = None, since: Optional[int] = None,
+                      until: Optional[int] = None, chain: OptionalText = None, after_seq: Optional[int] = None,
+                      after: Optional[Tuple[int, str, int]] = None, limit: int = 100,
+                      latest: bool = False) -> List[AuditRecord]:
+        """Read stored audit events (the configuration's ``auditTrail.store`` keeps them), oldest first.
+
+        Every filter is optional. Events come by time, then chain, then
+        number; by number alone with ``chain``.
+
+        Args:
+            tenant: only this tenant's events (``""`` for the project's).
+            uid: only events about this user.
+            kind: only events of this kind: an ``AUDIT_*`` int or a kind's
+                name (``"SIGN_IN_FAILURE"``, also for kinds newer than this
+                package).
+            since: only events at or after this Unix time.
+            until: only events before this Unix time.
+            chain: only this chain's events, by number.
+            after_seq: with ``chain``, only events numbered after this one.
+            after: the :attr:`AuditRecord.position` of the last record of
+                the previous page (without ``chain``).
+            limit: at most this many, 1 to :data:`libmfa.TRAIL_READ_MAX`.
+            latest: the latest ``limit`` events instead of the earliest
+                (still oldest first).
+
+        Raises:
+            InvalidArgumentError: a bad limit, kind, tenant, uid or chain;
+            StorageError.
+        """
+        from . import audit_trail
+
+        return audit_trail.records(self, tenant=tenant, uid=uid, kind=kind, since=since, until=until, chain=chain,
+                                   after_seq=after_seq, after=after, limit=limit, latest=latest)
+
+    def audit_trail(self, tenant: OptionalText = None, uid: OptionalText = None,
+                    kind: Union[int, str, None] = None, since: Optional[int] = None,
+                    until: Optional[int] = None) -> Iterator[AuditRecord]:
+        """Every stored audit event the filters select, oldest first, read a page at a time.
+
+        The filters are those of :meth:`audit_records`.
+        """
+        from . import audit_trail
+
+        return audit_trail.every(self, tenant=tenant, uid=uid, kind=kind, since=since, until=until)
+
+    def verify_audit_trail(self) -> AuditVerification:
+        """Check the stored audit trail, chain by chain.
+
+        Every event's MAC and link to the event before it, the numbering
+        from the anchor (the first event kept after purges) to the head, and
+        the head's own MAC. Events MACed under a key not among this
+        context's keys are counted as unchecked (give the earlier keys as
+        ``previous_keys`` to check them). Reads without locks while other
+        processes append.
+
+        Returns:
+            An :class:`AuditVerification`: ``intact``, and for each broken
+            chain the event where it breaks and what is wrong there.
+
+        Raises:
+            StorageError: the trail cannot be read.
+        """
+        from . import audit_trail
+
+        return audit_trail.verify(self)
+
+    def purge_audit_trail(self) -> int:
+        """Delete stored audit events past the configuration's ``retentionDays`` and ``maxEvents``.
+
+        Each chain stays verifiable from its new anchor.
+
+        Returns:
+            How many events were deleted.
+
+        Raises:
+            StorageError.
+        """
+        from . import audit_trail
+
+        return audit_trail.purge(self)
 
 
 def _text(value: Text) -> str:

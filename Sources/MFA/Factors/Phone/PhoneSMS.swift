@@ -4,8 +4,43 @@ extension MFAContext {
     /// `PhoneAuthProvider.verifyPhoneNumber(_:appCredential:multiFactorSession:)`.
     func startPhoneEnrollment(sessionToken: String, phoneNumber: String,
                               appCredential: String?) throws(MFAError) -> String {
+        var request = SendRequest()
+        return try counted(.enrollment, &request) { (request) throws(MFAError) in
+            try enrollmentCode(sessionToken: sessionToken, phoneNumber: phoneNumber, appCredential: appCredential,
+                               request: &request)
+        }
+    }
+
+    /// `PhoneAuthProvider.verifyPhoneNumber(with:appCredential:resolver:)`.
+    func startPhoneSignIn(pendingCredential: String, tenant: String?, enrollmentID: String,
+                          appCredential: String?) throws(MFAError) -> String {
+        var request = SendRequest(tenant: tenant ?? "")
+        return try counted(.signIn, &request) { (request) throws(MFAError) in
+            try signInCode(pendingCredential: pendingCredential, tenant: tenant, enrollmentID: enrollmentID,
+                           appCredential: appCredential, request: &request)
+        }
+    }
+
+    /// Runs a request for a code and counts how it ended (`libmfa_code_sends_total`).
+    private func counted(_ purpose: SendPurpose, _ request: inout SendRequest,
+                         _ body: (inout SendRequest) throws(MFAError) -> String) throws(MFAError) -> String {
+        do {
+            let verificationID = try body(&request)
+            metrics.codeSend(factorID: PhoneMultiFactorID, purpose, request.testNumber ? .testNumber : .sent,
+                             tenant: request.tenant)
+            return verificationID
+        } catch {
+            metrics.codeSend(factorID: PhoneMultiFactorID, purpose, SendOutcome(error.code), tenant: request.tenant)
+            throw error
+        }
+    }
+
+    /// `startPhoneEnrollment`, uncounted.
+    private func enrollmentCode(sessionToken: String, phoneNumber: String, appCredential: String?,
+                                request: inout SendRequest) throws(MFAError) -> String {
         let now = clock.now()
         let session = try openSession(sessionToken, now: now)
+        request.tenant = session.tenant
         let config = try config(tenant: session.tenant.isEmpty ? nil : session.tenant)
         guard config.allows(PhoneMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "phone second factors are disabled")
@@ -23,7 +58,7 @@ extension MFAContext {
         // every account, per user, per tenant.
         let verificationID = try sendCode(
             to: phoneNumber, purpose: .enrollment, enrollmentID: nil, boundToken: session.id, tenant: session.tenant,
-            uid: session.uid, config: config, now: now, cooldownScopes: numberScopes, quotas: [
+            uid: session.uid, config: config, now: now, request: &request, cooldownScopes: numberScopes, quotas: [
                 SMSQuota(scope: numberScopes[0], aliases: Array(numberScopes.dropFirst()),
                          perHour: limits.smsPerNumberHour, perDay: limits.smsPerNumberDay),
                 SMSQuota(scope: "user:" + session.tenant + "\u{1f}" + session.uid, perHour: limits.smsPerUserHour,
@@ -37,9 +72,9 @@ extension MFAContext {
                                                 parentExpires: session.expires), keyring: keyring)
     }
 
-    /// `PhoneAuthProvider.verifyPhoneNumber(with:appCredential:resolver:)`.
-    func startPhoneSignIn(pendingCredential: String, tenant: String?, enrollmentID: String,
-                          appCredential: String?) throws(MFAError) -> String {
+    /// `startPhoneSignIn`, uncounted.
+    private func signInCode(pendingCredential: String, tenant: String?, enrollmentID: String, appCredential: String?,
+                            request: inout SendRequest) throws(MFAError) -> String {
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let now = clock.now()
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
@@ -54,7 +89,7 @@ extension MFAContext {
         let scope = "factor:" + factor.enrollmentID
         let verificationID = try sendCode(
             to: number, purpose: .signIn, enrollmentID: factor.enrollmentID, boundToken: claims.id,
-            tenant: claims.tenant, uid: claims.uid, config: config, now: now, cooldownScopes: [scope],
+            tenant: claims.tenant, uid: claims.uid, config: config, now: now, request: &request, cooldownScopes: [scope],
             quotas: [SMSQuota(scope: scope, perHour: limits.smsPerFactorHour, perDay: limits.smsPerFactorDay)])
         return try OpaqueToken.seal(TokenClaims(purpose: .phoneVerification, id: try newTokenID(),
                                                 tenant: claims.tenant, uid: claims.uid,
@@ -176,7 +211,8 @@ extension MFAContext {
     /// Test numbers get their fixed code, never reach the sender and are not counted.
     private func sendCode(to number: String, purpose: SMSVerificationRecord.Purpose, enrollmentID: String?,
                           boundToken: [UInt8], tenant: String, uid: String, config: MFAConfig, now: Int64,
-                          cooldownScopes: [String], quotas: [SMSQuota]) throws(MFAError) -> String {
+                          request: inout SendRequest, cooldownScopes: [String],
+                          quotas: [SMSQuota]) throws(MFAError) -> String {
         let verificationID = try random.identifier(bytes: 21)
         let testCode = config.testCode(for: number)
         let code: String
@@ -188,6 +224,7 @@ extension MFAContext {
             expires: now.plus(config.limits.smsCodeLifetime))
         (record.keyID, record.sealed) = try RecordSealer.seal(Array(number.utf8), record.binding, keyring: keyring)
         guard testCode == nil else {
+            request.testNumber = true
             try SMSStore.reserve(record, cooldownScopes: [], cooldown: 0, quotas: [], now: now, store)
             return verificationID
         }
@@ -199,11 +236,12 @@ extension MFAContext {
         } catch {
             try? SMSStore.cancel(verificationID: verificationID, store)
             audit(AuditEvent(kind: .smsSent, tenant: tenant, uid: uid, factorID: PhoneMultiFactorID,
-                             enrollmentID: enrollmentID ?? "", time: now, detail: MFAErrorCode.smsSendFailed.name))
+                             enrollmentID: enrollmentID ?? "", time: now, detail: MFAErrorCode.smsSendFailed.name),
+                             config: config)
             throw error.code == .smsSendFailed ? error : MFAError(.smsSendFailed, "the SMS sender failed")
         }
         audit(AuditEvent(kind: .smsSent, tenant: tenant, uid: uid, factorID: PhoneMultiFactorID,
-                         enrollmentID: enrollmentID ?? "", time: now))
+                         enrollmentID: enrollmentID ?? "", time: now), config: config)
         return verificationID
     }
 
@@ -246,6 +284,14 @@ extension MFAContext {
         let text = String(value)
         return String(repeating: "0", count: max(0, 6 - text.count)) + text
     }
+}
+
+/// What the metrics learn of a request for a code as it runs.
+private struct SendRequest {
+    /// The tenant ("" for the project), once known.
+    var tenant = ""
+    /// Whether the number is a configured test number (nothing is sent).
+    var testNumber = false
 }
 
 /// The verification a phone attempt found while locating its factor, for its judge.

@@ -103,7 +103,7 @@ extension MFAContext {
                                         settings: config.webAuthnSettings)
         } catch {
             guard Self.uncountedRefusals.contains(error.code) else { throw error }
-            try refuseWebAuthn(error, factor: factor, claims: claims, limits: config.limits, now: now)
+            try refuseWebAuthn(error, factor: factor, claims: claims, config: config, now: now)
         }
         return FactorAttempt(enrollmentID: nil, locate: locate, judge: { (input) throws(MFAError) -> AttemptVerdict in
             let stored = try WebAuthnStore.attemptState(input.state)
@@ -172,18 +172,21 @@ extension MFAContext {
 
     /// Refuses an attempt for a mismatch (`error`), audited; counted as a
     /// failed attempt once the user's uncounted refusals are used up.
-    private func refuseWebAuthn(_ error: MFAError, factor: FactorRecord, claims: TokenClaims, limits: MFALimits,
+    /// A counted refusal's events are stored with the count; an uncounted
+    /// one writes nothing else, so its event is stored alone.
+    private func refuseWebAuthn(_ error: MFAError, factor: FactorRecord, claims: TokenClaims, config: MFAConfig,
                                 now: Int64) throws(MFAError) -> Never {
-        var outcome: FailureOutcome?
-        if !uncountedRefusals.allow(tenant: claims.tenant, uid: claims.uid, now: now) {
-            outcome = try store.countRefusal(enrollmentID: factor.enrollmentID, tenant: claims.tenant,
-                                             uid: claims.uid, now: now, limits: limits)
+        let note = auditNote(config) { (outcome: FailureOutcome?) in
+            self.failureEvents(factor, claims: claims, now: now, outcome: outcome, detail: error.code.name)
         }
-        audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                         enrollmentID: factor.enrollmentID, time: now, detail: error.code.name))
-        if let outcome, outcome.startedBackoff {
-            audit(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                             enrollmentID: factor.enrollmentID, time: now, detail: "locked until \(outcome.lockedUntil)"))
+        if !uncountedRefusals.allow(tenant: claims.tenant, uid: claims.uid, now: now) {
+            let counted = AuditNote<FailureOutcome>(trail: note.trail) { note.build($0) }
+            let outcome = try store.countRefusal(enrollmentID: factor.enrollmentID, tenant: claims.tenant,
+                                                 uid: claims.uid, now: now, limits: config.limits, audit: counted)
+            if outcome.startedBackoff { metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant) }
+            report(counted, outcome)
+        } else {
+            for event in note.build(nil) { audit(event, config: config) }
         }
         throw error
     }

@@ -98,7 +98,7 @@ extension MFAContext {
             registration = try party.verifyRegistration(credential, clientData: clientData)
         } catch {
             audit(AuditEvent(kind: .signInFailure, tenant: user.tenantKey, uid: user.uid,
-                             factorID: WebAuthnMultiFactorID, time: now, detail: error.code.name))
+                             factorID: WebAuthnMultiFactorID, time: now, detail: error.code.name), config: config)
             throw error
         }
         let attested = registration.credential

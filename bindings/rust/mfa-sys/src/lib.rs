@@ -134,6 +134,12 @@ pub const MFA_ERR_ATTESTATION_NOT_TRUSTED: mfa_status = -32;
 pub const MFA_ERR_USER_VERIFICATION_REQUIRED: mfa_status = -33;
 /// mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
 pub const MFA_ERR_KEY_MISMATCH: mfa_status = -34;
+/// mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does not load, the token is not found, the HSM or the host's callback failed); the message names the module, token or label, never the PIN.
+pub const MFA_ERR_KEY_PROVIDER_UNAVAILABLE: mfa_status = -45;
+/// mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given).
+pub const MFA_ERR_KEY_PROVIDER_LOGIN: mfa_status = -46;
+/// mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys are wrapped with (deleted), or under the label to wrap with; the message names the label.
+pub const MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND: mfa_status = -47;
 
 // --- One-time passwords --------------------------------------------------------------------------
 
@@ -401,8 +407,44 @@ pub struct mfa_webauthn_attestation {
 /// `int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation)`
 pub type mfa_webauthn_trust_fn = Option<unsafe extern "C" fn(context: *mut c_void, attestation: *const mfa_webauthn_attestation) -> c_int>;
 
-/// Version of mfa_options understood by this header (2 added webauthn_trust).
-pub const MFA_OPTIONS_VERSION: u32 = 2;
+/// A host key provider's wrap function: wraps the data key `key` (`key_len`
+/// = 32 bytes) under the host's key `label` (a cloud KMS key, a Vault transit
+/// key), bound to `aad` (the data key's id), and writes at most `out_cap`
+/// (4096) bytes to `out` and their number to `*out_len`. Returns MFA_OK, or
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_PROVIDER_LOGIN or
+/// MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (any other value counts as
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE). Called by mfa_open() for a store's
+/// first data key and by mfa_keys_rewrap(); it must not call back into libmfa.
+///
+/// `int32_t (*mfa_key_wrap_fn)(void *context, const char *label, const uint8_t *key, size_t key_len, const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap, size_t *out_len)`
+pub type mfa_key_wrap_fn = Option<unsafe extern "C" fn(context: *mut c_void, label: *const c_char, key: *const u8, key_len: usize, aad: *const u8, aad_len: usize, out: *mut u8, out_cap: usize, out_len: *mut usize) -> i32>;
+
+/// A host key provider's unwrap function: unwraps `wrapped` (made by the wrap
+/// function under `label` with `aad`) and writes the `key_len` (32) key bytes
+/// to `key`, libmfa's guarded memory. Returns as mfa_key_wrap_fn; a key that
+/// does not unwrap (replaced) is MFA_ERR_KEY_MISMATCH. Called by mfa_open()
+/// once per data key.
+///
+/// `int32_t (*mfa_key_unwrap_fn)(void *context, const char *label, const uint8_t *wrapped, size_t wrapped_len, const uint8_t *aad, size_t aad_len, uint8_t *key, size_t key_len)`
+pub type mfa_key_unwrap_fn = Option<unsafe extern "C" fn(context: *mut c_void, label: *const c_char, wrapped: *const u8, wrapped_len: usize, aad: *const u8, aad_len: usize, key: *mut u8, key_len: usize) -> i32>;
+
+/// mfa_options.metrics: keep metrics, without a tenant label (the default).
+pub const MFA_METRICS_ON: i32 = 0;
+
+/// mfa_options.metrics: keep no metrics (mfa_metrics_snapshot() returns no family).
+pub const MFA_METRICS_OFF: i32 = 1;
+
+/// mfa_options.metrics: keep metrics, the counters labelled by tenant for at most mfa_options.metrics_tenants tenants.
+pub const MFA_METRICS_BY_TENANT: i32 = 2;
+
+/// mfa_options.metrics_tenants by default.
+pub const MFA_METRICS_TENANTS_DEFAULT: i32 = 100;
+
+/// Most tenants mfa_options.metrics_tenants may name.
+pub const MFA_METRICS_TENANTS_MAX: i32 = 10000;
+
+/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain and the key provider).
+pub const MFA_OPTIONS_VERSION: u32 = 3;
 
 /// How to open a context. Fill with mfa_options_init() or MFA_OPTIONS_INIT,
 /// then set the store and the master key. The strings and keys are copied by
@@ -463,6 +505,45 @@ pub struct mfa_options {
     pub webauthn_trust: mfa_webauthn_trust_fn,
     /// Version 2. Passed to webauthn_trust.
     pub webauthn_trust_context: *mut c_void,
+    /// Version 3. Which metrics the context keeps (see "Metrics" below):
+    /// MFA_METRICS_ON (the default), MFA_METRICS_OFF or MFA_METRICS_BY_TENANT;
+    /// anything else is MFA_ERR_INVALID_ARGUMENT.
+    pub metrics: i32,
+    /// Version 3. With MFA_METRICS_BY_TENANT, how many tenants get series of
+    /// their own, 1 to MFA_METRICS_TENANTS_MAX (MFA_METRICS_TENANTS_DEFAULT);
+    /// the events of later tenants share the series tenant="(other)".
+    /// Ignored otherwise.
+    pub metrics_tenants: u32,
+    /// Version 3. The chain of the stored audit trail this context appends
+    /// to, when the configuration keeps the trail (auditTrail.store): 1 to 64
+    /// letters, digits and . _ - :, or NULL for "main". Appends to one chain
+    /// wait for each other (one verifiable order); servers that write many
+    /// events to one PostgreSQL store may each name their own.
+    pub audit_chain: *const c_char,
+    /// Version 3. The PKCS#11 module of an HSM holding the key that wraps the
+    /// store's data keys (such as "/usr/lib/softhsm/libsofthsm2.so"), or NULL.
+    /// With it (or with key_wrap), master_key and previous_keys stay unset:
+    /// the data keys are generated by libmfa, kept wrapped in the store, and
+    /// unwrapped at open (docs/guides/hsm.md).
+    pub hsm_module: *const c_char,
+    /// Version 3. The label of the HSM's token, or NULL to name it by hsm_slot.
+    pub hsm_token: *const c_char,
+    /// Version 3. The slot id of the HSM's token when hsm_token is NULL; -1 (the default) for none.
+    pub hsm_slot: i64,
+    /// Version 3. The label of the AES key (in the token, or the host's) new data keys are wrapped with.
+    pub hsm_key: *const c_char,
+    /// Version 3. The token's user PIN, or NULL to read it from hsm_pin_file or hsm_pin_env (set one of the three).
+    pub hsm_pin: *const c_char,
+    /// Version 3. A file whose first line is the PIN, or NULL.
+    pub hsm_pin_file: *const c_char,
+    /// Version 3. An environment variable holding the PIN (read with secure_getenv), or NULL.
+    pub hsm_pin_env: *const c_char,
+    /// Version 3. A host key provider's wrap function (with key_unwrap and hsm_key as its label), or NULL.
+    pub key_wrap: mfa_key_wrap_fn,
+    /// Version 3. A host key provider's unwrap function, or NULL.
+    pub key_unwrap: mfa_key_unwrap_fn,
+    /// Version 3. Passed to key_wrap and key_unwrap.
+    pub key_provider_context: *mut c_void,
 }
 
 /// Version of mfa_user understood by this header.
@@ -961,6 +1042,193 @@ pub struct mfa_seal_check {
     pub stopped: bool,
 }
 
+// --- The stored audit trail ----------------------------------------------------------------------
+
+/// Most records one mfa_trail_read() returns.
+pub const MFA_TRAIL_READ_MAX: i32 = 10000;
+
+/// Version of mfa_trail_query understood by this header.
+pub const MFA_TRAIL_QUERY_VERSION: u32 = 1;
+
+/// Which stored audit events mfa_trail_read() reads. Fill with
+/// mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (every event, the earliest
+/// 100), then set the filters wanted. Strings are borrowed for the call.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_query {
+    /// The struct version, set by mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (1 to MFA_TRAIL_QUERY_VERSION).
+    pub version: u32,
+    /// Only this tenant's events ("" for the project's), or NULL for every tenant.
+    pub tenant: *const c_char,
+    /// Only events about this user, or NULL.
+    pub uid: *const c_char,
+    /// Only events of this kind (MFA_AUDIT_*), or 0 for every kind.
+    pub kind: i32,
+    /// Only events of this kind name ("SIGN_IN_FAILURE"; for kinds newer than this header), or NULL.
+    pub kind_name: *const c_char,
+    /// Only events at or after this Unix time (INT64_MIN: no bound).
+    pub since: i64,
+    /// Only events before this Unix time (INT64_MAX: no bound).
+    pub until: i64,
+    /// Only this chain's events, in the order of their numbers, or NULL for every chain (by time, chain, number).
+    pub chain: *const c_char,
+    /// With `chain`: only events numbered after this one (0: from the first). Without: with after_chain, the number of the last event of the previous page.
+    pub after_seq: i64,
+    /// Without `chain`: the time of the last event of the previous page (with after_chain).
+    pub after_time: i64,
+    /// Without `chain`: the chain of the last event of the previous page, or NULL for the first page.
+    pub after_chain: *const c_char,
+    /// At most this many records, 1 to MFA_TRAIL_READ_MAX (100).
+    pub limit: i32,
+    /// Non-zero: the latest `limit` events instead of the earliest (still returned oldest first).
+    pub latest: i32,
+}
+
+/// One stored audit event.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_record {
+    /// The chain it is in.
+    pub chain: *const c_char,
+    /// Its number in the chain, from 1.
+    pub seq: i64,
+    /// The id of the master key its MAC was made with.
+    pub key_id: *const c_char,
+    /// The event; `kind` is 0 for a kind this library does not know (`kind_name` names it).
+    pub event: mfa_audit_event,
+}
+
+/// Stored audit events, oldest first, in one allocation: free with mfa_trail_record_list_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_record_list {
+    /// Number of records.
+    pub count: usize,
+    /// The records.
+    pub records: *const mfa_trail_record,
+}
+
+/// What mfa_trail_verify() found in one chain.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_chain_report {
+    /// The chain's name.
+    pub chain: *const c_char,
+    /// The first event kept (the anchor, after purges).
+    pub anchor_seq: i64,
+    /// The last event, as the chain's head says.
+    pub head_seq: i64,
+    /// Events whose MAC and link were checked.
+    pub verified: i64,
+    /// Events not checked: their key is not among the context's keys.
+    pub unchecked: i64,
+    /// Number of missing_keys.
+    pub missing_key_count: usize,
+    /// The ids of the keys the unchecked events (or the head) were MACed with.
+    pub missing_keys: *const *const c_char,
+    /// Whether the chain breaks.
+    pub broken: bool,
+    /// Where it breaks: the first event missing, altered, inserted or out of place (0 if whole).
+    pub broken_at: i64,
+    /// What is wrong there, or NULL if whole.
+    pub problem: *const c_char,
+}
+
+/// What mfa_trail_verify() found, in one allocation: free with mfa_trail_verification_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_verification {
+    /// Whether every chain is whole.
+    pub intact: bool,
+    /// Events checked, over every chain.
+    pub verified: i64,
+    /// Events not checked for want of their key, over every chain.
+    pub unchecked: i64,
+    /// Number of chains.
+    pub chain_count: usize,
+    /// Each chain, by name.
+    pub chains: *const mfa_trail_chain_report,
+}
+
+// --- Metrics -------------------------------------------------------------------------------------
+
+/// mfa_metric_family.type: a counter (mfa_metric_sample.value only goes up).
+/// A context keeps counters and latency histograms of its sign-ins,
+/// enrollments, code sends, backoffs and store operations (unless opened
+/// with MFA_METRICS_OFF), counted with atomic additions from the context's
+/// opening. mfa_metrics_snapshot() reads them as structs;
+/// mfa_metrics_prometheus() writes them in Prometheus' text exposition
+/// format, for a /metrics endpoint. The metrics, their labels and what to
+/// alert on are in the documentation's metrics guide.
+pub const MFA_METRIC_COUNTER: i32 = 1;
+
+/// mfa_metric_family.type: a histogram (value is the count, with sum and buckets).
+pub const MFA_METRIC_HISTOGRAM: i32 = 2;
+
+/// One label of a series: a name and its value.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metric_label {
+    /// The label's name: "kind", "outcome", "tenant", ...
+    pub name: *const c_char,
+    /// Its value.
+    pub value: *const c_char,
+}
+
+/// One bucket of a histogram series.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metric_bucket {
+    /// The upper bound, in seconds; the last bucket's is INFINITY ("+Inf").
+    pub upper_bound: f64,
+    /// Observations at most upper_bound (cumulative).
+    pub count: u64,
+}
+
+/// One series of a metric family.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metric_sample {
+    /// Number of labels.
+    pub label_count: usize,
+    /// The labels, in a fixed order.
+    pub labels: *const mfa_metric_label,
+    /// A counter's value; a histogram's count of observations.
+    pub value: u64,
+    /// A histogram's sum of observations, in seconds; 0 for a counter.
+    pub sum: f64,
+    /// Number of buckets (0 for a counter).
+    pub bucket_count: usize,
+    /// A histogram's buckets, by upper bound, the last one +Inf.
+    pub buckets: *const mfa_metric_bucket,
+}
+
+/// One metric: a name, a help text, a type and its series.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metric_family {
+    /// The name, "libmfa_..." (a counter's ends in _total, a duration's in _seconds).
+    pub name: *const c_char,
+    /// What it counts, in one sentence.
+    pub help: *const c_char,
+    /// MFA_METRIC_COUNTER or MFA_METRIC_HISTOGRAM.
+    pub r#type: i32,
+    /// Number of series.
+    pub sample_count: usize,
+    /// The series.
+    pub samples: *const mfa_metric_sample,
+}
+
+/// A context's metrics at one moment, in one allocation: free with mfa_metrics_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metrics {
+    /// Number of families (0 when the context keeps no metrics).
+    pub family_count: usize,
+    /// The families, in a fixed order.
+    pub families: *const mfa_metric_family,
+}
+
 // --- Functions (include/mfa.h) ---------------------------------------------------------------
 
 extern "C" {
@@ -1117,12 +1385,23 @@ extern "C" {
     /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
     /// pointers, a version 0 or newer than the library's, more than 64 previous
     /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
-    /// store location meant for another database: see mfa_options.store),
-    /// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
-    /// as the master key or a previous key, and the key given under that id is
-    /// another one; the message names the id; nothing was read or written) or
+    /// store location meant for another database: see mfa_options.store; a
+    /// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
+    /// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad
+    /// audit_chain), MFA_ERR_KEY_MISMATCH (the store keeps a check value for a
+    /// key id given, as the master key or a previous key, and the key given
+    /// under that id is another one; the message names the id; nothing was read
+    /// or written) or
     /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
-    /// newer libmfa). `err` as everywhere (see mfa.h).
+    /// newer libmfa). With a key provider (options->hsm_module, or key_wrap and
+    /// key_unwrap; version 3), the data keys are unwrapped by it and its
+    /// failures are named, never a fallback to another key:
+    /// MFA_ERR_KEY_PROVIDER_UNAVAILABLE (the module does not load, no such
+    /// token, the HSM failed), MFA_ERR_KEY_PROVIDER_LOGIN (the PIN refused),
+    /// MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key under the label the store's
+    /// data keys are wrapped with: deleted) and MFA_ERR_KEY_MISMATCH (the key
+    /// under that label does not unwrap them: replaced). No message holds the
+    /// PIN. `err` as everywhere (see mfa.h).
     pub fn mfa_open(out: *mut *mut mfa_ctx, options: *const mfa_options, err: *mut *mut c_char) -> i32;
 
     /// Closes a context and its store. NULL is a no-op. The context must not be
@@ -1702,4 +1981,96 @@ extern "C" {
 
     /// Frees what mfa_check_seals() found. NULL is a no-op.
     pub fn mfa_seal_check_free(check: *mut mfa_seal_check);
+
+    /// Re-wraps every data key of the store under the key provider's key
+    /// `key_label` (rotating the HSM key, or the host's KMS key): each is
+    /// unwrapped with the key it is wrapped under now, wrapped under
+    /// `key_label`, checked, and all are stored in one transaction. No sealed
+    /// record is touched (seconds, not a pass over the factors), and contexts
+    /// already open go on meanwhile; contexts opened later unwrap with the new
+    /// key. The old key may be deleted from the token once every store it
+    /// wrapped is re-wrapped. `actor` (NULL or 1 to MFA_ACTOR_MAX_BYTES bytes)
+    /// goes into the MFA_AUDIT_KEYS_ROTATED event. On MFA_OK, `*rewrapped`
+    /// (may be NULL) is the number of data keys re-wrapped. Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (the context was opened without a key provider,
+    /// a bad label or actor), MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key
+    /// `key_label`, or the current one is gone), MFA_ERR_KEY_PROVIDER_LOGIN,
+    /// MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_MISMATCH (a data key does
+    /// not unwrap to the key this context holds) or MFA_ERR_STORAGE_ERROR
+    /// (another process re-wrapped meanwhile; nothing was changed).
+    pub fn mfa_keys_rewrap(ctx: *mut mfa_ctx, key_label: *const c_char, actor: *const c_char, rewrapped: *mut i64, err: *mut *mut c_char) -> i32;
+
+    // The stored audit trail: reading, verifying, purging
+
+    /// Fills `query` with the defaults of struct version `version` (pass
+    /// MFA_TRAIL_QUERY_VERSION): every event, the earliest 100. Only the fields
+    /// that version has are written; MFA_TRAIL_QUERY_INIT is the same as a
+    /// static initializer.
+    /// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `query`, a version 0 or
+    /// newer than the library's).
+    pub fn mfa_trail_query_init(query: *mut mfa_trail_query, version: u32) -> i32;
+
+    /// Reads stored audit events (the configuration's auditTrail.store keeps
+    /// them), as `query` selects them (NULL: the defaults of
+    /// MFA_TRAIL_QUERY_INIT), oldest first: by time, then chain, then number;
+    /// by number alone when `query->chain` is set. For the next page, pass the
+    /// last record's time, chain and number as after_time, after_chain and
+    /// after_seq (or, with `chain`, its number as after_seq).
+    /// On MFA_OK, `*out` holds the records (free with
+    /// mfa_trail_record_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+    /// (NULL `ctx` or `out`, a bad version, a limit out of 1 to
+    /// MFA_TRAIL_READ_MAX, an unknown kind, a bad tenant, uid or chain) or
+    /// MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_trail_read(ctx: *mut mfa_ctx, out: *mut *mut mfa_trail_record_list, query: *const mfa_trail_query, err: *mut *mut c_char) -> i32;
+
+    /// Frees the records from mfa_trail_read(). NULL is a no-op.
+    pub fn mfa_trail_record_list_free(list: *mut mfa_trail_record_list);
+
+    /// Verifies the stored audit trail: in each chain, every event's MAC and
+    /// its link to the event before, the numbering from the anchor (the first
+    /// event kept after purges) to the head, and the head's own MAC. Events
+    /// MACed under a key that is not among the context's keys are counted as
+    /// unchecked. Reads without locks while other processes append.
+    /// On MFA_OK, `*out` says what was found (free with
+    /// mfa_trail_verification_free()): MFA_OK means the trail could be read,
+    /// `(*out)->intact` whether it is whole, and each broken chain's
+    /// `broken_at` the event where it breaks. Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_trail_verify(ctx: *mut mfa_ctx, out: *mut *mut mfa_trail_verification, err: *mut *mut c_char) -> i32;
+
+    /// Frees the result of mfa_trail_verify(). NULL is a no-op.
+    pub fn mfa_trail_verification_free(verification: *mut mfa_trail_verification);
+
+    /// Deletes stored audit events by the configuration's retention and size
+    /// (auditTrail.retentionDays, auditTrail.maxEvents), keeping each chain
+    /// verifiable from its new anchor. mfa_purge_expired() does this too.
+    /// `out` may be NULL; if not, it receives how many events were deleted. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx`) or
+    /// MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_trail_purge(ctx: *mut mfa_ctx, out: *mut i64, err: *mut *mut c_char) -> i32;
+
+    // Metrics: counters, latency histograms, Prometheus' text format
+
+    /// Reads the context's metrics now: counters and latency histograms of
+    /// its sign-ins, enrollments, code sends, backoffs and store operations,
+    /// counted since mfa_open() (see "Metrics" in mfa_types.h). Each value is
+    /// read atomically, not all at one instant. On MFA_OK, `*out` holds every
+    /// family (none when the context was opened with MFA_METRICS_OFF), in one
+    /// allocation: free it with mfa_metrics_free(). Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+    /// Thread-safe, and never waits for the store.
+    pub fn mfa_metrics_snapshot(ctx: *mut mfa_ctx, out: *mut *mut mfa_metrics, err: *mut *mut c_char) -> i32;
+
+    /// Frees what mfa_metrics_snapshot() returned. NULL is a no-op.
+    pub fn mfa_metrics_free(metrics: *mut mfa_metrics);
+
+    /// Writes the context's metrics in Prometheus' text exposition format
+    /// (version 0.0.4): for each family a "# HELP" and a "# TYPE" line, then
+    /// its series (a histogram's as _bucket{le="..."}, _sum and _count lines),
+    /// label values escaped. Serve it from a /metrics endpoint with the
+    /// content type "text/plain; version=0.0.4; charset=utf-8". On MFA_OK,
+    /// `*out` is the text (empty when the context was opened with
+    /// MFA_METRICS_OFF): free it with mfa_free(). Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+    /// Thread-safe, and never waits for the store.
+    pub fn mfa_metrics_prometheus(ctx: *mut mfa_ctx, out: *mut *mut c_char, err: *mut *mut c_char) -> i32;
 }

@@ -89,6 +89,19 @@ int main(void) {
     printf("field mfa_options.app_verifier_context %zu %zu\n", offsetof(mfa_options, app_verifier_context), sizeof(((mfa_options *)0)->app_verifier_context));
     printf("field mfa_options.webauthn_trust %zu %zu\n", offsetof(mfa_options, webauthn_trust), sizeof(((mfa_options *)0)->webauthn_trust));
     printf("field mfa_options.webauthn_trust_context %zu %zu\n", offsetof(mfa_options, webauthn_trust_context), sizeof(((mfa_options *)0)->webauthn_trust_context));
+    printf("field mfa_options.metrics %zu %zu\n", offsetof(mfa_options, metrics), sizeof(((mfa_options *)0)->metrics));
+    printf("field mfa_options.metrics_tenants %zu %zu\n", offsetof(mfa_options, metrics_tenants), sizeof(((mfa_options *)0)->metrics_tenants));
+    printf("field mfa_options.audit_chain %zu %zu\n", offsetof(mfa_options, audit_chain), sizeof(((mfa_options *)0)->audit_chain));
+    printf("field mfa_options.hsm_module %zu %zu\n", offsetof(mfa_options, hsm_module), sizeof(((mfa_options *)0)->hsm_module));
+    printf("field mfa_options.hsm_token %zu %zu\n", offsetof(mfa_options, hsm_token), sizeof(((mfa_options *)0)->hsm_token));
+    printf("field mfa_options.hsm_slot %zu %zu\n", offsetof(mfa_options, hsm_slot), sizeof(((mfa_options *)0)->hsm_slot));
+    printf("field mfa_options.hsm_key %zu %zu\n", offsetof(mfa_options, hsm_key), sizeof(((mfa_options *)0)->hsm_key));
+    printf("field mfa_options.hsm_pin %zu %zu\n", offsetof(mfa_options, hsm_pin), sizeof(((mfa_options *)0)->hsm_pin));
+    printf("field mfa_options.hsm_pin_file %zu %zu\n", offsetof(mfa_options, hsm_pin_file), sizeof(((mfa_options *)0)->hsm_pin_file));
+    printf("field mfa_options.hsm_pin_env %zu %zu\n", offsetof(mfa_options, hsm_pin_env), sizeof(((mfa_options *)0)->hsm_pin_env));
+    printf("field mfa_options.key_wrap %zu %zu\n", offsetof(mfa_options, key_wrap), sizeof(((mfa_options *)0)->key_wrap));
+    printf("field mfa_options.key_unwrap %zu %zu\n", offsetof(mfa_options, key_unwrap), sizeof(((mfa_options *)0)->key_unwrap));
+    printf("field mfa_options.key_provider_context %zu %zu\n", offsetof(mfa_options, key_provider_context), sizeof(((mfa_options *)0)->key_provider_context));
     printf("struct mfa_user %zu %zu\n", sizeof(mfa_user), ALIGN(mfa_user));
     printf("field mfa_user.version %zu %zu\n", offsetof(mfa_user, version), sizeof(((mfa_user *)0)->version));
     printf("field mfa_user.uid %zu %zu\n", offsetof(mfa_user, uid), sizeof(((mfa_user *)0)->uid));
@@ -228,6 +241,67 @@ int main(void) {
     printf("field mfa_seal_check.failed_id_count %zu %zu\n", offsetof(mfa_seal_check, failed_id_count), sizeof(((mfa_seal_check *)0)->failed_id_count));
     printf("field mfa_seal_check.failed_ids %zu %zu\n", offsetof(mfa_seal_check, failed_ids), sizeof(((mfa_seal_check *)0)->failed_ids));
     printf("field mfa_seal_check.stopped %zu %zu\n", offsetof(mfa_seal_check, stopped), sizeof(((mfa_seal_check *)0)->stopped));
+    printf("struct mfa_trail_query %zu %zu\n", sizeof(mfa_trail_query), ALIGN(mfa_trail_query));
+    printf("field mfa_trail_query.version %zu %zu\n", offsetof(mfa_trail_query, version), sizeof(((mfa_trail_query *)0)->version));
+    printf("field mfa_trail_query.tenant %zu %zu\n", offsetof(mfa_trail_query, tenant), sizeof(((mfa_trail_query *)0)->tenant));
+    printf("field mfa_trail_query.uid %zu %zu\n", offsetof(mfa_trail_query, uid), sizeof(((mfa_trail_query *)0)->uid));
+    printf("field mfa_trail_query.kind %zu %zu\n", offsetof(mfa_trail_query, kind), sizeof(((mfa_trail_query *)0)->kind));
+    printf("field mfa_trail_query.kind_name %zu %zu\n", offsetof(mfa_trail_query, kind_name), sizeof(((mfa_trail_query *)0)->kind_name));
+    printf("field mfa_trail_query.since %zu %zu\n", offsetof(mfa_trail_query, since), sizeof(((mfa_trail_query *)0)->since));
+    printf("field mfa_trail_query.until %zu %zu\n", offsetof(mfa_trail_query, until), sizeof(((mfa_trail_query *)0)->until));
+    printf("field mfa_trail_query.chain %zu %zu\n", offsetof(mfa_trail_query, chain), sizeof(((mfa_trail_query *)0)->chain));
+    printf("field mfa_trail_query.after_seq %zu %zu\n", offsetof(mfa_trail_query, after_seq), sizeof(((mfa_trail_query *)0)->after_seq));
+    printf("field mfa_trail_query.after_time %zu %zu\n", offsetof(mfa_trail_query, after_time), sizeof(((mfa_trail_query *)0)->after_time));
+    printf("field mfa_trail_query.after_chain %zu %zu\n", offsetof(mfa_trail_query, after_chain), sizeof(((mfa_trail_query *)0)->after_chain));
+    printf("field mfa_trail_query.limit %zu %zu\n", offsetof(mfa_trail_query, limit), sizeof(((mfa_trail_query *)0)->limit));
+    printf("field mfa_trail_query.latest %zu %zu\n", offsetof(mfa_trail_query, latest), sizeof(((mfa_trail_query *)0)->latest));
+    printf("struct mfa_trail_record %zu %zu\n", sizeof(mfa_trail_record), ALIGN(mfa_trail_record));
+    printf("field mfa_trail_record.chain %zu %zu\n", offsetof(mfa_trail_record, chain), sizeof(((mfa_trail_record *)0)->chain));
+    printf("field mfa_trail_record.seq %zu %zu\n", offsetof(mfa_trail_record, seq), sizeof(((mfa_trail_record *)0)->seq));
+    printf("field mfa_trail_record.key_id %zu %zu\n", offsetof(mfa_trail_record, key_id), sizeof(((mfa_trail_record *)0)->key_id));
+    printf("field mfa_trail_record.event %zu %zu\n", offsetof(mfa_trail_record, event), sizeof(((mfa_trail_record *)0)->event));
+    printf("struct mfa_trail_record_list %zu %zu\n", sizeof(mfa_trail_record_list), ALIGN(mfa_trail_record_list));
+    printf("field mfa_trail_record_list.count %zu %zu\n", offsetof(mfa_trail_record_list, count), sizeof(((mfa_trail_record_list *)0)->count));
+    printf("field mfa_trail_record_list.records %zu %zu\n", offsetof(mfa_trail_record_list, records), sizeof(((mfa_trail_record_list *)0)->records));
+    printf("struct mfa_trail_chain_report %zu %zu\n", sizeof(mfa_trail_chain_report), ALIGN(mfa_trail_chain_report));
+    printf("field mfa_trail_chain_report.chain %zu %zu\n", offsetof(mfa_trail_chain_report, chain), sizeof(((mfa_trail_chain_report *)0)->chain));
+    printf("field mfa_trail_chain_report.anchor_seq %zu %zu\n", offsetof(mfa_trail_chain_report, anchor_seq), sizeof(((mfa_trail_chain_report *)0)->anchor_seq));
+    printf("field mfa_trail_chain_report.head_seq %zu %zu\n", offsetof(mfa_trail_chain_report, head_seq), sizeof(((mfa_trail_chain_report *)0)->head_seq));
+    printf("field mfa_trail_chain_report.verified %zu %zu\n", offsetof(mfa_trail_chain_report, verified), sizeof(((mfa_trail_chain_report *)0)->verified));
+    printf("field mfa_trail_chain_report.unchecked %zu %zu\n", offsetof(mfa_trail_chain_report, unchecked), sizeof(((mfa_trail_chain_report *)0)->unchecked));
+    printf("field mfa_trail_chain_report.missing_key_count %zu %zu\n", offsetof(mfa_trail_chain_report, missing_key_count), sizeof(((mfa_trail_chain_report *)0)->missing_key_count));
+    printf("field mfa_trail_chain_report.missing_keys %zu %zu\n", offsetof(mfa_trail_chain_report, missing_keys), sizeof(((mfa_trail_chain_report *)0)->missing_keys));
+    printf("field mfa_trail_chain_report.broken %zu %zu\n", offsetof(mfa_trail_chain_report, broken), sizeof(((mfa_trail_chain_report *)0)->broken));
+    printf("field mfa_trail_chain_report.broken_at %zu %zu\n", offsetof(mfa_trail_chain_report, broken_at), sizeof(((mfa_trail_chain_report *)0)->broken_at));
+    printf("field mfa_trail_chain_report.problem %zu %zu\n", offsetof(mfa_trail_chain_report, problem), sizeof(((mfa_trail_chain_report *)0)->problem));
+    printf("struct mfa_trail_verification %zu %zu\n", sizeof(mfa_trail_verification), ALIGN(mfa_trail_verification));
+    printf("field mfa_trail_verification.intact %zu %zu\n", offsetof(mfa_trail_verification, intact), sizeof(((mfa_trail_verification *)0)->intact));
+    printf("field mfa_trail_verification.verified %zu %zu\n", offsetof(mfa_trail_verification, verified), sizeof(((mfa_trail_verification *)0)->verified));
+    printf("field mfa_trail_verification.unchecked %zu %zu\n", offsetof(mfa_trail_verification, unchecked), sizeof(((mfa_trail_verification *)0)->unchecked));
+    printf("field mfa_trail_verification.chain_count %zu %zu\n", offsetof(mfa_trail_verification, chain_count), sizeof(((mfa_trail_verification *)0)->chain_count));
+    printf("field mfa_trail_verification.chains %zu %zu\n", offsetof(mfa_trail_verification, chains), sizeof(((mfa_trail_verification *)0)->chains));
+    printf("struct mfa_metric_label %zu %zu\n", sizeof(mfa_metric_label), ALIGN(mfa_metric_label));
+    printf("field mfa_metric_label.name %zu %zu\n", offsetof(mfa_metric_label, name), sizeof(((mfa_metric_label *)0)->name));
+    printf("field mfa_metric_label.value %zu %zu\n", offsetof(mfa_metric_label, value), sizeof(((mfa_metric_label *)0)->value));
+    printf("struct mfa_metric_bucket %zu %zu\n", sizeof(mfa_metric_bucket), ALIGN(mfa_metric_bucket));
+    printf("field mfa_metric_bucket.upper_bound %zu %zu\n", offsetof(mfa_metric_bucket, upper_bound), sizeof(((mfa_metric_bucket *)0)->upper_bound));
+    printf("field mfa_metric_bucket.count %zu %zu\n", offsetof(mfa_metric_bucket, count), sizeof(((mfa_metric_bucket *)0)->count));
+    printf("struct mfa_metric_sample %zu %zu\n", sizeof(mfa_metric_sample), ALIGN(mfa_metric_sample));
+    printf("field mfa_metric_sample.label_count %zu %zu\n", offsetof(mfa_metric_sample, label_count), sizeof(((mfa_metric_sample *)0)->label_count));
+    printf("field mfa_metric_sample.labels %zu %zu\n", offsetof(mfa_metric_sample, labels), sizeof(((mfa_metric_sample *)0)->labels));
+    printf("field mfa_metric_sample.value %zu %zu\n", offsetof(mfa_metric_sample, value), sizeof(((mfa_metric_sample *)0)->value));
+    printf("field mfa_metric_sample.sum %zu %zu\n", offsetof(mfa_metric_sample, sum), sizeof(((mfa_metric_sample *)0)->sum));
+    printf("field mfa_metric_sample.bucket_count %zu %zu\n", offsetof(mfa_metric_sample, bucket_count), sizeof(((mfa_metric_sample *)0)->bucket_count));
+    printf("field mfa_metric_sample.buckets %zu %zu\n", offsetof(mfa_metric_sample, buckets), sizeof(((mfa_metric_sample *)0)->buckets));
+    printf("struct mfa_metric_family %zu %zu\n", sizeof(mfa_metric_family), ALIGN(mfa_metric_family));
+    printf("field mfa_metric_family.name %zu %zu\n", offsetof(mfa_metric_family, name), sizeof(((mfa_metric_family *)0)->name));
+    printf("field mfa_metric_family.help %zu %zu\n", offsetof(mfa_metric_family, help), sizeof(((mfa_metric_family *)0)->help));
+    printf("field mfa_metric_family.type %zu %zu\n", offsetof(mfa_metric_family, type), sizeof(((mfa_metric_family *)0)->type));
+    printf("field mfa_metric_family.sample_count %zu %zu\n", offsetof(mfa_metric_family, sample_count), sizeof(((mfa_metric_family *)0)->sample_count));
+    printf("field mfa_metric_family.samples %zu %zu\n", offsetof(mfa_metric_family, samples), sizeof(((mfa_metric_family *)0)->samples));
+    printf("struct mfa_metrics %zu %zu\n", sizeof(mfa_metrics), ALIGN(mfa_metrics));
+    printf("field mfa_metrics.family_count %zu %zu\n", offsetof(mfa_metrics, family_count), sizeof(((mfa_metrics *)0)->family_count));
+    printf("field mfa_metrics.families %zu %zu\n", offsetof(mfa_metrics, families), sizeof(((mfa_metrics *)0)->families));
     return 0;
 }
 "#;
@@ -478,6 +552,58 @@ fn rust_layout() -> Vec<String> {
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).webauthn_trust_context) });
         lines.push(format!("field mfa_options.webauthn_trust_context {} {}", offset!(T, webauthn_trust_context), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).metrics) });
+        lines.push(format!("field mfa_options.metrics {} {}", offset!(T, metrics), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).metrics_tenants) });
+        lines.push(format!("field mfa_options.metrics_tenants {} {}", offset!(T, metrics_tenants), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).audit_chain) });
+        lines.push(format!("field mfa_options.audit_chain {} {}", offset!(T, audit_chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_module) });
+        lines.push(format!("field mfa_options.hsm_module {} {}", offset!(T, hsm_module), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_token) });
+        lines.push(format!("field mfa_options.hsm_token {} {}", offset!(T, hsm_token), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_slot) });
+        lines.push(format!("field mfa_options.hsm_slot {} {}", offset!(T, hsm_slot), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_key) });
+        lines.push(format!("field mfa_options.hsm_key {} {}", offset!(T, hsm_key), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_pin) });
+        lines.push(format!("field mfa_options.hsm_pin {} {}", offset!(T, hsm_pin), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_pin_file) });
+        lines.push(format!("field mfa_options.hsm_pin_file {} {}", offset!(T, hsm_pin_file), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_pin_env) });
+        lines.push(format!("field mfa_options.hsm_pin_env {} {}", offset!(T, hsm_pin_env), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_wrap) });
+        lines.push(format!("field mfa_options.key_wrap {} {}", offset!(T, key_wrap), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_unwrap) });
+        lines.push(format!("field mfa_options.key_unwrap {} {}", offset!(T, key_unwrap), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_provider_context) });
+        lines.push(format!("field mfa_options.key_provider_context {} {}", offset!(T, key_provider_context), size));
     }
     {
         type T = mfa_sys::mfa_user;
@@ -1035,6 +1161,250 @@ fn rust_layout() -> Vec<String> {
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).stopped) });
         lines.push(format!("field mfa_seal_check.stopped {} {}", offset!(T, stopped), size));
     }
+    {
+        type T = mfa_sys::mfa_trail_query;
+        lines.push(format!("struct mfa_trail_query {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).version) });
+        lines.push(format!("field mfa_trail_query.version {} {}", offset!(T, version), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).tenant) });
+        lines.push(format!("field mfa_trail_query.tenant {} {}", offset!(T, tenant), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).uid) });
+        lines.push(format!("field mfa_trail_query.uid {} {}", offset!(T, uid), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).kind) });
+        lines.push(format!("field mfa_trail_query.kind {} {}", offset!(T, kind), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).kind_name) });
+        lines.push(format!("field mfa_trail_query.kind_name {} {}", offset!(T, kind_name), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).since) });
+        lines.push(format!("field mfa_trail_query.since {} {}", offset!(T, since), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).until) });
+        lines.push(format!("field mfa_trail_query.until {} {}", offset!(T, until), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chain) });
+        lines.push(format!("field mfa_trail_query.chain {} {}", offset!(T, chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).after_seq) });
+        lines.push(format!("field mfa_trail_query.after_seq {} {}", offset!(T, after_seq), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).after_time) });
+        lines.push(format!("field mfa_trail_query.after_time {} {}", offset!(T, after_time), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).after_chain) });
+        lines.push(format!("field mfa_trail_query.after_chain {} {}", offset!(T, after_chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).limit) });
+        lines.push(format!("field mfa_trail_query.limit {} {}", offset!(T, limit), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).latest) });
+        lines.push(format!("field mfa_trail_query.latest {} {}", offset!(T, latest), size));
+    }
+    {
+        type T = mfa_sys::mfa_trail_record;
+        lines.push(format!("struct mfa_trail_record {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chain) });
+        lines.push(format!("field mfa_trail_record.chain {} {}", offset!(T, chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).seq) });
+        lines.push(format!("field mfa_trail_record.seq {} {}", offset!(T, seq), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_id) });
+        lines.push(format!("field mfa_trail_record.key_id {} {}", offset!(T, key_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).event) });
+        lines.push(format!("field mfa_trail_record.event {} {}", offset!(T, event), size));
+    }
+    {
+        type T = mfa_sys::mfa_trail_record_list;
+        lines.push(format!("struct mfa_trail_record_list {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).count) });
+        lines.push(format!("field mfa_trail_record_list.count {} {}", offset!(T, count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).records) });
+        lines.push(format!("field mfa_trail_record_list.records {} {}", offset!(T, records), size));
+    }
+    {
+        type T = mfa_sys::mfa_trail_chain_report;
+        lines.push(format!("struct mfa_trail_chain_report {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chain) });
+        lines.push(format!("field mfa_trail_chain_report.chain {} {}", offset!(T, chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).anchor_seq) });
+        lines.push(format!("field mfa_trail_chain_report.anchor_seq {} {}", offset!(T, anchor_seq), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).head_seq) });
+        lines.push(format!("field mfa_trail_chain_report.head_seq {} {}", offset!(T, head_seq), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).verified) });
+        lines.push(format!("field mfa_trail_chain_report.verified {} {}", offset!(T, verified), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).unchecked) });
+        lines.push(format!("field mfa_trail_chain_report.unchecked {} {}", offset!(T, unchecked), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).missing_key_count) });
+        lines.push(format!("field mfa_trail_chain_report.missing_key_count {} {}", offset!(T, missing_key_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).missing_keys) });
+        lines.push(format!("field mfa_trail_chain_report.missing_keys {} {}", offset!(T, missing_keys), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).broken) });
+        lines.push(format!("field mfa_trail_chain_report.broken {} {}", offset!(T, broken), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).broken_at) });
+        lines.push(format!("field mfa_trail_chain_report.broken_at {} {}", offset!(T, broken_at), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).problem) });
+        lines.push(format!("field mfa_trail_chain_report.problem {} {}", offset!(T, problem), size));
+    }
+    {
+        type T = mfa_sys::mfa_trail_verification;
+        lines.push(format!("struct mfa_trail_verification {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).intact) });
+        lines.push(format!("field mfa_trail_verification.intact {} {}", offset!(T, intact), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).verified) });
+        lines.push(format!("field mfa_trail_verification.verified {} {}", offset!(T, verified), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).unchecked) });
+        lines.push(format!("field mfa_trail_verification.unchecked {} {}", offset!(T, unchecked), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chain_count) });
+        lines.push(format!("field mfa_trail_verification.chain_count {} {}", offset!(T, chain_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chains) });
+        lines.push(format!("field mfa_trail_verification.chains {} {}", offset!(T, chains), size));
+    }
+    {
+        type T = mfa_sys::mfa_metric_label;
+        lines.push(format!("struct mfa_metric_label {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).name) });
+        lines.push(format!("field mfa_metric_label.name {} {}", offset!(T, name), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).value) });
+        lines.push(format!("field mfa_metric_label.value {} {}", offset!(T, value), size));
+    }
+    {
+        type T = mfa_sys::mfa_metric_bucket;
+        lines.push(format!("struct mfa_metric_bucket {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).upper_bound) });
+        lines.push(format!("field mfa_metric_bucket.upper_bound {} {}", offset!(T, upper_bound), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).count) });
+        lines.push(format!("field mfa_metric_bucket.count {} {}", offset!(T, count), size));
+    }
+    {
+        type T = mfa_sys::mfa_metric_sample;
+        lines.push(format!("struct mfa_metric_sample {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).label_count) });
+        lines.push(format!("field mfa_metric_sample.label_count {} {}", offset!(T, label_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).labels) });
+        lines.push(format!("field mfa_metric_sample.labels {} {}", offset!(T, labels), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).value) });
+        lines.push(format!("field mfa_metric_sample.value {} {}", offset!(T, value), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).sum) });
+        lines.push(format!("field mfa_metric_sample.sum {} {}", offset!(T, sum), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).bucket_count) });
+        lines.push(format!("field mfa_metric_sample.bucket_count {} {}", offset!(T, bucket_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).buckets) });
+        lines.push(format!("field mfa_metric_sample.buckets {} {}", offset!(T, buckets), size));
+    }
+    {
+        type T = mfa_sys::mfa_metric_family;
+        lines.push(format!("struct mfa_metric_family {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).name) });
+        lines.push(format!("field mfa_metric_family.name {} {}", offset!(T, name), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).help) });
+        lines.push(format!("field mfa_metric_family.help {} {}", offset!(T, help), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).r#type) });
+        lines.push(format!("field mfa_metric_family.type {} {}", offset!(T, r#type), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).sample_count) });
+        lines.push(format!("field mfa_metric_family.sample_count {} {}", offset!(T, sample_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).samples) });
+        lines.push(format!("field mfa_metric_family.samples {} {}", offset!(T, samples), size));
+    }
+    {
+        type T = mfa_sys::mfa_metrics;
+        lines.push(format!("struct mfa_metrics {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).family_count) });
+        lines.push(format!("field mfa_metrics.family_count {} {}", offset!(T, family_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).families) });
+        lines.push(format!("field mfa_metrics.families {} {}", offset!(T, families), size));
+    }
     lines
 }
 
@@ -1074,7 +1444,7 @@ fn every_struct_has_the_c_layout() {
 
 #[test]
 fn every_function_is_in_the_library() {
-    let addresses: [usize; 77] = [
+    let addresses: [usize; 87] = [
         mfa_sys::mfa_version as *const () as usize,
         mfa_sys::mfa_version_string as *const () as usize,
         mfa_sys::mfa_errstr as *const () as usize,
@@ -1152,6 +1522,16 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_rotate_keys_batched as *const () as usize,
         mfa_sys::mfa_check_seals as *const () as usize,
         mfa_sys::mfa_seal_check_free as *const () as usize,
+        mfa_sys::mfa_keys_rewrap as *const () as usize,
+        mfa_sys::mfa_trail_query_init as *const () as usize,
+        mfa_sys::mfa_trail_read as *const () as usize,
+        mfa_sys::mfa_trail_record_list_free as *const () as usize,
+        mfa_sys::mfa_trail_verify as *const () as usize,
+        mfa_sys::mfa_trail_verification_free as *const () as usize,
+        mfa_sys::mfa_trail_purge as *const () as usize,
+        mfa_sys::mfa_metrics_snapshot as *const () as usize,
+        mfa_sys::mfa_metrics_free as *const () as usize,
+        mfa_sys::mfa_metrics_prometheus as *const () as usize,
     ];
     assert!(addresses.iter().all(|&address| address != 0));
 }

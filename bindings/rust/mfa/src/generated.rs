@@ -150,6 +150,18 @@ pub enum Error {
     ///
     /// Status `MFA_ERR_KEY_MISMATCH` (-34).
     KeyMismatch(String),
+    /// mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does not load, the token is not found, the HSM or the host's callback failed); the message names the module, token or label, never the PIN.
+    ///
+    /// Status `MFA_ERR_KEY_PROVIDER_UNAVAILABLE` (-45).
+    KeyProviderUnavailable(String),
+    /// mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given).
+    ///
+    /// Status `MFA_ERR_KEY_PROVIDER_LOGIN` (-46).
+    KeyProviderLogin(String),
+    /// mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys are wrapped with (deleted), or under the label to wrap with; the message names the label.
+    ///
+    /// Status `MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND` (-47).
+    KeyProviderKeyNotFound(String),
     /// A status code this binding does not know, with its message.
     Unknown {
         /// The C status code.
@@ -197,6 +209,9 @@ impl Error {
             -32 => Error::AttestationNotTrusted(message),
             -33 => Error::UserVerificationRequired(message),
             -34 => Error::KeyMismatch(message),
+            -45 => Error::KeyProviderUnavailable(message),
+            -46 => Error::KeyProviderLogin(message),
+            -47 => Error::KeyProviderKeyNotFound(message),
             _ => Error::Unknown { status, message },
         }
     }
@@ -238,6 +253,9 @@ impl Error {
             Error::AttestationNotTrusted(_) => -32,
             Error::UserVerificationRequired(_) => -33,
             Error::KeyMismatch(_) => -34,
+            Error::KeyProviderUnavailable(_) => -45,
+            Error::KeyProviderLogin(_) => -46,
+            Error::KeyProviderKeyNotFound(_) => -47,
             Error::Unknown { status, .. } => *status,
         }
     }
@@ -279,6 +297,9 @@ impl Error {
             Error::AttestationNotTrusted(_) => "ATTESTATION_NOT_TRUSTED",
             Error::UserVerificationRequired(_) => "USER_VERIFICATION_REQUIRED",
             Error::KeyMismatch(_) => "KEY_MISMATCH",
+            Error::KeyProviderUnavailable(_) => "KEY_PROVIDER_UNAVAILABLE",
+            Error::KeyProviderLogin(_) => "KEY_PROVIDER_LOGIN",
+            Error::KeyProviderKeyNotFound(_) => "KEY_PROVIDER_KEY_NOT_FOUND",
             Error::Unknown { .. } => "UNKNOWN",
         }
     }
@@ -320,6 +341,9 @@ impl Error {
             Error::AttestationNotTrusted(message) => message,
             Error::UserVerificationRequired(message) => message,
             Error::KeyMismatch(message) => message,
+            Error::KeyProviderUnavailable(message) => message,
+            Error::KeyProviderLogin(message) => message,
+            Error::KeyProviderKeyNotFound(message) => message,
             Error::Unknown { message, .. } => message,
         }
     }
