@@ -56,6 +56,12 @@ endforeach()
 #   engine_webauthn       a security key (Ed25519, libsodium) enrolled and signing in through
 #                 mfa_enroll/mfa_resolve (assertion version 2), replay, a clone, the trust
 #                 callback (options version 2), version-1 structs, the stateless checks
+#   engine_webauthn_passkeys  passkeys (issue 49): registration with mfa_webauthn_options, sign-in
+#                 with a passkey alone (mfa_passkey_sign_in_options / mfa_passkey_sign_in), the
+#                 listing, and the contract (two passkeys, another user handle, an unknown
+#                 credential, a security key, UV missing, replay, clone, removed, another tenant's,
+#                 revocation, backoff) with one answer for every refusal that could tell whether a
+#                 credential exists (also on PostgreSQL, below)
 #   engine_admin          issue 12's admin API (mfa_admin_*): pages of users, filters, a user's
 #                 factors, rename, unenroll, reset, delete, stats, each with its actor audited
 #   engine_admin_imports  mfa_import (otpauth, users file, CSV) and mfa_import_google_authenticator:
@@ -83,7 +89,7 @@ endforeach()
 # processes of the race tests are in test_race_support.h.
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
     unenroll backoff sms_limits test_numbers audit audit_trail at_rest key_rotation random imports recovery_codes bad_input
-    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn admin admin_imports admin_keys
+    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn webauthn_passkeys admin admin_imports admin_keys
     answers metrics key_mismatch)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
@@ -104,6 +110,7 @@ set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
 set(MFA_ENGINE_LIBS_abi_hardening "")
 set(MFA_ENGINE_LIBS_engine_webauthn ${SODIUM_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_webauthn_passkeys ${PQ_LDFLAGS} ${SODIUM_LDFLAGS})
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h ${PROJECT_SOURCE_DIR}/Tests/c/test_webauthn_authenticator.h
@@ -170,6 +177,7 @@ set_tests_properties(abi_all_exports PROPERTIES TIMEOUT 900)
 #                 server, 1,000 rounds for each two-process race; plus (f), a forced
 #                 interleaving of an enrollment's last SMS try that only PostgreSQL allows
 #   engine_flow_contract_pg  the flow contract (its gcc build) on that server
+#   engine_webauthn_passkeys_pg  the passkey contract (its gcc build) on that server
 #   engine_admin_pg, engine_admin_imports_pg, engine_admin_keys_pg, engine_answers_pg,
 #   engine_key_mismatch_pg  the admin, import, key-rotation, answers and key-check tests (their
 #                 gcc builds) on that server
@@ -202,7 +210,7 @@ set_tests_properties(postgres_start PROPERTIES FIXTURES_SETUP postgres TIMEOUT 1
 add_test(NAME postgres_stop COMMAND ${MFA_PG_SCRIPT} stop ${MFA_PG_PORT})
 set_tests_properties(postgres_stop PROPERTIES FIXTURES_CLEANUP postgres TIMEOUT 120)
 foreach(name engine_race engine_phone_race engine_flow_contract engine_admin engine_admin_imports engine_admin_keys
-             engine_answers engine_key_mismatch)
+             engine_webauthn_passkeys engine_answers engine_key_mismatch)
   add_test(NAME ${name}_pg COMMAND ${PROJECT_BINARY_DIR}/${name}_test_gcc env:MFA_CTEST_POSTGRES_URL)
   set_tests_properties(${name}_pg PROPERTIES
     FIXTURES_REQUIRED postgres

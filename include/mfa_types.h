@@ -282,6 +282,10 @@ typedef struct mfa_ctx {
 #define MFA_AUDIT_USER_DELETED 12
 /** Audit event: stored secrets were re-encrypted under the current master key (mfa_rotate_keys_batched()). */
 #define MFA_AUDIT_KEYS_ROTATED 13
+/** Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()). */
+#define MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS 24
+/** Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant answered, or none that signs in). */
+#define MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE 25
 
 /**
  * One audit event, passed to the host's mfa_audit_fn. Every string is
@@ -293,7 +297,7 @@ typedef struct mfa_ctx {
 typedef struct mfa_audit_event {
     /** MFA_AUDIT_*. */
     int32_t kind;
-    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED". */
+    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE". */
     const char *kind_name;
     /** The tenant, "" for the project. */
     const char *tenant;
@@ -345,13 +349,13 @@ typedef struct mfa_master_key {
  * for the duration of the call only.
  */
 typedef struct mfa_webauthn_attestation {
-    /** The statement format: "none", "packed" or "fido-u2f". */
+    /** The statement format: "none", "packed", "fido-u2f", "tpm", "android-key", "apple", or another the authenticator wrote (kind "unverified"). */
     const char *format;
-    /** How it was made: "none", "self" (the credential's own key) or "basic" (a certificate chain). */
+    /** How it was made: "none", "self" (the credential's own key), "basic" (a certificate chain: packed, fido-u2f, android-key), "attca" (a TPM's attestation CA), "anonca" (Apple's anonymization CA) or "unverified" (a format libmfa does not verify, under webauthn.attestation "none"). */
     const char *kind;
     /** The authenticator model's AAGUID, 16 bytes (zeros from U2F keys and when not attested). */
     const uint8_t *aaguid;
-    /** Number of certificates (0 unless kind is "basic"). */
+    /** Number of certificates (0 unless kind is "basic", "attca" or "anonca"). */
     size_t certificate_count;
     /** The certificate chain, leaf first, each DER. */
     const uint8_t *const *certificates;
@@ -742,7 +746,7 @@ typedef struct mfa_webauthn_credential {
     const uint8_t *public_key;
     /** Its length. */
     size_t public_key_len;
-    /** The key's COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256). */
+    /** The key's COSE algorithm: MFA_COSE_ES256, _EDDSA, _RS256, _ES384, _ES512 or _PS256. */
     int32_t algorithm;
     /** The signature counter at registration. */
     uint32_t sign_count;
@@ -750,17 +754,117 @@ typedef struct mfa_webauthn_credential {
     uint32_t flags;
     /** The AAGUID, 16 bytes. */
     const uint8_t *aaguid;
-    /** The attestation format: "none", "packed" or "fido-u2f". */
+    /** The attestation format: "none", "packed", "fido-u2f", "tpm", "android-key" or "apple". */
     const char *format;
-    /** How it was attested: "none", "self" or "basic". */
+    /** How it was attested: "none", "self", "basic", "attca" (tpm) or "anonca" (apple). */
     const char *attestation_kind;
-    /** Number of certificates of a "basic" attestation. */
+    /** Number of certificates of a "basic", "attca" or "anonca" attestation. */
     size_t certificate_count;
     /** The chain, leaf first, each DER (not checked against any root here). */
     const uint8_t *const *certificates;
     /** The length of each certificate. */
     const size_t *certificate_lengths;
 } mfa_webauthn_credential;
+
+/** COSE algorithm: ECDSA P-256 with SHA-256, what nearly every authenticator makes. */
+#define MFA_COSE_ES256 (-7)
+/** COSE algorithm: EdDSA with Ed25519. */
+#define MFA_COSE_EDDSA (-8)
+/** COSE algorithm: RSASSA-PKCS1-v1_5 with SHA-256 (Windows Hello). */
+#define MFA_COSE_RS256 (-257)
+/** COSE algorithm: ECDSA P-384 with SHA-384. */
+#define MFA_COSE_ES384 (-35)
+/** COSE algorithm: ECDSA P-521 with SHA-512. */
+#define MFA_COSE_ES512 (-36)
+/** COSE algorithm: RSASSA-PSS with SHA-256. */
+#define MFA_COSE_PS256 (-37)
+/** The most algorithms an mfa_webauthn_options lists. */
+#define MFA_WEBAUTHN_ALGORITHMS_MAX 6
+
+/** Version of mfa_webauthn_options understood by this header. */
+#define MFA_WEBAUTHN_OPTIONS_VERSION 1
+
+/**
+ * What a relying party asks of the authenticator for one ceremony, over the
+ * configuration's webauthn section: the fields WebAuthn lets a page choose
+ * per call. Fill with mfa_webauthn_options_init() or
+ * MFA_WEBAUTHN_OPTIONS_INIT (every field "as configured"), then set what
+ * differs. Strings are borrowed for the call.
+ *
+ * User verification only ever tightens: when the configuration requires
+ * it, a call cannot ask for less. What a registration asked for is sealed
+ * in its challenge and checked when it finishes (the UV flag, a
+ * discoverable credential, an offered algorithm).
+ */
+typedef struct mfa_webauthn_options {
+    /** The struct version, set by mfa_webauthn_options_init() or MFA_WEBAUTHN_OPTIONS_INIT (1 to MFA_WEBAUTHN_OPTIONS_VERSION). */
+    uint32_t version;
+    /** Registration: "platform" (built into the device) or "cross-platform" (a security key, a phone), or NULL for any. */
+    const char *authenticator_attachment;
+    /** "required", "preferred" or "discouraged", or NULL for webauthn.userVerification. */
+    const char *user_verification;
+    /** Registration: "required" (a passkey), "preferred" or "discouraged", or NULL for webauthn.residentKey. */
+    const char *resident_key;
+    /** WebAuthn Level 3 hints, comma-separated, most likely first: "security-key", "client-device", "hybrid"; NULL or "" for none. */
+    const char *hints;
+    /** Registration: the COSE algorithms offered (MFA_COSE_*), most preferred first, or NULL for all of them. */
+    const int32_t *algorithms;
+    /** Number of algorithms, 1 to MFA_WEBAUTHN_ALGORITHMS_MAX when algorithms is not NULL. */
+    size_t algorithm_count;
+} mfa_webauthn_options;
+
+/** A static initializer for mfa_webauthn_options: the same as mfa_webauthn_options_init(&o, MFA_WEBAUTHN_OPTIONS_VERSION). */
+#define MFA_WEBAUTHN_OPTIONS_INIT { MFA_WEBAUTHN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0 }
+
+/**
+ * One WebAuthn credential of a user (mfa_webauthn_credentials_list()):
+ * whether it is a passkey that signs in without a password, whether it is
+ * synced, how it was attested.
+ */
+typedef struct mfa_webauthn_credential_info {
+    /** The factor's enrollment id. */
+    const char *enrollment_id;
+    /** The user's name for it, or NULL. */
+    const char *display_name;
+    /** Unix time of the registration. */
+    int64_t enrollment_time;
+    /** The credential id. */
+    const uint8_t *credential_id;
+    /** Its length. */
+    size_t credential_id_len;
+    /** Its COSE algorithm (MFA_COSE_*). */
+    int32_t algorithm;
+    /** The AAGUID, 16 bytes (zeros when not attested). */
+    const uint8_t *aaguid;
+    /** The transports the browser reported, comma-separated ("usb,nfc", "internal,hybrid"), or "". */
+    const char *transports;
+    /** 1 if discoverable (credProps.rk), 0 if not, -1 when the browser did not say. */
+    int32_t discoverable;
+    /** Non-zero if the authenticator verified the user at registration. */
+    int32_t user_verified;
+    /** The authenticator data flags as last seen: MFA_WEBAUTHN_FLAG_BE and MFA_WEBAUTHN_FLAG_BS. */
+    uint32_t backup_flags;
+    /** Non-zero for a passkey that signs in without a password: discoverable and registered with user verification. */
+    int32_t passkey;
+    /** What the backup flags say: "synced passkey" (BE) or "device-bound key". */
+    const char *backup;
+    /** The signature counter as last seen. */
+    int64_t sign_count;
+    /** The attestation format ("none", "packed", "tpm", ...). */
+    const char *attestation_format;
+    /** How it was attested ("none", "self", "basic", "attca", "anonca", "unverified"). */
+    const char *attestation_kind;
+    /** Unix time of its last sign-in, 0 if never. */
+    int64_t last_used_at;
+} mfa_webauthn_credential_info;
+
+/** A user's WebAuthn credentials, in one allocation: free with mfa_free(). */
+typedef struct mfa_webauthn_credential_list {
+    /** Number of items. */
+    size_t count;
+    /** The credentials, oldest first. */
+    const mfa_webauthn_credential_info *items;
+} mfa_webauthn_credential_list;
 
 /** mfa_qr_encode() format: a PNG image. */
 #define MFA_QR_PNG 1

@@ -161,6 +161,7 @@ GROUPS = [
     ("Phone numbers (SMS codes)", ["PhoneExports.swift"]),
     ("Recovery codes", ["RecoveryCodeExports.swift"]),
     ("WebAuthn: security keys and passkeys", ["WebAuthnExports.swift"]),
+    ("Passkeys: signing in without a password", ["PasskeyExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
     ("The stored audit trail: reading, verifying, purging", ["AuditTrailExports.swift"]),

@@ -55,6 +55,8 @@ struct CAudit: @unchecked Sendable {
         .integrityFailure: MFA_AUDIT_INTEGRITY_FAILURE, .tokensRevoked: MFA_AUDIT_TOKENS_REVOKED,
         .factorRenamed: MFA_AUDIT_FACTOR_RENAMED, .userReset: MFA_AUDIT_USER_RESET,
         .userDeleted: MFA_AUDIT_USER_DELETED, .keysRotated: MFA_AUDIT_KEYS_ROTATED,
+        .passkeySignInSuccess: MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS,
+        .passkeySignInFailure: MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE,
     ]
 
     func deliver(_ event: AuditEvent) {

@@ -120,4 +120,12 @@ enum CStructs {
         mfa_assertion(version: version, kind: 0, enrollment_id: nil, session_info: nil, verification_id: nil,
                       code: nil, credential: nil)
     }
+
+    /// `mfa_webauthn_options`.
+    static let webAuthnOptions = CVersioned<mfa_webauthn_options>(
+        name: "options", macro: "MFA_WEBAUTHN_OPTIONS_VERSION", sizes: [MemoryLayout<mfa_webauthn_options>.size]
+    ) { version in
+        mfa_webauthn_options(version: version, authenticator_attachment: nil, user_verification: nil,
+                             resident_key: nil, hints: nil, algorithms: nil, algorithm_count: 0)
+    }
 }

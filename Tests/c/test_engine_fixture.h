@@ -286,6 +286,8 @@ static inline const char *audit_kind_name(int32_t kind) {
     case MFA_AUDIT_USER_RESET: return "USER_RESET";
     case MFA_AUDIT_USER_DELETED: return "USER_DELETED";
     case MFA_AUDIT_KEYS_ROTATED: return "KEYS_ROTATED";
+    case MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS: return "PASSKEY_SIGN_IN_SUCCESS";
+    case MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE: return "PASSKEY_SIGN_IN_FAILURE";
     default: return "?";
     }
 }

@@ -348,6 +348,14 @@ MFA_AUDIT_USER_DELETED = 12
 #: (mfa_rotate_keys_batched()).
 MFA_AUDIT_KEYS_ROTATED = 13
 
+#: Audit event: a user signed in with a passkey alone, both factors at once
+#: (mfa_passkey_sign_in()).
+MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS = 24
+
+#: Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant
+#: answered, or none that signs in).
+MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE = 25
+
 
 class mfa_audit_event(ctypes.Structure):
     """One audit event, passed to the host's mfa_audit_fn. Every string is borrowed for the
@@ -371,7 +379,8 @@ class mfa_audit_event(ctypes.Structure):
         ("kind", ctypes.c_int32),
         # The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE",
         # "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED",
-        # "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED".
+        # "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED",
+        # "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
         ("kind_name", ctypes.c_char_p),
         # The tenant, "" for the project.
         ("tenant", ctypes.c_char_p),
@@ -455,15 +464,18 @@ class mfa_webauthn_attestation(ctypes.Structure):
     uid: Optional[bytes]
 
     _fields_ = [
-        # The statement format: "none", "packed" or "fido-u2f".
+        # The statement format: "none", "packed", "fido-u2f", "tpm", "android-key",
+        # "apple", or another the authenticator wrote (kind "unverified").
         ("format", ctypes.c_char_p),
-        # How it was made: "none", "self" (the credential's own key) or "basic" (a
-        # certificate chain).
+        # How it was made: "none", "self" (the credential's own key), "basic" (a
+        # certificate chain: packed, fido-u2f, android-key), "attca" (a TPM's attestation
+        # CA), "anonca" (Apple's anonymization CA) or "unverified" (a format libmfa does
+        # not verify, under webauthn.attestation "none").
         ("kind", ctypes.c_char_p),
         # The authenticator model's AAGUID, 16 bytes (zeros from U2F keys and when not
         # attested).
         ("aaguid", ctypes.POINTER(ctypes.c_uint8)),
-        # Number of certificates (0 unless kind is "basic").
+        # Number of certificates (0 unless kind is "basic", "attca" or "anonca").
         ("certificate_count", ctypes.c_size_t),
         # The certificate chain, leaf first, each DER.
         ("certificates", ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8))),
@@ -950,7 +962,8 @@ class mfa_webauthn_credential(ctypes.Structure):
         ("public_key", ctypes.POINTER(ctypes.c_uint8)),
         # Its length.
         ("public_key_len", ctypes.c_size_t),
-        # The key's COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256).
+        # The key's COSE algorithm: MFA_COSE_ES256, _EDDSA, _RS256, _ES384, _ES512 or
+        # _PS256.
         ("algorithm", ctypes.c_int32),
         # The signature counter at registration.
         ("sign_count", ctypes.c_uint32),
@@ -958,16 +971,159 @@ class mfa_webauthn_credential(ctypes.Structure):
         ("flags", ctypes.c_uint32),
         # The AAGUID, 16 bytes.
         ("aaguid", ctypes.POINTER(ctypes.c_uint8)),
-        # The attestation format: "none", "packed" or "fido-u2f".
+        # The attestation format: "none", "packed", "fido-u2f", "tpm", "android-key" or
+        # "apple".
         ("format", ctypes.c_char_p),
-        # How it was attested: "none", "self" or "basic".
+        # How it was attested: "none", "self", "basic", "attca" (tpm) or "anonca" (apple).
         ("attestation_kind", ctypes.c_char_p),
-        # Number of certificates of a "basic" attestation.
+        # Number of certificates of a "basic", "attca" or "anonca" attestation.
         ("certificate_count", ctypes.c_size_t),
         # The chain, leaf first, each DER (not checked against any root here).
         ("certificates", ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8))),
         # The length of each certificate.
         ("certificate_lengths", ctypes.POINTER(ctypes.c_size_t)),
+    ]
+
+
+#: COSE algorithm: ECDSA P-256 with SHA-256, what nearly every authenticator makes.
+MFA_COSE_ES256 = -7
+
+#: COSE algorithm: EdDSA with Ed25519.
+MFA_COSE_EDDSA = -8
+
+#: COSE algorithm: RSASSA-PKCS1-v1_5 with SHA-256 (Windows Hello).
+MFA_COSE_RS256 = -257
+
+#: COSE algorithm: ECDSA P-384 with SHA-384.
+MFA_COSE_ES384 = -35
+
+#: COSE algorithm: ECDSA P-521 with SHA-512.
+MFA_COSE_ES512 = -36
+
+#: COSE algorithm: RSASSA-PSS with SHA-256.
+MFA_COSE_PS256 = -37
+
+#: The most algorithms an mfa_webauthn_options lists.
+MFA_WEBAUTHN_ALGORITHMS_MAX = 6
+
+#: Version of mfa_webauthn_options understood by this header.
+MFA_WEBAUTHN_OPTIONS_VERSION = 1
+
+
+class mfa_webauthn_options(ctypes.Structure):
+    """What a relying party asks of the authenticator for one ceremony, over the configuration's
+    webauthn section: the fields WebAuthn lets a page choose per call. Fill with
+    mfa_webauthn_options_init() or MFA_WEBAUTHN_OPTIONS_INIT (every field "as configured"), then
+    set what differs. Strings are borrowed for the call.
+
+    User verification only ever tightens: when the configuration requires it, a call cannot ask
+    for less. What a registration asked for is sealed in its challenge and checked when it
+    finishes (the UV flag, a discoverable credential, an offered algorithm).
+    """
+
+    version: int
+    authenticator_attachment: Optional[bytes]
+    user_verification: Optional[bytes]
+    resident_key: Optional[bytes]
+    hints: Optional[bytes]
+    algorithm_count: int
+
+    _fields_ = [
+        # The struct version, set by mfa_webauthn_options_init() or
+        # MFA_WEBAUTHN_OPTIONS_INIT (1 to MFA_WEBAUTHN_OPTIONS_VERSION).
+        ("version", ctypes.c_uint32),
+        # Registration: "platform" (built into the device) or "cross-platform" (a security
+        # key, a phone), or NULL for any.
+        ("authenticator_attachment", ctypes.c_char_p),
+        # "required", "preferred" or "discouraged", or NULL for webauthn.userVerification.
+        ("user_verification", ctypes.c_char_p),
+        # Registration: "required" (a passkey), "preferred" or "discouraged", or NULL for
+        # webauthn.residentKey.
+        ("resident_key", ctypes.c_char_p),
+        # WebAuthn Level 3 hints, comma-separated, most likely first: "security-key",
+        # "client-device", "hybrid"; NULL or "" for none.
+        ("hints", ctypes.c_char_p),
+        # Registration: the COSE algorithms offered (MFA_COSE_*), most preferred first, or
+        # NULL for all of them.
+        ("algorithms", ctypes.POINTER(ctypes.c_int32)),
+        # Number of algorithms, 1 to MFA_WEBAUTHN_ALGORITHMS_MAX when algorithms is not
+        # NULL.
+        ("algorithm_count", ctypes.c_size_t),
+    ]
+
+
+class mfa_webauthn_credential_info(ctypes.Structure):
+    """One WebAuthn credential of a user (mfa_webauthn_credentials_list()): whether it is a passkey
+    that signs in without a password, whether it is synced, how it was attested.
+    """
+
+    enrollment_id: Optional[bytes]
+    display_name: Optional[bytes]
+    enrollment_time: int
+    credential_id_len: int
+    algorithm: int
+    transports: Optional[bytes]
+    discoverable: int
+    user_verified: int
+    backup_flags: int
+    passkey: int
+    backup: Optional[bytes]
+    sign_count: int
+    attestation_format: Optional[bytes]
+    attestation_kind: Optional[bytes]
+    last_used_at: int
+
+    _fields_ = [
+        # The factor's enrollment id.
+        ("enrollment_id", ctypes.c_char_p),
+        # The user's name for it, or NULL.
+        ("display_name", ctypes.c_char_p),
+        # Unix time of the registration.
+        ("enrollment_time", ctypes.c_int64),
+        # The credential id.
+        ("credential_id", ctypes.POINTER(ctypes.c_uint8)),
+        # Its length.
+        ("credential_id_len", ctypes.c_size_t),
+        # Its COSE algorithm (MFA_COSE_*).
+        ("algorithm", ctypes.c_int32),
+        # The AAGUID, 16 bytes (zeros when not attested).
+        ("aaguid", ctypes.POINTER(ctypes.c_uint8)),
+        # The transports the browser reported, comma-separated ("usb,nfc",
+        # "internal,hybrid"), or "".
+        ("transports", ctypes.c_char_p),
+        # 1 if discoverable (credProps.rk), 0 if not, -1 when the browser did not say.
+        ("discoverable", ctypes.c_int32),
+        # Non-zero if the authenticator verified the user at registration.
+        ("user_verified", ctypes.c_int32),
+        # The authenticator data flags as last seen: MFA_WEBAUTHN_FLAG_BE and
+        # MFA_WEBAUTHN_FLAG_BS.
+        ("backup_flags", ctypes.c_uint32),
+        # Non-zero for a passkey that signs in without a password: discoverable and
+        # registered with user verification.
+        ("passkey", ctypes.c_int32),
+        # What the backup flags say: "synced passkey" (BE) or "device-bound key".
+        ("backup", ctypes.c_char_p),
+        # The signature counter as last seen.
+        ("sign_count", ctypes.c_int64),
+        # The attestation format ("none", "packed", "tpm", ...).
+        ("attestation_format", ctypes.c_char_p),
+        # How it was attested ("none", "self", "basic", "attca", "anonca", "unverified").
+        ("attestation_kind", ctypes.c_char_p),
+        # Unix time of its last sign-in, 0 if never.
+        ("last_used_at", ctypes.c_int64),
+    ]
+
+
+class mfa_webauthn_credential_list(ctypes.Structure):
+    """A user's WebAuthn credentials, in one allocation: free with mfa_free()."""
+
+    count: int
+
+    _fields_ = [
+        # Number of items.
+        ("count", ctypes.c_size_t),
+        # The credentials, oldest first.
+        ("items", ctypes.POINTER(mfa_webauthn_credential_info)),
     ]
 
 
@@ -1611,6 +1767,9 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_assertion": mfa_assertion,
     "mfa_recovery_codes": mfa_recovery_codes,
     "mfa_webauthn_credential": mfa_webauthn_credential,
+    "mfa_webauthn_options": mfa_webauthn_options,
+    "mfa_webauthn_credential_info": mfa_webauthn_credential_info,
+    "mfa_webauthn_credential_list": mfa_webauthn_credential_list,
     "mfa_factor_count": mfa_factor_count,
     "mfa_admin_user": mfa_admin_user,
     "mfa_admin_user_page": mfa_admin_user_page,
@@ -1901,6 +2060,36 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     # int32_t mfa_webauthn_registration_options(mfa_ctx *ctx, char **out, char const *session,
     # char const *user_name, char const *user_display_name, char **err)
     "mfa_webauthn_registration_options": (_i32, [_P(mfa_ctx), _out, _str, _str, _str, _out]),
+    # int32_t mfa_webauthn_registration_options_ext(mfa_ctx *ctx, char **out, char const
+    # *session, char const *user_name, char const *user_display_name, mfa_webauthn_options
+    # const *options, char **err)
+    "mfa_webauthn_registration_options_ext": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _out,
+            _str,
+            _str,
+            _str,
+            _P(mfa_webauthn_options),
+            _out,
+        ],
+    ),
+    # int32_t mfa_webauthn_authentication_options_ext(mfa_ctx *ctx, char **out, char const
+    # *pending_credential, char const *tenant, char const *enrollment_id, mfa_webauthn_options
+    # const *options, char **err)
+    "mfa_webauthn_authentication_options_ext": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _out,
+            _str,
+            _str,
+            _str,
+            _P(mfa_webauthn_options),
+            _out,
+        ],
+    ),
     # int32_t mfa_webauthn_authentication_options(mfa_ctx *ctx, char **out, char const
     # *pending_credential, char const *tenant, char const *enrollment_id, char **err)
     "mfa_webauthn_authentication_options": (_i32, [_P(mfa_ctx), _out, _str, _str, _str, _out]),
@@ -1938,6 +2127,38 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
             _out,
         ],
     ),
+    # Passkeys: signing in without a password
+    # int32_t mfa_passkey_sign_in_options(mfa_ctx *ctx, char **out, char const *tenant,
+    # mfa_webauthn_options const *options, char **err)
+    "mfa_passkey_sign_in_options": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _out,
+            _str,
+            _P(mfa_webauthn_options),
+            _out,
+        ],
+    ),
+    # int32_t mfa_passkey_sign_in(mfa_ctx *ctx, mfa_sign_in_result **out, char const *tenant,
+    # char const *credential_json, char **err)
+    "mfa_passkey_sign_in": (_i32, [_P(mfa_ctx), _P(_P(mfa_sign_in_result)), _str, _str, _out]),
+    # int32_t mfa_webauthn_credentials_list(mfa_ctx *ctx, mfa_webauthn_credential_list **out,
+    # char const *tenant, char const *uid, char **err)
+    "mfa_webauthn_credentials_list": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_webauthn_credential_list)),
+            _str,
+            _str,
+            _out,
+        ],
+    ),
+    # void mfa_webauthn_credential_list_free(mfa_webauthn_credential_list *list)
+    "mfa_webauthn_credential_list_free": (None, [_P(mfa_webauthn_credential_list)]),
+    # int32_t mfa_webauthn_options_init(mfa_webauthn_options *options, uint32_t version)
+    "mfa_webauthn_options_init": (_i32, [_P(mfa_webauthn_options), _u32]),
     # Administration: users, factors, imports, keys
     # int32_t mfa_admin_list_users(mfa_ctx *ctx, mfa_admin_user_page **out, char const
     # *tenant, char const *factor_id, int32_t limit, char const *cursor, char **err)
@@ -2783,15 +3004,54 @@ if TYPE_CHECKING:
             (a sealed libmfa token bound to the session's user, tenant and revocation epoch,
             expiring after webauthn.timeout), the relying party (webauthn.rpId, rpName), the
             user (a stable random handle, `user_name`, and `user_display_name` or NULL for
-            `user_name`), the algorithms ES256, EdDSA and RS256, the user's registered
-            credentials to exclude, and residentKey, userVerification and attestation from the
-            configuration. Finish with mfa_enroll() and an assertion of kind MFA_FACTOR_WEBAUTHN
-            whose `credential` is the browser's credential JSON; that uses up the session.
-            Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no webauthn.rpId,
-            or a stored webauthn section that breaks a rule of mfa_config_set_json(); `err`
-            names the field), MFA_ERR_INVALID_SESSION, MFA_ERR_USER_TOKEN_EXPIRED,
-            MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user name empty or
-            over 256 bytes) or MFA_ERR_STORAGE_ERROR.
+            `user_name`), the algorithms ES256, EdDSA, RS256, ES384, ES512 and PS256, the user's
+            registered credentials to exclude, residentKey, userVerification and attestation
+            from the configuration, and the credProps extension. Finish with mfa_enroll() and an
+            assertion of kind MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential
+            JSON; that uses up the session. Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED
+            (WebAuthn disabled, no webauthn.rpId, or a stored webauthn section that breaks a
+            rule of mfa_config_set_json(); `err` names the field), MFA_ERR_INVALID_SESSION,
+            MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
+            MFA_ERR_INVALID_ARGUMENT (a user name empty or over 256 bytes) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_webauthn_registration_options_ext(
+            self,
+            ctx: Any,
+            out: Any,
+            session: _InBytes,
+            user_name: _InBytes,
+            user_display_name: _InBytes,
+            options: Any,
+            err: Any,
+        ) -> int:
+            """mfa_webauthn_registration_options() with this ceremony's choices over the
+            configuration's (`options`, NULL for none; see mfa_webauthn_options):
+            authenticatorAttachment, userVerification, residentKey, Level 3 hints and the
+            algorithms offered. A passkey that signs in without a password is registered with
+            resident_key "required" and user_verification "required"; the options then ask for
+            the credProps extension, and mfa_enroll() refuses a credential the browser says is
+            not discoverable. Returns as mfa_webauthn_registration_options();
+            MFA_ERR_INVALID_ARGUMENT also for options that are not one of their values.
+            """
+            ...
+
+        def mfa_webauthn_authentication_options_ext(
+            self,
+            ctx: Any,
+            out: Any,
+            pending_credential: _InBytes,
+            tenant: _InBytes,
+            enrollment_id: _InBytes,
+            options: Any,
+            err: Any,
+        ) -> int:
+            """mfa_webauthn_authentication_options() with this ceremony's choices (`options`, NULL
+            for none): of mfa_webauthn_options, user_verification (which can only tighten the
+            configuration's, and is checked by mfa_resolve()) and hints apply. Returns as
+            mfa_webauthn_authentication_options().
             """
             ...
 
@@ -2836,12 +3096,12 @@ if TYPE_CHECKING:
             the challenge the host put in its options (base64url, as in clientDataJSON), `rp_id`
             and `origin` the relying party and the page's origin, and
             `require_user_verification` non-zero to require the UV flag. The attestation
-            statement (none, packed, fido-u2f) is verified; its chain is returned, not judged.
-            On MFA_OK, `*out` is the credential (free with mfa_free()). Returns MFA_OK,
-            MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR, client or authenticator
-            data, an unsupported algorithm or format, a key whose signatures prove nothing: an
-            RSA exponent other than 65537 or a modulus that is not odd and of 2048 to 4096 bits,
-            a P-256 point off the curve, an Ed25519 point of small order),
+            statement (none, packed, fido-u2f, tpm, android-key, apple) is verified; its chain
+            is returned, not judged. On MFA_OK, `*out` is the credential (free with mfa_free()).
+            Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR, client or
+            authenticator data, an unsupported algorithm or format, a key whose signatures prove
+            nothing: an RSA exponent other than 65537 or a modulus that is not odd and of 2048
+            to 4096 bits, a P-256 point off the curve, an Ed25519 point of small order),
             MFA_ERR_INVALID_SESSION (another challenge), MFA_ERR_ORIGIN_MISMATCH,
             MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED,
             MFA_ERR_INVALID_VERIFICATION_CODE (the user was not present, or the statement's
@@ -2875,6 +3135,72 @@ if TYPE_CHECKING:
             MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED
             or MFA_ERR_INVALID_VERIFICATION_CODE (the signature is wrong, or the user was not
             present).
+            """
+            ...
+
+        def mfa_passkey_sign_in_options(self, ctx: Any, out: Any, tenant: _InBytes, options: Any, err: Any) -> int:
+            """The PublicKeyCredentialRequestOptions of a sign-in with a passkey alone, before
+            anyone is known, as JSON in `*out` (free with mfa_free()): hand it to the browser's
+            navigator.credentials.get({publicKey:
+            PublicKeyCredential.parseRequestOptionsFromJSON(options), mediation: "conditional"})
+            for the username field's autofill (an input with autocomplete="username webauthn"),
+            or without `mediation` for a "Sign in with a passkey" button. allowCredentials is
+            empty (the browser offers the passkeys it holds for the rp id), userVerification is
+            "required", and the challenge is a fresh libmfa token bound to `tenant` (NULL for
+            the project), expiring after webauthn.timeout. Nothing about any user is read: the
+            answer is the same whoever asks. Of `options` (NULL for none), the hints apply.
+            Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no webauthn.rpId,
+            or webauthn.passkeySignIn not true), MFA_ERR_INVALID_ARGUMENT or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_passkey_sign_in(self, ctx: Any, out: Any, tenant: _InBytes, credential_json: _InBytes, err: Any) -> int:
+            """Signs a user in with a passkey alone (first and second factor at once: possession of
+            the key, and the user verified by the authenticator): `credential_json` is the
+            browser's credential (toJSON()) answering mfa_passkey_sign_in_options(), `tenant`
+            the tenant the host serves (NULL for the project). The credential is found by its id
+            among the tenant's; it must be a passkey (discoverable, registered with user
+            verification) and its userHandle the user's. Origin, rp id, flags (UP and UV),
+            signature and counter are checked as for a second factor, with the same rules: the
+            challenge is used once, failures count toward backoff, every attempt is audited
+            (MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS / _FAILURE), a challenge made before the user's
+            tokens were revoked is refused. On MFA_OK, `*out` is the result (free with
+            mfa_sign_in_result_free()): the user, factor_id "webauthn", the credential's
+            enrollment id, and the claims sign_in_second_factor, second_factor_identifier,
+            sign_in_method "passkey", amr ("hwk user mfa" for a device-bound key, "swk user mfa"
+            for a synced passkey), webauthn_user_verified, webauthn_key ("synced passkey" or
+            "device-bound key") and webauthn_backed_up. A refusal never tells whether an account
+            or a credential exists: an unknown credential, another tenant's, a removed one, one
+            that is not a passkey, another user handle and a wrong signature all return
+            MFA_ERR_INVALID_VERIFICATION_CODE with the same message. Other results, each about
+            the response itself or told only to the passkey's holder: MFA_ERR_INVALID_ARGUMENT
+            (malformed, or no userHandle), MFA_ERR_INVALID_SESSION (another ceremony's
+            challenge, expired, used), MFA_ERR_TENANT_MISMATCH, MFA_ERR_ORIGIN_MISMATCH,
+            MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED,
+            MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER,
+            MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_CREDENTIAL_CLONED, MFA_ERR_CRYPTO or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_webauthn_credentials_list(self, ctx: Any, out: Any, tenant: _InBytes, uid: _InBytes, err: Any) -> int:
+            """A user's WebAuthn credentials, oldest first, in `*out` (free with
+            mfa_webauthn_credential_list_free()): which are passkeys that sign in without a
+            password, which are synced (the backup flags), how each was attested. An operator's
+            call, like mfa_admin_user_factors(): no session. Returns MFA_OK (an empty list for a
+            user with none), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_webauthn_credential_list_free(self, list: Any) -> None:
+            """Frees a list from mfa_webauthn_credentials_list(). NULL is a no-op."""
+            ...
+
+        def mfa_webauthn_options_init(self, options: Any, version: int) -> int:
+            """Fills `*options` with the defaults of struct version `version` (every field "as
+            configured"); pass MFA_WEBAUTHN_OPTIONS_VERSION. Returns MFA_OK, or
+            MFA_ERR_INVALID_ARGUMENT (NULL, or a version this library does not know).
             """
             ...
 

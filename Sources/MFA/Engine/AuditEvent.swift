@@ -31,6 +31,11 @@ public struct AuditEvent: Sendable, Equatable {
         case userDeleted = "USER_DELETED"
         /// An operator re-encrypted stored secrets under the current master key.
         case keysRotated = "KEYS_ROTATED"
+        /// A user signed in with a passkey alone (both factors at once).
+        case passkeySignInSuccess = "PASSKEY_SIGN_IN_SUCCESS"
+        /// A passkey sign-in was refused (`uid` is "" when no credential of
+        /// the tenant answered, or none that signs in).
+        case passkeySignInFailure = "PASSKEY_SIGN_IN_FAILURE"
     }
 
     /// The kind of event.

@@ -133,12 +133,12 @@ def sign_in() -> ResponseReturnValue:
     """Check the password, then ask libmfa whether a second factor is needed."""
     next_url = safe_next(flask.request.values.get("next"))
     if flask.request.method == "GET":
-        return flask.render_template("auth/signin.html", next=next_url)
+        return _sign_in_page(next_url)
     email = flask.request.form.get("email", "")
     who = accounts.authenticate(email, flask.request.form.get("password", ""))
     if who is None:
         flask.flash("Wrong email or password.", "error")
-        return flask.render_template("auth/signin.html", email=email, next=next_url), 401
+        return _sign_in_page(next_url, email), 401
     auth_time = engine.now()
     try:
         engine.context().sign_in(engine.user_for(who, auth_time))
@@ -147,9 +147,17 @@ def sign_in() -> ResponseReturnValue:
         return second_factor.begin(required.resolver, second_factor.SIGN_IN, auth_time, next_url)
     except libmfa.MFAError as error:
         messages.flash(error)
-        return flask.render_template("auth/signin.html", email=email, next=next_url), 403
+        return _sign_in_page(next_url, email), 403
     engine.start_session(who, auth_time)
     return flask.redirect(next_url)
+
+
+def _sign_in_page(next_url: str, email: str = "") -> str:
+    """The sign-in page: email and password, and a passkey (:mod:`mfa_web.passkeys`) when the server allows it."""
+    from . import passkeys
+
+    return flask.render_template("auth/signin.html", email=email, next=next_url,
+                                 passkey_options=passkeys.sign_in_options())
 
 
 @blueprint.post("/signout")

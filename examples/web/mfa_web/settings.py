@@ -47,7 +47,8 @@ DEFAULT_MFA_CONFIG: Dict[str, Any] = {
     "state": "ENABLED",
     "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED", "webauthn": "ENABLED"},
     # A key that can keep the credential (a passkey) is asked to; others still register.
-    "webauthn": {"residentKey": "preferred"},
+    # A passkey registered as such (from the account page) signs its user in without a password.
+    "webauthn": {"residentKey": "preferred", "passkeySignIn": True},
 }
 
 

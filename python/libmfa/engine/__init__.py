@@ -65,6 +65,7 @@ from .totp import TOTPMultiFactorAssertion, TOTPMultiFactorGenerator, TOTPSecret
 from .webauthn import (
     WebAuthnAttestation,
     WebAuthnCredential,
+    WebAuthnCredentialInfo,
     WebAuthnMultiFactorAssertion,
     WebAuthnMultiFactorGenerator,
 )
@@ -106,6 +107,7 @@ __all__ = [
     "TOTPSecret",
     "WebAuthnAttestation",
     "WebAuthnCredential",
+    "WebAuthnCredentialInfo",
     "WebAuthnMultiFactorAssertion",
     "WebAuthnMultiFactorGenerator",
 ]

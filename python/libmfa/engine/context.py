@@ -28,7 +28,7 @@ from . import metrics as _metrics
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
+    from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
     from .._typing import Bytes, OptionalText, Text, UnixTime
     from ..models import MultiFactorInfo
@@ -705,6 +705,74 @@ class Context:
         err = ctypes.c_void_p()
         with self._use() as handle:
             check(lib.mfa_revoke_tokens(handle, raw_tenant, raw_uid, ctypes.byref(err)), err)
+
+    # --- passkeys: signing in without a password ------------------------------------------
+
+    def passkey_sign_in_options(self, tenant: OptionalText = None, hints: Optional[Sequence[str]] = None) -> str:
+        """The ``PublicKeyCredentialRequestOptions`` of a sign-in with a passkey alone, as JSON text.
+
+        No user is named: ``allowCredentials`` is empty (the browser offers
+        the passkeys it holds for the rp id, in the username field's autofill
+        with ``mediation: "conditional"`` or in its account chooser), user
+        verification is required, and the challenge is a fresh token bound to
+        ``tenant``. The answer is the same whoever asks.
+
+        Args:
+            tenant: the tenant the host serves, or None for the project.
+            hints: WebAuthn Level 3 hints (``"client-device"``, ``"hybrid"``, ``"security-key"``).
+
+        Raises:
+            OperationNotAllowedError: WebAuthn disabled, no ``webauthn.rpId``,
+                or ``webauthn.passkeySignIn`` not true.
+            InvalidArgumentError, TypeError, StorageError.
+        """
+        from . import webauthn
+
+        return webauthn.passkey_sign_in_options(self, tenant, hints)
+
+    def sign_in_with_passkey(self, credential: Any, tenant: OptionalText = None) -> SignInResult:
+        """Sign a user in with a passkey alone: first and second factor at once.
+
+        Args:
+            credential: the browser's ``credential.toJSON()`` answering
+                :meth:`passkey_sign_in_options` (JSON text or a dict).
+            tenant: the tenant the host serves, or None.
+
+        Returns:
+            A :class:`libmfa.SignInResult` naming the user (``uid``,
+            ``tenant``) and the passkey (``enrollment_id``), whose ``claims``
+            say ``sign_in_method: "passkey"`` and ``amr`` (``"hwk user mfa"``
+            for a device-bound key, ``"swk user mfa"`` for a synced passkey)
+            beside the claims of a WebAuthn second factor.
+
+        Raises:
+            InvalidVerificationCodeError: the passkey was not accepted (an
+                unknown credential, another tenant's, a removed one, one that
+                is not a passkey, another user handle, a wrong signature: one
+                answer, so that nobody learns whether an account exists).
+            InvalidArgumentError (malformed, no ``userHandle``),
+            InvalidSessionError (another challenge, expired, used),
+            TenantMismatchError, OriginMismatchError, RPIDMismatchError,
+            UserVerificationRequiredError, OperationNotAllowedError,
+            TooManyAttemptsError, UserTokenExpiredError, CredentialClonedError,
+            TypeError, StorageError.
+        """
+        from . import webauthn
+
+        return webauthn.sign_in_with_passkey(self, credential, tenant)
+
+    def webauthn_credentials(self, uid: Text, tenant: OptionalText = None) -> List[Any]:
+        """A user's WebAuthn credentials (:class:`libmfa.WebAuthnCredentialInfo`), oldest first.
+
+        Which are passkeys that sign in without a password, which are synced
+        (the backup flags), how each was attested. An operator's call: no session.
+
+        Raises:
+            TypeError, InvalidArgumentError, StorageError.
+        """
+        from . import webauthn
+
+        return list(webauthn.webauthn_credentials(self, uid, tenant))
 
     def passed_second_factor(self, uid: Text, within: object, tenant: OptionalText = None) -> bool:
         """Step-up: whether ``uid`` passed a second factor in the last ``within`` seconds.

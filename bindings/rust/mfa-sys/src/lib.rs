@@ -302,6 +302,12 @@ pub const MFA_AUDIT_USER_DELETED: i32 = 12;
 /// Audit event: stored secrets were re-encrypted under the current master key (mfa_rotate_keys_batched()).
 pub const MFA_AUDIT_KEYS_ROTATED: i32 = 13;
 
+/// Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()).
+pub const MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS: i32 = 24;
+
+/// Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant answered, or none that signs in).
+pub const MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE: i32 = 25;
+
 /// One audit event, passed to the host's mfa_audit_fn. Every string is
 /// borrowed for the duration of the call only; none is NULL; none holds a
 /// secret, a code or a token. libmfa fills it: fields are only ever added at
@@ -312,7 +318,7 @@ pub const MFA_AUDIT_KEYS_ROTATED: i32 = 13;
 pub struct mfa_audit_event {
     /// MFA_AUDIT_*.
     pub kind: i32,
-    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED".
+    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
     pub kind_name: *const c_char,
     /// The tenant, "" for the project.
     pub tenant: *const c_char,
@@ -380,13 +386,13 @@ pub struct mfa_master_key {
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct mfa_webauthn_attestation {
-    /// The statement format: "none", "packed" or "fido-u2f".
+    /// The statement format: "none", "packed", "fido-u2f", "tpm", "android-key", "apple", or another the authenticator wrote (kind "unverified").
     pub format: *const c_char,
-    /// How it was made: "none", "self" (the credential's own key) or "basic" (a certificate chain).
+    /// How it was made: "none", "self" (the credential's own key), "basic" (a certificate chain: packed, fido-u2f, android-key), "attca" (a TPM's attestation CA), "anonca" (Apple's anonymization CA) or "unverified" (a format libmfa does not verify, under webauthn.attestation "none").
     pub kind: *const c_char,
     /// The authenticator model's AAGUID, 16 bytes (zeros from U2F keys and when not attested).
     pub aaguid: *const u8,
-    /// Number of certificates (0 unless kind is "basic").
+    /// Number of certificates (0 unless kind is "basic", "attca" or "anonca").
     pub certificate_count: usize,
     /// The certificate chain, leaf first, each DER.
     pub certificates: *const *const u8,
@@ -761,7 +767,7 @@ pub struct mfa_webauthn_credential {
     pub public_key: *const u8,
     /// Its length.
     pub public_key_len: usize,
-    /// The key's COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256).
+    /// The key's COSE algorithm: MFA_COSE_ES256, _EDDSA, _RS256, _ES384, _ES512 or _PS256.
     pub algorithm: i32,
     /// The signature counter at registration.
     pub sign_count: u32,
@@ -769,16 +775,121 @@ pub struct mfa_webauthn_credential {
     pub flags: u32,
     /// The AAGUID, 16 bytes.
     pub aaguid: *const u8,
-    /// The attestation format: "none", "packed" or "fido-u2f".
+    /// The attestation format: "none", "packed", "fido-u2f", "tpm", "android-key" or "apple".
     pub format: *const c_char,
-    /// How it was attested: "none", "self" or "basic".
+    /// How it was attested: "none", "self", "basic", "attca" (tpm) or "anonca" (apple).
     pub attestation_kind: *const c_char,
-    /// Number of certificates of a "basic" attestation.
+    /// Number of certificates of a "basic", "attca" or "anonca" attestation.
     pub certificate_count: usize,
     /// The chain, leaf first, each DER (not checked against any root here).
     pub certificates: *const *const u8,
     /// The length of each certificate.
     pub certificate_lengths: *const usize,
+}
+
+/// COSE algorithm: ECDSA P-256 with SHA-256, what nearly every authenticator makes.
+pub const MFA_COSE_ES256: i32 = -7;
+
+/// COSE algorithm: EdDSA with Ed25519.
+pub const MFA_COSE_EDDSA: i32 = -8;
+
+/// COSE algorithm: RSASSA-PKCS1-v1_5 with SHA-256 (Windows Hello).
+pub const MFA_COSE_RS256: i32 = -257;
+
+/// COSE algorithm: ECDSA P-384 with SHA-384.
+pub const MFA_COSE_ES384: i32 = -35;
+
+/// COSE algorithm: ECDSA P-521 with SHA-512.
+pub const MFA_COSE_ES512: i32 = -36;
+
+/// COSE algorithm: RSASSA-PSS with SHA-256.
+pub const MFA_COSE_PS256: i32 = -37;
+
+/// The most algorithms an mfa_webauthn_options lists.
+pub const MFA_WEBAUTHN_ALGORITHMS_MAX: i32 = 6;
+
+/// Version of mfa_webauthn_options understood by this header.
+pub const MFA_WEBAUTHN_OPTIONS_VERSION: u32 = 1;
+
+/// What a relying party asks of the authenticator for one ceremony, over the
+/// configuration's webauthn section: the fields WebAuthn lets a page choose
+/// per call. Fill with mfa_webauthn_options_init() or
+/// MFA_WEBAUTHN_OPTIONS_INIT (every field "as configured"), then set what
+/// differs. Strings are borrowed for the call.
+///
+/// User verification only ever tightens: when the configuration requires
+/// it, a call cannot ask for less. What a registration asked for is sealed
+/// in its challenge and checked when it finishes (the UV flag, a
+/// discoverable credential, an offered algorithm).
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_webauthn_options {
+    /// The struct version, set by mfa_webauthn_options_init() or MFA_WEBAUTHN_OPTIONS_INIT (1 to MFA_WEBAUTHN_OPTIONS_VERSION).
+    pub version: u32,
+    /// Registration: "platform" (built into the device) or "cross-platform" (a security key, a phone), or NULL for any.
+    pub authenticator_attachment: *const c_char,
+    /// "required", "preferred" or "discouraged", or NULL for webauthn.userVerification.
+    pub user_verification: *const c_char,
+    /// Registration: "required" (a passkey), "preferred" or "discouraged", or NULL for webauthn.residentKey.
+    pub resident_key: *const c_char,
+    /// WebAuthn Level 3 hints, comma-separated, most likely first: "security-key", "client-device", "hybrid"; NULL or "" for none.
+    pub hints: *const c_char,
+    /// Registration: the COSE algorithms offered (MFA_COSE_*), most preferred first, or NULL for all of them.
+    pub algorithms: *const i32,
+    /// Number of algorithms, 1 to MFA_WEBAUTHN_ALGORITHMS_MAX when algorithms is not NULL.
+    pub algorithm_count: usize,
+}
+
+/// One WebAuthn credential of a user (mfa_webauthn_credentials_list()):
+/// whether it is a passkey that signs in without a password, whether it is
+/// synced, how it was attested.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_webauthn_credential_info {
+    /// The factor's enrollment id.
+    pub enrollment_id: *const c_char,
+    /// The user's name for it, or NULL.
+    pub display_name: *const c_char,
+    /// Unix time of the registration.
+    pub enrollment_time: i64,
+    /// The credential id.
+    pub credential_id: *const u8,
+    /// Its length.
+    pub credential_id_len: usize,
+    /// Its COSE algorithm (MFA_COSE_*).
+    pub algorithm: i32,
+    /// The AAGUID, 16 bytes (zeros when not attested).
+    pub aaguid: *const u8,
+    /// The transports the browser reported, comma-separated ("usb,nfc", "internal,hybrid"), or "".
+    pub transports: *const c_char,
+    /// 1 if discoverable (credProps.rk), 0 if not, -1 when the browser did not say.
+    pub discoverable: i32,
+    /// Non-zero if the authenticator verified the user at registration.
+    pub user_verified: i32,
+    /// The authenticator data flags as last seen: MFA_WEBAUTHN_FLAG_BE and MFA_WEBAUTHN_FLAG_BS.
+    pub backup_flags: u32,
+    /// Non-zero for a passkey that signs in without a password: discoverable and registered with user verification.
+    pub passkey: i32,
+    /// What the backup flags say: "synced passkey" (BE) or "device-bound key".
+    pub backup: *const c_char,
+    /// The signature counter as last seen.
+    pub sign_count: i64,
+    /// The attestation format ("none", "packed", "tpm", ...).
+    pub attestation_format: *const c_char,
+    /// How it was attested ("none", "self", "basic", "attca", "anonca", "unverified").
+    pub attestation_kind: *const c_char,
+    /// Unix time of its last sign-in, 0 if never.
+    pub last_used_at: i64,
+}
+
+/// A user's WebAuthn credentials, in one allocation: free with mfa_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_webauthn_credential_list {
+    /// Number of items.
+    pub count: usize,
+    /// The credentials, oldest first.
+    pub items: *const mfa_webauthn_credential_info,
 }
 
 /// mfa_qr_encode() format: a PNG image.
@@ -1735,9 +1846,9 @@ extern "C" {
     /// user, tenant and revocation epoch, expiring after webauthn.timeout), the
     /// relying party (webauthn.rpId, rpName), the user (a stable random handle,
     /// `user_name`, and `user_display_name` or NULL for `user_name`), the
-    /// algorithms ES256, EdDSA and RS256, the user's registered credentials to
-    /// exclude, and residentKey, userVerification and attestation from the
-    /// configuration. Finish with mfa_enroll() and an assertion of kind
+    /// algorithms ES256, EdDSA, RS256, ES384, ES512 and PS256, the user's
+    /// registered credentials to exclude, residentKey, userVerification and
+    /// attestation from the configuration, and the credProps extension. Finish with mfa_enroll() and an assertion of kind
     /// MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential JSON;
     /// that uses up the session.
     /// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no
@@ -1747,6 +1858,24 @@ extern "C" {
     /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user
     /// name empty or over 256 bytes) or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_webauthn_registration_options(ctx: *mut mfa_ctx, out: *mut *mut c_char, session: *const c_char, user_name: *const c_char, user_display_name: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// mfa_webauthn_registration_options() with this ceremony's choices over
+    /// the configuration's (`options`, NULL for none; see mfa_webauthn_options):
+    /// authenticatorAttachment, userVerification, residentKey, Level 3 hints and
+    /// the algorithms offered. A passkey that signs in without a password is
+    /// registered with resident_key "required" and user_verification
+    /// "required"; the options then ask for the credProps extension, and
+    /// mfa_enroll() refuses a credential the browser says is not discoverable.
+    /// Returns as mfa_webauthn_registration_options(); MFA_ERR_INVALID_ARGUMENT
+    /// also for options that are not one of their values.
+    pub fn mfa_webauthn_registration_options_ext(ctx: *mut mfa_ctx, out: *mut *mut c_char, session: *const c_char, user_name: *const c_char, user_display_name: *const c_char, options: *const mfa_webauthn_options, err: *mut *mut c_char) -> i32;
+
+    /// mfa_webauthn_authentication_options() with this ceremony's choices
+    /// (`options`, NULL for none): of mfa_webauthn_options, user_verification
+    /// (which can only tighten the configuration's, and is checked by
+    /// mfa_resolve()) and hints apply.
+    /// Returns as mfa_webauthn_authentication_options().
+    pub fn mfa_webauthn_authentication_options_ext(ctx: *mut mfa_ctx, out: *mut *mut c_char, pending_credential: *const c_char, tenant: *const c_char, enrollment_id: *const c_char, options: *const mfa_webauthn_options, err: *mut *mut c_char) -> i32;
 
     /// The PublicKeyCredentialRequestOptions for signing in with a WebAuthn
     /// credential, as JSON in `*out` (free with mfa_free()): hand it to the
@@ -1771,8 +1900,8 @@ extern "C" {
     /// (toJSON()), `challenge` the challenge the host put in its options
     /// (base64url, as in clientDataJSON), `rp_id` and `origin` the relying party
     /// and the page's origin, and `require_user_verification` non-zero to
-    /// require the UV flag. The attestation statement (none, packed, fido-u2f)
-    /// is verified; its chain is returned, not judged.
+    /// require the UV flag. The attestation statement (none, packed, fido-u2f,
+    /// tpm, android-key, apple) is verified; its chain is returned, not judged.
     /// On MFA_OK, `*out` is the credential (free with mfa_free()). Returns
     /// MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR,
     /// client or authenticator data, an unsupported algorithm or format, a key
@@ -1801,6 +1930,73 @@ extern "C" {
     /// MFA_ERR_USER_VERIFICATION_REQUIRED or MFA_ERR_INVALID_VERIFICATION_CODE
     /// (the signature is wrong, or the user was not present).
     pub fn mfa_webauthn_verify_assertion(out_sign_count: *mut u32, out_flags: *mut u32, credential_json: *const c_char, challenge: *const c_char, rp_id: *const c_char, origin: *const c_char, require_user_verification: i32, public_key: *const u8, public_key_len: usize, err: *mut *mut c_char) -> i32;
+
+    // Passkeys: signing in without a password
+
+    /// The PublicKeyCredentialRequestOptions of a sign-in with a passkey alone,
+    /// before anyone is known, as JSON in `*out` (free with mfa_free()): hand
+    /// it to the browser's navigator.credentials.get({publicKey:
+    /// PublicKeyCredential.parseRequestOptionsFromJSON(options), mediation:
+    /// "conditional"}) for the username field's autofill (an input with
+    /// autocomplete="username webauthn"), or without `mediation` for a "Sign in
+    /// with a passkey" button.
+    /// allowCredentials is empty (the browser offers the passkeys it holds for
+    /// the rp id), userVerification is "required", and the challenge is a fresh
+    /// libmfa token bound to `tenant` (NULL for the project), expiring after
+    /// webauthn.timeout. Nothing about any user is read: the answer is the same
+    /// whoever asks. Of `options` (NULL for none), the hints apply.
+    /// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no
+    /// webauthn.rpId, or webauthn.passkeySignIn not true),
+    /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_passkey_sign_in_options(ctx: *mut mfa_ctx, out: *mut *mut c_char, tenant: *const c_char, options: *const mfa_webauthn_options, err: *mut *mut c_char) -> i32;
+
+    /// Signs a user in with a passkey alone (first and second factor at once:
+    /// possession of the key, and the user verified by the authenticator):
+    /// `credential_json` is the browser's credential (toJSON()) answering
+    /// mfa_passkey_sign_in_options(), `tenant` the tenant the host serves (NULL
+    /// for the project).
+    /// The credential is found by its id among the tenant's; it must be a
+    /// passkey (discoverable, registered with user verification) and its
+    /// userHandle the user's. Origin, rp id, flags (UP and UV), signature and
+    /// counter are checked as for a second factor, with the same rules: the
+    /// challenge is used once, failures count toward backoff, every attempt is
+    /// audited (MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS / _FAILURE), a challenge made
+    /// before the user's tokens were revoked is refused.
+    /// On MFA_OK, `*out` is the result (free with mfa_sign_in_result_free()):
+    /// the user, factor_id "webauthn", the credential's enrollment id, and the
+    /// claims sign_in_second_factor, second_factor_identifier, sign_in_method
+    /// "passkey", amr ("hwk user mfa" for a device-bound key, "swk user mfa" for
+    /// a synced passkey), webauthn_user_verified, webauthn_key ("synced passkey"
+    /// or "device-bound key") and webauthn_backed_up.
+    /// A refusal never tells whether an account or a credential exists: an
+    /// unknown credential, another tenant's, a removed one, one that is not a
+    /// passkey, another user handle and a wrong signature all return
+    /// MFA_ERR_INVALID_VERIFICATION_CODE with the same message. Other results,
+    /// each about the response itself or told only to the passkey's holder:
+    /// MFA_ERR_INVALID_ARGUMENT (malformed, or no userHandle),
+    /// MFA_ERR_INVALID_SESSION (another ceremony's challenge, expired, used),
+    /// MFA_ERR_TENANT_MISMATCH, MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH,
+    /// MFA_ERR_USER_VERIFICATION_REQUIRED, MFA_ERR_OPERATION_NOT_ALLOWED,
+    /// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER, MFA_ERR_USER_TOKEN_EXPIRED,
+    /// MFA_ERR_CREDENTIAL_CLONED, MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_passkey_sign_in(ctx: *mut mfa_ctx, out: *mut *mut mfa_sign_in_result, tenant: *const c_char, credential_json: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// A user's WebAuthn credentials, oldest first, in `*out` (free with
+    /// mfa_webauthn_credential_list_free()): which are passkeys that sign in
+    /// without a password, which are synced (the backup flags), how each was
+    /// attested. An operator's call, like mfa_admin_user_factors(): no session.
+    /// Returns MFA_OK (an empty list for a user with none),
+    /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_webauthn_credentials_list(ctx: *mut mfa_ctx, out: *mut *mut mfa_webauthn_credential_list, tenant: *const c_char, uid: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Frees a list from mfa_webauthn_credentials_list(). NULL is a no-op.
+    pub fn mfa_webauthn_credential_list_free(list: *mut mfa_webauthn_credential_list);
+
+    /// Fills `*options` with the defaults of struct version `version` (every
+    /// field "as configured"); pass MFA_WEBAUTHN_OPTIONS_VERSION.
+    /// Returns MFA_OK, or MFA_ERR_INVALID_ARGUMENT (NULL, or a version this
+    /// library does not know).
+    pub fn mfa_webauthn_options_init(options: *mut mfa_webauthn_options, version: u32) -> i32;
 
     // Administration: users, factors, imports, keys
 

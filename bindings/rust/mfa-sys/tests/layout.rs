@@ -173,6 +173,35 @@ int main(void) {
     printf("field mfa_webauthn_credential.certificate_count %zu %zu\n", offsetof(mfa_webauthn_credential, certificate_count), sizeof(((mfa_webauthn_credential *)0)->certificate_count));
     printf("field mfa_webauthn_credential.certificates %zu %zu\n", offsetof(mfa_webauthn_credential, certificates), sizeof(((mfa_webauthn_credential *)0)->certificates));
     printf("field mfa_webauthn_credential.certificate_lengths %zu %zu\n", offsetof(mfa_webauthn_credential, certificate_lengths), sizeof(((mfa_webauthn_credential *)0)->certificate_lengths));
+    printf("struct mfa_webauthn_options %zu %zu\n", sizeof(mfa_webauthn_options), ALIGN(mfa_webauthn_options));
+    printf("field mfa_webauthn_options.version %zu %zu\n", offsetof(mfa_webauthn_options, version), sizeof(((mfa_webauthn_options *)0)->version));
+    printf("field mfa_webauthn_options.authenticator_attachment %zu %zu\n", offsetof(mfa_webauthn_options, authenticator_attachment), sizeof(((mfa_webauthn_options *)0)->authenticator_attachment));
+    printf("field mfa_webauthn_options.user_verification %zu %zu\n", offsetof(mfa_webauthn_options, user_verification), sizeof(((mfa_webauthn_options *)0)->user_verification));
+    printf("field mfa_webauthn_options.resident_key %zu %zu\n", offsetof(mfa_webauthn_options, resident_key), sizeof(((mfa_webauthn_options *)0)->resident_key));
+    printf("field mfa_webauthn_options.hints %zu %zu\n", offsetof(mfa_webauthn_options, hints), sizeof(((mfa_webauthn_options *)0)->hints));
+    printf("field mfa_webauthn_options.algorithms %zu %zu\n", offsetof(mfa_webauthn_options, algorithms), sizeof(((mfa_webauthn_options *)0)->algorithms));
+    printf("field mfa_webauthn_options.algorithm_count %zu %zu\n", offsetof(mfa_webauthn_options, algorithm_count), sizeof(((mfa_webauthn_options *)0)->algorithm_count));
+    printf("struct mfa_webauthn_credential_info %zu %zu\n", sizeof(mfa_webauthn_credential_info), ALIGN(mfa_webauthn_credential_info));
+    printf("field mfa_webauthn_credential_info.enrollment_id %zu %zu\n", offsetof(mfa_webauthn_credential_info, enrollment_id), sizeof(((mfa_webauthn_credential_info *)0)->enrollment_id));
+    printf("field mfa_webauthn_credential_info.display_name %zu %zu\n", offsetof(mfa_webauthn_credential_info, display_name), sizeof(((mfa_webauthn_credential_info *)0)->display_name));
+    printf("field mfa_webauthn_credential_info.enrollment_time %zu %zu\n", offsetof(mfa_webauthn_credential_info, enrollment_time), sizeof(((mfa_webauthn_credential_info *)0)->enrollment_time));
+    printf("field mfa_webauthn_credential_info.credential_id %zu %zu\n", offsetof(mfa_webauthn_credential_info, credential_id), sizeof(((mfa_webauthn_credential_info *)0)->credential_id));
+    printf("field mfa_webauthn_credential_info.credential_id_len %zu %zu\n", offsetof(mfa_webauthn_credential_info, credential_id_len), sizeof(((mfa_webauthn_credential_info *)0)->credential_id_len));
+    printf("field mfa_webauthn_credential_info.algorithm %zu %zu\n", offsetof(mfa_webauthn_credential_info, algorithm), sizeof(((mfa_webauthn_credential_info *)0)->algorithm));
+    printf("field mfa_webauthn_credential_info.aaguid %zu %zu\n", offsetof(mfa_webauthn_credential_info, aaguid), sizeof(((mfa_webauthn_credential_info *)0)->aaguid));
+    printf("field mfa_webauthn_credential_info.transports %zu %zu\n", offsetof(mfa_webauthn_credential_info, transports), sizeof(((mfa_webauthn_credential_info *)0)->transports));
+    printf("field mfa_webauthn_credential_info.discoverable %zu %zu\n", offsetof(mfa_webauthn_credential_info, discoverable), sizeof(((mfa_webauthn_credential_info *)0)->discoverable));
+    printf("field mfa_webauthn_credential_info.user_verified %zu %zu\n", offsetof(mfa_webauthn_credential_info, user_verified), sizeof(((mfa_webauthn_credential_info *)0)->user_verified));
+    printf("field mfa_webauthn_credential_info.backup_flags %zu %zu\n", offsetof(mfa_webauthn_credential_info, backup_flags), sizeof(((mfa_webauthn_credential_info *)0)->backup_flags));
+    printf("field mfa_webauthn_credential_info.passkey %zu %zu\n", offsetof(mfa_webauthn_credential_info, passkey), sizeof(((mfa_webauthn_credential_info *)0)->passkey));
+    printf("field mfa_webauthn_credential_info.backup %zu %zu\n", offsetof(mfa_webauthn_credential_info, backup), sizeof(((mfa_webauthn_credential_info *)0)->backup));
+    printf("field mfa_webauthn_credential_info.sign_count %zu %zu\n", offsetof(mfa_webauthn_credential_info, sign_count), sizeof(((mfa_webauthn_credential_info *)0)->sign_count));
+    printf("field mfa_webauthn_credential_info.attestation_format %zu %zu\n", offsetof(mfa_webauthn_credential_info, attestation_format), sizeof(((mfa_webauthn_credential_info *)0)->attestation_format));
+    printf("field mfa_webauthn_credential_info.attestation_kind %zu %zu\n", offsetof(mfa_webauthn_credential_info, attestation_kind), sizeof(((mfa_webauthn_credential_info *)0)->attestation_kind));
+    printf("field mfa_webauthn_credential_info.last_used_at %zu %zu\n", offsetof(mfa_webauthn_credential_info, last_used_at), sizeof(((mfa_webauthn_credential_info *)0)->last_used_at));
+    printf("struct mfa_webauthn_credential_list %zu %zu\n", sizeof(mfa_webauthn_credential_list), ALIGN(mfa_webauthn_credential_list));
+    printf("field mfa_webauthn_credential_list.count %zu %zu\n", offsetof(mfa_webauthn_credential_list, count), sizeof(((mfa_webauthn_credential_list *)0)->count));
+    printf("field mfa_webauthn_credential_list.items %zu %zu\n", offsetof(mfa_webauthn_credential_list, items), sizeof(((mfa_webauthn_credential_list *)0)->items));
     printf("struct mfa_factor_count %zu %zu\n", sizeof(mfa_factor_count), ALIGN(mfa_factor_count));
     printf("field mfa_factor_count.factor_id %zu %zu\n", offsetof(mfa_factor_count, factor_id), sizeof(((mfa_factor_count *)0)->factor_id));
     printf("field mfa_factor_count.kind %zu %zu\n", offsetof(mfa_factor_count, kind), sizeof(((mfa_factor_count *)0)->kind));
@@ -890,6 +919,122 @@ fn rust_layout() -> Vec<String> {
         lines.push(format!("field mfa_webauthn_credential.certificate_lengths {} {}", offset!(T, certificate_lengths), size));
     }
     {
+        type T = mfa_sys::mfa_webauthn_options;
+        lines.push(format!("struct mfa_webauthn_options {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).version) });
+        lines.push(format!("field mfa_webauthn_options.version {} {}", offset!(T, version), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).authenticator_attachment) });
+        lines.push(format!("field mfa_webauthn_options.authenticator_attachment {} {}", offset!(T, authenticator_attachment), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).user_verification) });
+        lines.push(format!("field mfa_webauthn_options.user_verification {} {}", offset!(T, user_verification), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).resident_key) });
+        lines.push(format!("field mfa_webauthn_options.resident_key {} {}", offset!(T, resident_key), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hints) });
+        lines.push(format!("field mfa_webauthn_options.hints {} {}", offset!(T, hints), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).algorithms) });
+        lines.push(format!("field mfa_webauthn_options.algorithms {} {}", offset!(T, algorithms), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).algorithm_count) });
+        lines.push(format!("field mfa_webauthn_options.algorithm_count {} {}", offset!(T, algorithm_count), size));
+    }
+    {
+        type T = mfa_sys::mfa_webauthn_credential_info;
+        lines.push(format!("struct mfa_webauthn_credential_info {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).enrollment_id) });
+        lines.push(format!("field mfa_webauthn_credential_info.enrollment_id {} {}", offset!(T, enrollment_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).display_name) });
+        lines.push(format!("field mfa_webauthn_credential_info.display_name {} {}", offset!(T, display_name), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).enrollment_time) });
+        lines.push(format!("field mfa_webauthn_credential_info.enrollment_time {} {}", offset!(T, enrollment_time), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).credential_id) });
+        lines.push(format!("field mfa_webauthn_credential_info.credential_id {} {}", offset!(T, credential_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).credential_id_len) });
+        lines.push(format!("field mfa_webauthn_credential_info.credential_id_len {} {}", offset!(T, credential_id_len), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).algorithm) });
+        lines.push(format!("field mfa_webauthn_credential_info.algorithm {} {}", offset!(T, algorithm), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).aaguid) });
+        lines.push(format!("field mfa_webauthn_credential_info.aaguid {} {}", offset!(T, aaguid), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).transports) });
+        lines.push(format!("field mfa_webauthn_credential_info.transports {} {}", offset!(T, transports), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).discoverable) });
+        lines.push(format!("field mfa_webauthn_credential_info.discoverable {} {}", offset!(T, discoverable), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).user_verified) });
+        lines.push(format!("field mfa_webauthn_credential_info.user_verified {} {}", offset!(T, user_verified), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).backup_flags) });
+        lines.push(format!("field mfa_webauthn_credential_info.backup_flags {} {}", offset!(T, backup_flags), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).passkey) });
+        lines.push(format!("field mfa_webauthn_credential_info.passkey {} {}", offset!(T, passkey), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).backup) });
+        lines.push(format!("field mfa_webauthn_credential_info.backup {} {}", offset!(T, backup), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).sign_count) });
+        lines.push(format!("field mfa_webauthn_credential_info.sign_count {} {}", offset!(T, sign_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).attestation_format) });
+        lines.push(format!("field mfa_webauthn_credential_info.attestation_format {} {}", offset!(T, attestation_format), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).attestation_kind) });
+        lines.push(format!("field mfa_webauthn_credential_info.attestation_kind {} {}", offset!(T, attestation_kind), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).last_used_at) });
+        lines.push(format!("field mfa_webauthn_credential_info.last_used_at {} {}", offset!(T, last_used_at), size));
+    }
+    {
+        type T = mfa_sys::mfa_webauthn_credential_list;
+        lines.push(format!("struct mfa_webauthn_credential_list {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).count) });
+        lines.push(format!("field mfa_webauthn_credential_list.count {} {}", offset!(T, count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).items) });
+        lines.push(format!("field mfa_webauthn_credential_list.items {} {}", offset!(T, items), size));
+    }
+    {
         type T = mfa_sys::mfa_factor_count;
         lines.push(format!("struct mfa_factor_count {} {}", size_of::<T>(), align_of::<T>()));
         let value = MaybeUninit::<T>::uninit();
@@ -1444,7 +1589,7 @@ fn every_struct_has_the_c_layout() {
 
 #[test]
 fn every_function_is_in_the_library() {
-    let addresses: [usize; 87] = [
+    let addresses: [usize; 94] = [
         mfa_sys::mfa_version as *const () as usize,
         mfa_sys::mfa_version_string as *const () as usize,
         mfa_sys::mfa_errstr as *const () as usize,
@@ -1502,9 +1647,16 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_recovery_codes_generate as *const () as usize,
         mfa_sys::mfa_recovery_codes_free as *const () as usize,
         mfa_sys::mfa_webauthn_registration_options as *const () as usize,
+        mfa_sys::mfa_webauthn_registration_options_ext as *const () as usize,
+        mfa_sys::mfa_webauthn_authentication_options_ext as *const () as usize,
         mfa_sys::mfa_webauthn_authentication_options as *const () as usize,
         mfa_sys::mfa_webauthn_verify_registration as *const () as usize,
         mfa_sys::mfa_webauthn_verify_assertion as *const () as usize,
+        mfa_sys::mfa_passkey_sign_in_options as *const () as usize,
+        mfa_sys::mfa_passkey_sign_in as *const () as usize,
+        mfa_sys::mfa_webauthn_credentials_list as *const () as usize,
+        mfa_sys::mfa_webauthn_credential_list_free as *const () as usize,
+        mfa_sys::mfa_webauthn_options_init as *const () as usize,
         mfa_sys::mfa_admin_list_users as *const () as usize,
         mfa_sys::mfa_admin_user_page_free as *const () as usize,
         mfa_sys::mfa_admin_user_factors as *const () as usize,

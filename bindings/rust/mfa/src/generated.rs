@@ -453,6 +453,14 @@ pub enum AuditKind {
     ///
     /// `MFA_AUDIT_KEYS_ROTATED` (13).
     KeysRotated,
+    /// Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()).
+    ///
+    /// `MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS` (24).
+    PasskeySignInSuccess,
+    /// Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant answered, or none that signs in).
+    ///
+    /// `MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE` (25).
+    PasskeySignInFailure,
     /// A number this binding does not know (a newer library).
     Other(i32),
 }
@@ -474,6 +482,8 @@ impl AuditKind {
             11 => AuditKind::UserReset,
             12 => AuditKind::UserDeleted,
             13 => AuditKind::KeysRotated,
+            24 => AuditKind::PasskeySignInSuccess,
+            25 => AuditKind::PasskeySignInFailure,
             other => AuditKind::Other(other),
         }
     }
@@ -494,6 +504,8 @@ impl AuditKind {
             AuditKind::UserReset => 11,
             AuditKind::UserDeleted => 12,
             AuditKind::KeysRotated => 13,
+            AuditKind::PasskeySignInSuccess => 24,
+            AuditKind::PasskeySignInFailure => 25,
             AuditKind::Other(raw) => raw,
         }
     }
