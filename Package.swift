@@ -43,11 +43,13 @@ let package = Package(
         // libxml2-dev headers, so that nothing links libxml2; libmfa loads
         // libxml2.so.2 with dlopen when a PSKC file is read).
         .target(name: "CXML2"),
+        // PKCS#11's types (p11-kit's header; no library linked: modules are loaded with dlopen).
+        .systemLibrary(name: "CP11", providers: [.apt(["libp11-kit-dev"])]),
         // glibc's secure_getenv and AT_SECURE (Swift's Glibc module leaves them out).
         .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CMFATypes", path: "include"),
         .target(name: "MFA", dependencies: ["CSodium", "CNettle", "CSQLite", "CPQ", "CQRencode", "CZlib",
-                                            "CCbor", "CHogweed", "CGnuTLS", "CXML2", "CSystem"]),
+                                            "CCbor", "CHogweed", "CGnuTLS", "CXML2", "CP11", "CSystem"]),
         .target(name: "MFAExports", dependencies: ["MFA", "CMFATypes"], exclude: ["libmfa.map"],
                 linkerSettings: [.unsafeFlags(libraryLinkFlags)]),
         .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes", "CSodium", "CNettle"]),

@@ -216,7 +216,15 @@ int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) M
 /// under that id is another one; the message names the id; nothing was read
 /// or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
-/// newer libmfa). `err` as everywhere (see mfa.h).
+/// newer libmfa). With a key provider (options->hsm_module, or key_wrap and
+/// key_unwrap; version 3), the data keys are unwrapped by it and its
+/// failures are named, never a fallback to another key:
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE (the module does not load, no such
+/// token, the HSM failed), MFA_ERR_KEY_PROVIDER_LOGIN (the PIN refused),
+/// MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key under the label the store's
+/// data keys are wrapped with: deleted) and MFA_ERR_KEY_MISMATCH (the key
+/// under that label does not unwrap them: replaced). No message holds the
+/// PIN. `err` as everywhere (see mfa.h).
 int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Closes a context and its store. NULL is a no-op. The context must not be
@@ -996,6 +1004,24 @@ int32_t mfa_check_seals(mfa_ctx * MFA_NULLABLE ctx, mfa_seal_check * MFA_NULLABL
 
 /// Frees what mfa_check_seals() found. NULL is a no-op.
 void mfa_seal_check_free(mfa_seal_check * MFA_NULLABLE check) MFA_NOEXCEPT;
+
+/// Re-wraps every data key of the store under the key provider's key
+/// `key_label` (rotating the HSM key, or the host's KMS key): each is
+/// unwrapped with the key it is wrapped under now, wrapped under
+/// `key_label`, checked, and all are stored in one transaction. No sealed
+/// record is touched (seconds, not a pass over the factors), and contexts
+/// already open go on meanwhile; contexts opened later unwrap with the new
+/// key. The old key may be deleted from the token once every store it
+/// wrapped is re-wrapped. `actor` (NULL or 1 to MFA_ACTOR_MAX_BYTES bytes)
+/// goes into the MFA_AUDIT_KEYS_ROTATED event. On MFA_OK, `*rewrapped`
+/// (may be NULL) is the number of data keys re-wrapped. Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (the context was opened without a key provider,
+/// a bad label or actor), MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key
+/// `key_label`, or the current one is gone), MFA_ERR_KEY_PROVIDER_LOGIN,
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_MISMATCH (a data key does
+/// not unwrap to the key this context holds) or MFA_ERR_STORAGE_ERROR
+/// (another process re-wrapped meanwhile; nothing was changed).
+int32_t mfa_keys_rewrap(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE key_label, char const * MFA_NULLABLE actor, int64_t * MFA_NULLABLE rewrapped, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /* ------------------------------------------------------------------ */
 /* The stored audit trail: reading, verifying, purging                */

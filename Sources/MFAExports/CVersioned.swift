@@ -73,7 +73,9 @@ enum CStructs {
                     random_context: nil, audit: nil, audit_context: nil, sms_sender: nil, sms_sender_context: nil,
                     sms_outbox: nil, app_verifier: nil, app_verifier_context: nil, webauthn_trust: nil,
                     webauthn_trust_context: nil, metrics: MFA_METRICS_ON,
-                    metrics_tenants: UInt32(MFA_METRICS_TENANTS_DEFAULT), audit_chain: nil)
+                    metrics_tenants: UInt32(MFA_METRICS_TENANTS_DEFAULT), audit_chain: nil, hsm_module: nil,
+                    hsm_token: nil, hsm_slot: -1, hsm_key: nil, hsm_pin: nil, hsm_pin_file: nil, hsm_pin_env: nil,
+                    key_wrap: nil, key_unwrap: nil, key_provider_context: nil)
     }
 
     /// `mfa_trail_query`.

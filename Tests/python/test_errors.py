@@ -50,6 +50,9 @@ EXPECTED_CLASSES = {
     "TOKEN_NOT_FOUND": "TokenNotFoundError",
     "INVALID_PSKC": "InvalidPSKCError",
     "PSKC_KEY_MISMATCH": "PSKCKeyMismatchError",
+    "KEY_PROVIDER_UNAVAILABLE": "KeyProviderUnavailableError",
+    "KEY_PROVIDER_LOGIN": "KeyProviderLoginError",
+    "KEY_PROVIDER_KEY_NOT_FOUND": "KeyProviderKeyNotFoundError",
 }
 
 ERROR_STATUSES = [status for status in Status if status != Status.OK]

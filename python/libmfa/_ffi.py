@@ -153,6 +153,15 @@ MFA_ERR_INVALID_PSKC = -39
 #: PSKC: the file's values are encrypted and no key or password was given, or the one given does
 #: not open them.
 MFA_ERR_PSKC_KEY_MISMATCH = -40
+#: mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does
+#: not load, the token is not found, the HSM or the host's callback failed); the message names
+#: the module, token or label, never the PIN.
+MFA_ERR_KEY_PROVIDER_UNAVAILABLE = -45
+#: mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given).
+MFA_ERR_KEY_PROVIDER_LOGIN = -46
+#: mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys
+#: are wrapped with (deleted), or under the label to wrap with; the message names the label.
+MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND = -47
 
 
 # --- One-time passwords ---------------------------------------------------------------------------
@@ -512,6 +521,27 @@ class mfa_webauthn_attestation(ctypes.Structure):
 #: ``int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation)``
 mfa_webauthn_trust_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(mfa_webauthn_attestation))
 
+#: A host key provider's wrap function: wraps the data key `key` (`key_len` = 32 bytes) under the
+#: host's key `label` (a cloud KMS key, a Vault transit key), bound to `aad` (the data key's id),
+#: and writes at most `out_cap` (4096) bytes to `out` and their number to `*out_len`. Returns
+#: MFA_OK, or MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_PROVIDER_LOGIN or
+#: MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (any other value counts as
+#: MFA_ERR_KEY_PROVIDER_UNAVAILABLE). Called by mfa_open() for a store's first data key and by
+#: mfa_keys_rewrap(); it must not call back into libmfa.
+#:
+#: ``int32_t (*mfa_key_wrap_fn)(void *context, const char *label, const uint8_t *key, size_t
+#: key_len, const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap, size_t *out_len)``
+mfa_key_wrap_fn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
+
+#: A host key provider's unwrap function: unwraps `wrapped` (made by the wrap function under
+#: `label` with `aad`) and writes the `key_len` (32) key bytes to `key`, libmfa's guarded memory.
+#: Returns as mfa_key_wrap_fn; a key that does not unwrap (replaced) is MFA_ERR_KEY_MISMATCH.
+#: Called by mfa_open() once per data key.
+#:
+#: ``int32_t (*mfa_key_unwrap_fn)(void *context, const char *label, const uint8_t *wrapped,
+#: size_t wrapped_len, const uint8_t *aad, size_t aad_len, uint8_t *key, size_t key_len)``
+mfa_key_unwrap_fn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t)
+
 #: mfa_options.metrics: keep metrics, without a tenant label (the default).
 MFA_METRICS_ON = 0
 
@@ -528,8 +558,8 @@ MFA_METRICS_TENANTS_DEFAULT = 100
 #: Most tenants mfa_options.metrics_tenants may name.
 MFA_METRICS_TENANTS_MAX = 10000
 
-#: Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics and
-#: audit_chain).
+#: Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics,
+#: audit_chain and the key provider).
 MFA_OPTIONS_VERSION = 3
 
 
@@ -545,6 +575,13 @@ class mfa_options(ctypes.Structure):
     metrics: int
     metrics_tenants: int
     audit_chain: Optional[bytes]
+    hsm_module: Optional[bytes]
+    hsm_token: Optional[bytes]
+    hsm_slot: int
+    hsm_key: Optional[bytes]
+    hsm_pin: Optional[bytes]
+    hsm_pin_file: Optional[bytes]
+    hsm_pin_env: Optional[bytes]
 
     _fields_ = [
         # The struct version, set by mfa_options_init() or MFA_OPTIONS_INIT (1 to
@@ -615,6 +652,35 @@ class mfa_options(ctypes.Structure):
         # verifiable order); servers that write many events to one PostgreSQL store may
         # each name their own.
         ("audit_chain", ctypes.c_char_p),
+        # Version 3. The PKCS#11 module of an HSM holding the key that wraps the store's
+        # data keys (such as "/usr/lib/softhsm/libsofthsm2.so"), or NULL. With it (or with
+        # key_wrap), master_key and previous_keys stay unset: the data keys are generated
+        # by libmfa, kept wrapped in the store, and unwrapped at open
+        # (docs/guides/hsm.md).
+        ("hsm_module", ctypes.c_char_p),
+        # Version 3. The label of the HSM's token, or NULL to name it by hsm_slot.
+        ("hsm_token", ctypes.c_char_p),
+        # Version 3. The slot id of the HSM's token when hsm_token is NULL; -1 (the
+        # default) for none.
+        ("hsm_slot", ctypes.c_int64),
+        # Version 3. The label of the AES key (in the token, or the host's) new data keys
+        # are wrapped with.
+        ("hsm_key", ctypes.c_char_p),
+        # Version 3. The token's user PIN, or NULL to read it from hsm_pin_file or
+        # hsm_pin_env (set one of the three).
+        ("hsm_pin", ctypes.c_char_p),
+        # Version 3. A file whose first line is the PIN, or NULL.
+        ("hsm_pin_file", ctypes.c_char_p),
+        # Version 3. An environment variable holding the PIN (read with secure_getenv), or
+        # NULL.
+        ("hsm_pin_env", ctypes.c_char_p),
+        # Version 3. A host key provider's wrap function (with key_unwrap and hsm_key as
+        # its label), or NULL.
+        ("key_wrap", mfa_key_wrap_fn),
+        # Version 3. A host key provider's unwrap function, or NULL.
+        ("key_unwrap", mfa_key_unwrap_fn),
+        # Version 3. Passed to key_wrap and key_unwrap.
+        ("key_provider_context", ctypes.c_void_p),
     ]
 
 
@@ -2472,6 +2538,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     ),
     # void mfa_seal_check_free(mfa_seal_check *check)
     "mfa_seal_check_free": (None, [_P(mfa_seal_check)]),
+    # int32_t mfa_keys_rewrap(mfa_ctx *ctx, char const *key_label, char const *actor, int64_t
+    # *rewrapped, char **err)
+    "mfa_keys_rewrap": (_i32, [_P(mfa_ctx), _str, _str, _P(_i64), _out]),
     # The stored audit trail: reading, verifying, purging
     # int32_t mfa_trail_query_init(mfa_trail_query *query, uint32_t version)
     "mfa_trail_query_init": (_i32, [_P(mfa_trail_query), _u32]),
@@ -2722,8 +2791,14 @@ if TYPE_CHECKING:
             MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given, as the
             master key or a previous key, and the key given under that id is another one; the
             message names the id; nothing was read or written) or MFA_ERR_STORAGE_ERROR (the
-            store cannot be opened, or was written by a newer libmfa). `err` as everywhere (see
-            mfa.h).
+            store cannot be opened, or was written by a newer libmfa). With a key provider
+            (options->hsm_module, or key_wrap and key_unwrap; version 3), the data keys are
+            unwrapped by it and its failures are named, never a fallback to another key:
+            MFA_ERR_KEY_PROVIDER_UNAVAILABLE (the module does not load, no such token, the HSM
+            failed), MFA_ERR_KEY_PROVIDER_LOGIN (the PIN refused),
+            MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key under the label the store's data keys are
+            wrapped with: deleted) and MFA_ERR_KEY_MISMATCH (the key under that label does not
+            unwrap them: replaced). No message holds the PIN. `err` as everywhere (see mfa.h).
             """
             ...
 
@@ -3810,6 +3885,24 @@ if TYPE_CHECKING:
 
         def mfa_seal_check_free(self, check: Any) -> None:
             """Frees what mfa_check_seals() found. NULL is a no-op."""
+            ...
+
+        def mfa_keys_rewrap(self, ctx: Any, key_label: _InBytes, actor: _InBytes, rewrapped: Any, err: Any) -> int:
+            """Re-wraps every data key of the store under the key provider's key `key_label`
+            (rotating the HSM key, or the host's KMS key): each is unwrapped with the key it is
+            wrapped under now, wrapped under `key_label`, checked, and all are stored in one
+            transaction. No sealed record is touched (seconds, not a pass over the factors), and
+            contexts already open go on meanwhile; contexts opened later unwrap with the new
+            key. The old key may be deleted from the token once every store it wrapped is
+            re-wrapped. `actor` (NULL or 1 to MFA_ACTOR_MAX_BYTES bytes) goes into the
+            MFA_AUDIT_KEYS_ROTATED event. On MFA_OK, `*rewrapped` (may be NULL) is the number of
+            data keys re-wrapped. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (the context was
+            opened without a key provider, a bad label or actor),
+            MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key `key_label`, or the current one is gone),
+            MFA_ERR_KEY_PROVIDER_LOGIN, MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_MISMATCH
+            (a data key does not unwrap to the key this context holds) or MFA_ERR_STORAGE_ERROR
+            (another process re-wrapped meanwhile; nothing was changed).
+            """
             ...
 
         def mfa_trail_query_init(self, query: Any, version: int) -> int:

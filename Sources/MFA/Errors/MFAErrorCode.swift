@@ -78,6 +78,13 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case invalidPSKC = -39
     /// A PSKC file's values are encrypted and no key or password was given, or the one given does not open them.
     case pskcKeyMismatch = -40
+    /// The key provider (an HSM's PKCS#11 module, or the host's callbacks) cannot be reached or used:
+    /// the module does not load, the token is not found, or the provider failed.
+    case keyProviderUnavailable = -45
+    /// The key provider refused the PIN (wrong, locked or missing).
+    case keyProviderLogin = -46
+    /// The key provider holds no key under the label the store's data keys are wrapped with (it was deleted).
+    case keyProviderKeyNotFound = -47
 
     /// The stable upper-case name, as in the service: `"INVALID_SESSION"`.
     public var name: String {
@@ -119,6 +126,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .tokenNotFound: "TOKEN_NOT_FOUND"
         case .invalidPSKC: "INVALID_PSKC"
         case .pskcKeyMismatch: "PSKC_KEY_MISMATCH"
+        case .keyProviderUnavailable: "KEY_PROVIDER_UNAVAILABLE"
+        case .keyProviderLogin: "KEY_PROVIDER_LOGIN"
+        case .keyProviderKeyNotFound: "KEY_PROVIDER_KEY_NOT_FOUND"
         }
     }
 
@@ -162,6 +172,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .tokenNotFound: "no unassigned hardware token has this serial number"
         case .invalidPSKC: "the file is not a PSKC key container that can be read safely"
         case .pskcKeyMismatch: "the key or password does not open the file's encrypted values"
+        case .keyProviderUnavailable: "the key provider (HSM) cannot be reached or used"
+        case .keyProviderLogin: "the key provider (HSM) refused the PIN"
+        case .keyProviderKeyNotFound: "the key provider (HSM) holds no key under this label"
         }
     }
 }

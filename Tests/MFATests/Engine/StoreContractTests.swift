@@ -42,7 +42,7 @@ struct StoreContractTests {
         let tracks = try again.database.read { (db) throws(MFAError) in
             try db.query("SELECT name FROM mfa_meta ORDER BY name", []).compactMap { $0.first?.text }
         }
-        #expect(tracks == ["schema_version", "schema_version:audit", "schema_version:phone",
+        #expect(tracks == ["schema_version", "schema_version:audit", "schema_version:keys", "schema_version:phone",
                            "schema_version:recovery", "schema_version:totp", "schema_version:webauthn"])
     }
 

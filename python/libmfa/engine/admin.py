@@ -1166,6 +1166,33 @@ class Admin:
         _finish(status, err, failure)
         return KeyRotationResult(int(out.rotated), int(out.remaining), bool(out.stopped))
 
+    def rewrap_keys(self, key_label: Text) -> int:
+        """Re-wrap the store's data keys under the key provider's key ``key_label`` (rotate the HSM key).
+
+        Each data key is unwrapped with the HSM key it is wrapped under now,
+        wrapped under ``key_label``, checked, and all are stored in one
+        transaction: no sealed record is touched, and contexts already open
+        go on signing users in meanwhile. Contexts opened later unwrap with
+        the new key; delete the old one from the token only after every store
+        it wrapped is re-wrapped. Audited: ``KEYS_ROTATED``, with the actor.
+
+        Returns:
+            The number of data keys re-wrapped.
+
+        Raises:
+            InvalidArgumentError: the context was opened without an HSM; a bad label.
+            KeyProviderKeyNotFoundError: the token holds no key ``key_label``.
+            KeyProviderLoginError, KeyProviderUnavailableError, KeyMismatchError,
+            StorageError: another process re-wrapped meanwhile (nothing changed).
+        """
+        raw_label = _args.text(key_label, "key_label")
+        count = ctypes.c_int64(0)
+        err = ctypes.c_void_p()
+        with self._context._use() as handle:
+            status = lib.mfa_keys_rewrap(handle, raw_label, self._actor, ctypes.byref(count), ctypes.byref(err))
+        check(status, err)
+        return int(count.value)
+
     def check_seals(self, batch_size: int = 1000, progress: Progress = None) -> SealCheck:
         """Open every sealed record (factor secrets, pending secrets, SMS codes) with the context's keys.
 

@@ -17,7 +17,8 @@ enum ExitStatus {
         switch error.code {
         case .mfaEnrollmentNotFound, .tokenNotFound: notFound
         case .storageError: storeError
-        case .crypto, .keyMismatch, .pskcKeyMismatch: keyError
+        case .crypto, .keyMismatch, .pskcKeyMismatch, .keyProviderLogin, .keyProviderKeyNotFound: keyError
+        case .keyProviderUnavailable: unavailable
         case .invalidArgument, .invalidURI, .invalidBase32, .secondFactorLimitExceeded, .secondFactorExists,
              .invalidPSKC, .invalidVerificationCode: invalidData
         default: storeError

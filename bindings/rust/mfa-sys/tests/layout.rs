@@ -92,6 +92,16 @@ int main(void) {
     printf("field mfa_options.metrics %zu %zu\n", offsetof(mfa_options, metrics), sizeof(((mfa_options *)0)->metrics));
     printf("field mfa_options.metrics_tenants %zu %zu\n", offsetof(mfa_options, metrics_tenants), sizeof(((mfa_options *)0)->metrics_tenants));
     printf("field mfa_options.audit_chain %zu %zu\n", offsetof(mfa_options, audit_chain), sizeof(((mfa_options *)0)->audit_chain));
+    printf("field mfa_options.hsm_module %zu %zu\n", offsetof(mfa_options, hsm_module), sizeof(((mfa_options *)0)->hsm_module));
+    printf("field mfa_options.hsm_token %zu %zu\n", offsetof(mfa_options, hsm_token), sizeof(((mfa_options *)0)->hsm_token));
+    printf("field mfa_options.hsm_slot %zu %zu\n", offsetof(mfa_options, hsm_slot), sizeof(((mfa_options *)0)->hsm_slot));
+    printf("field mfa_options.hsm_key %zu %zu\n", offsetof(mfa_options, hsm_key), sizeof(((mfa_options *)0)->hsm_key));
+    printf("field mfa_options.hsm_pin %zu %zu\n", offsetof(mfa_options, hsm_pin), sizeof(((mfa_options *)0)->hsm_pin));
+    printf("field mfa_options.hsm_pin_file %zu %zu\n", offsetof(mfa_options, hsm_pin_file), sizeof(((mfa_options *)0)->hsm_pin_file));
+    printf("field mfa_options.hsm_pin_env %zu %zu\n", offsetof(mfa_options, hsm_pin_env), sizeof(((mfa_options *)0)->hsm_pin_env));
+    printf("field mfa_options.key_wrap %zu %zu\n", offsetof(mfa_options, key_wrap), sizeof(((mfa_options *)0)->key_wrap));
+    printf("field mfa_options.key_unwrap %zu %zu\n", offsetof(mfa_options, key_unwrap), sizeof(((mfa_options *)0)->key_unwrap));
+    printf("field mfa_options.key_provider_context %zu %zu\n", offsetof(mfa_options, key_provider_context), sizeof(((mfa_options *)0)->key_provider_context));
     printf("struct mfa_user %zu %zu\n", sizeof(mfa_user), ALIGN(mfa_user));
     printf("field mfa_user.version %zu %zu\n", offsetof(mfa_user, version), sizeof(((mfa_user *)0)->version));
     printf("field mfa_user.uid %zu %zu\n", offsetof(mfa_user, uid), sizeof(((mfa_user *)0)->uid));
@@ -614,6 +624,46 @@ fn rust_layout() -> Vec<String> {
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).audit_chain) });
         lines.push(format!("field mfa_options.audit_chain {} {}", offset!(T, audit_chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_module) });
+        lines.push(format!("field mfa_options.hsm_module {} {}", offset!(T, hsm_module), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_token) });
+        lines.push(format!("field mfa_options.hsm_token {} {}", offset!(T, hsm_token), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_slot) });
+        lines.push(format!("field mfa_options.hsm_slot {} {}", offset!(T, hsm_slot), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_key) });
+        lines.push(format!("field mfa_options.hsm_key {} {}", offset!(T, hsm_key), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_pin) });
+        lines.push(format!("field mfa_options.hsm_pin {} {}", offset!(T, hsm_pin), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_pin_file) });
+        lines.push(format!("field mfa_options.hsm_pin_file {} {}", offset!(T, hsm_pin_file), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_pin_env) });
+        lines.push(format!("field mfa_options.hsm_pin_env {} {}", offset!(T, hsm_pin_env), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_wrap) });
+        lines.push(format!("field mfa_options.key_wrap {} {}", offset!(T, key_wrap), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_unwrap) });
+        lines.push(format!("field mfa_options.key_unwrap {} {}", offset!(T, key_unwrap), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_provider_context) });
+        lines.push(format!("field mfa_options.key_provider_context {} {}", offset!(T, key_provider_context), size));
     }
     {
         type T = mfa_sys::mfa_user;
@@ -1694,7 +1744,7 @@ fn every_struct_has_the_c_layout() {
 
 #[test]
 fn every_function_is_in_the_library() {
-    let addresses: [usize; 101] = [
+    let addresses: [usize; 102] = [
         mfa_sys::mfa_version as *const () as usize,
         mfa_sys::mfa_version_string as *const () as usize,
         mfa_sys::mfa_errstr as *const () as usize,
@@ -1787,6 +1837,7 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_rotate_keys_batched as *const () as usize,
         mfa_sys::mfa_check_seals as *const () as usize,
         mfa_sys::mfa_seal_check_free as *const () as usize,
+        mfa_sys::mfa_keys_rewrap as *const () as usize,
         mfa_sys::mfa_trail_query_init as *const () as usize,
         mfa_sys::mfa_trail_read as *const () as usize,
         mfa_sys::mfa_trail_record_list_free as *const () as usize,

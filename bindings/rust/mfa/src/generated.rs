@@ -162,6 +162,18 @@ pub enum Error {
     ///
     /// Status `MFA_ERR_PSKC_KEY_MISMATCH` (-40).
     PskcKeyMismatch(String),
+    /// mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does not load, the token is not found, the HSM or the host's callback failed); the message names the module, token or label, never the PIN.
+    ///
+    /// Status `MFA_ERR_KEY_PROVIDER_UNAVAILABLE` (-45).
+    KeyProviderUnavailable(String),
+    /// mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given).
+    ///
+    /// Status `MFA_ERR_KEY_PROVIDER_LOGIN` (-46).
+    KeyProviderLogin(String),
+    /// mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys are wrapped with (deleted), or under the label to wrap with; the message names the label.
+    ///
+    /// Status `MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND` (-47).
+    KeyProviderKeyNotFound(String),
     /// A status code this binding does not know, with its message.
     Unknown {
         /// The C status code.
@@ -212,6 +224,9 @@ impl Error {
             -38 => Error::TokenNotFound(message),
             -39 => Error::InvalidPskc(message),
             -40 => Error::PskcKeyMismatch(message),
+            -45 => Error::KeyProviderUnavailable(message),
+            -46 => Error::KeyProviderLogin(message),
+            -47 => Error::KeyProviderKeyNotFound(message),
             _ => Error::Unknown { status, message },
         }
     }
@@ -256,6 +271,9 @@ impl Error {
             Error::TokenNotFound(_) => -38,
             Error::InvalidPskc(_) => -39,
             Error::PskcKeyMismatch(_) => -40,
+            Error::KeyProviderUnavailable(_) => -45,
+            Error::KeyProviderLogin(_) => -46,
+            Error::KeyProviderKeyNotFound(_) => -47,
             Error::Unknown { status, .. } => *status,
         }
     }
@@ -300,6 +318,9 @@ impl Error {
             Error::TokenNotFound(_) => "TOKEN_NOT_FOUND",
             Error::InvalidPskc(_) => "INVALID_PSKC",
             Error::PskcKeyMismatch(_) => "PSKC_KEY_MISMATCH",
+            Error::KeyProviderUnavailable(_) => "KEY_PROVIDER_UNAVAILABLE",
+            Error::KeyProviderLogin(_) => "KEY_PROVIDER_LOGIN",
+            Error::KeyProviderKeyNotFound(_) => "KEY_PROVIDER_KEY_NOT_FOUND",
             Error::Unknown { .. } => "UNKNOWN",
         }
     }
@@ -344,6 +365,9 @@ impl Error {
             Error::TokenNotFound(message) => message,
             Error::InvalidPskc(message) => message,
             Error::PskcKeyMismatch(message) => message,
+            Error::KeyProviderUnavailable(message) => message,
+            Error::KeyProviderLogin(message) => message,
+            Error::KeyProviderKeyNotFound(message) => message,
             Error::Unknown { message, .. } => message,
         }
     }
