@@ -63,6 +63,7 @@ struct SeparateSchemaChangesTests {
         "schema_version": Schema.currentVersion, "schema_version:totp": 4, "schema_version:phone": 1,
         "schema_version:recovery": 1, "schema_version:webauthn": 2, "schema_version:hotp": 1,
         "schema_version:yubico_otp": 1, "schema_version:audit": 1, "schema_version:tokens": 1,
+        "schema_version:keys": 1,
     ]
 
     /// The columns of `table` in the current schema, sorted.
