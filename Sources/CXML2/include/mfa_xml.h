@@ -46,7 +46,8 @@ typedef struct mfa_xml_guard {
     mfa_xmlStopParser_fn stop;
 } mfa_xml_guard;
 
-/** Points `sax`'s DTD and entity callbacks at the guard's, which refuse and stop. */
-void mfa_xml_guard_install(xmlSAXHandler *sax);
+/** Points `sax`'s DTD and entity callbacks at the guard's, which refuse and stop.
+ * Hidden: libmfa's own, never one of the library's exports. */
+__attribute__((visibility("hidden"))) void mfa_xml_guard_install(xmlSAXHandler *sax);
 
 #endif
