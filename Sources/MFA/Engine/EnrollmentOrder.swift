@@ -9,15 +9,21 @@
 /// The id is derived from a random one the caller drew beforehand (no
 /// random source is called here, so that it can run inside a transaction).
 /// When the random id already sorts last it is kept as it is; otherwise
-/// it takes the last id's first characters up to the first one it can
-/// raise, a greater character there, and the random id's characters after
-/// it: at least 26 of its 28 characters stay random in all but a 1 in 64^2
-/// case, far more than uniqueness needs.
+/// it takes the last id's first eight characters with the last of them
+/// that can be raised raised to the next character (a counter, carrying
+/// leftwards), and the random id's characters after that one: at least 20
+/// of its 28 characters are the random id's, however many ids one user
+/// makes in one second (recovery codes regenerated in a loop). Raising the
+/// first character that can be raised to a random greater one instead used
+/// the id up in about 170 ids of one second, and two users' ids then met.
 ///
 /// Two enrollments of one user in the same second from two servers at
 /// once may still list in either order: each sees only what was stored
 /// before it.
 package enum EnrollmentOrder {
+    /// How many of an id's first characters count up when ids of one second follow each other.
+    private static let counterLength = 8
+
     /// The characters of an enrollment id (URL-safe base64), in byte order.
     private static let ordered = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8)
 
@@ -29,15 +35,19 @@ package enum EnrollmentOrder {
         return after(floor, random: random)
     }
 
-    /// An id greater than `floor` (byte order) and not beginning with `-`:
-    /// as long as `random`, with `random`'s characters after the one raised.
+    /// An id greater than `floor` (byte order) and not beginning with `-`
+    /// (no character is raised to `-`): as long as `random`, with `random`'s
+    /// characters after the one raised.
     package static func after(_ floor: String, random: String) -> String {
         let low = Array(floor.utf8), fresh = Array(random.utf8)
-        for index in 0..<min(low.count, fresh.count) {
-            let above = ordered.filter { $0 > low[index] && (index > 0 || $0 != UInt8(ascii: "-")) }
-            guard !above.isEmpty else { continue }
+        let length = min(low.count, fresh.count), counter = min(counterLength, length)
+        // The counter's last character that can be raised, then any after it
+        // (the first one, if it is `-`: a derived id never begins with it).
+        let leading = low.first == UInt8(ascii: "-") ? [0] : []
+        for index in leading + Array((0..<counter).reversed()) + Array(counter..<length) {
+            guard let next = ordered.first(where: { $0 > low[index] }) else { continue }
             var out = Array(low[..<index])
-            out.append(above[Int(fresh[index]) % above.count])
+            out.append(next)
             out.append(contentsOf: fresh[(index + 1)...])
             return String(decoding: out, as: UTF8.self)
         }
