@@ -77,14 +77,18 @@ extension MFAContext {
         try Self.checkActor(actor)
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         guard let found = try store.factor(enrollmentID: enrollmentID),
-              let removed = try store.deleteFactor(tenant: found.tenant, uid: found.uid, enrollmentID: enrollmentID,
-                                                   nowMs: clock.nowMilliseconds()) else {
+              let (removed, forgotten) = try store.deleteFactor(tenant: found.tenant, uid: found.uid,
+                                                                enrollmentID: enrollmentID,
+                                                                nowMs: clock.nowMilliseconds()) else {
             throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
         }
         let factor = AdminFactor(tenant: removed.tenant.isEmpty ? nil : removed.tenant, uid: removed.uid,
                                  info: (try? factorInfo(removed, masked: true)) ?? removedInfo(removed))
+        let now = clock.now()
         audit(AuditEvent(kind: .unenroll, tenant: removed.tenant, uid: removed.uid, factorID: removed.factorID,
-                         enrollmentID: enrollmentID, time: clock.now(), detail: "ADMIN", actor: actor))
+                         enrollmentID: enrollmentID, time: now, detail: "ADMIN", actor: actor))
+        auditForgotten(forgotten, tenant: removed.tenant, uid: removed.uid, detail: "LAST_FACTOR_REMOVED", time: now,
+                       actor: actor)
         return factor
     }
 
@@ -124,10 +128,12 @@ extension MFAContext {
         try Self.checkActor(actor)
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
-        guard let removed = try store.resetUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds()) else {
+        guard let (removed, forgotten) = try store.resetUser(tenant: tenantKey, uid: uid,
+                                                             nowMs: clock.nowMilliseconds()) else {
             throw MFAError(.mfaEnrollmentNotFound, "nothing is stored about this user")
         }
         let now = clock.now()
+        auditForgotten(forgotten, tenant: tenantKey, uid: uid, detail: "USER_RESET", time: now, actor: actor)
         for factor in removed {
             audit(AuditEvent(kind: .unenroll, tenant: tenantKey, uid: uid, factorID: factor.factorID,
                              enrollmentID: factor.enrollmentID, time: now, detail: "ADMIN", actor: actor))
@@ -154,6 +160,8 @@ extension MFAContext {
         let tenantKey = tenant ?? ""
         let result = try store.deleteUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds())
         guard result.found else { throw MFAError(.mfaEnrollmentNotFound, "nothing is stored about this user") }
+        auditForgotten(result.devices, tenant: tenantKey, uid: uid, detail: "USER_DELETED", time: clock.now(),
+                       actor: actor)
         audit(AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: clock.now(),
                          detail: "\(result.factors.count) factors removed", actor: actor))
         return AdminRemoval(factors: result.factors.map(removedInfo))

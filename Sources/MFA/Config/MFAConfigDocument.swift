@@ -8,7 +8,8 @@
 ///   "phone": {"appVerification": "REQUIRED"},
 ///   "testPhoneNumbers": {"+15555550100": "123456"},
 ///   "recoveryCodes": {"count": 10},
-///   "limits": {"pendingCredentialLifetime": 300, "freeAttempts": 5}
+///   "limits": {"pendingCredentialLifetime": 300, "freeAttempts": 5},
+///   "rememberedDevices": {"state": "ENABLED", "days": 30, "sliding": false, "maxPerUser": 10}
 /// }
 /// ```
 ///
@@ -27,7 +28,7 @@
 public enum MFAConfigDocument {
     /// The top-level keys of libmfa's own shape.
     static var keys: [String] {
-        ["state", "providers", "limits"] + FactorRegistry.all.flatMap { $0.configKeys }
+        ["state", "providers", "limits", RememberedDeviceSettings.key] + FactorRegistry.all.flatMap { $0.configKeys }
     }
 
     /// Checks a document on its own (in any accepted shape): its fields are
@@ -60,6 +61,7 @@ public enum MFAConfigDocument {
         ]
         for kind in FactorRegistry.all { members += sectionJSON(kind, config) }
         members.append(("limits", .object(MFALimits.fields.map { ($0.name, .int(config.limits[keyPath: $0.path])) })))
+        members.append((RememberedDeviceSettings.key, config.rememberedDevices.json))
         return .object(members)
     }
 
@@ -94,6 +96,7 @@ public enum MFAConfigDocument {
                 }
             }
         }
+        try RememberedDeviceSettings.apply(document, to: &config.rememberedDevices)
     }
 
     /// Hands a kind its keys, taking its section's `"state"` first.
@@ -136,6 +139,12 @@ package enum ConfigFields {
             throw MFAError(.invalidArgument, "\(name) must be one of \(allowed)")
         }
         return result
+    }
+
+    /// `true` or `false`.
+    package static func boolean(_ value: JSONValue, _ name: String) throws(MFAError) -> Bool {
+        guard case .bool(let flag) = value else { throw MFAError(.invalidArgument, "\(name) must be true or false") }
+        return flag
     }
 
     /// An integer in `range`; a string of decimal digits counts (proto3 JSON

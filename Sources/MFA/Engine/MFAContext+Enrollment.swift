@@ -104,12 +104,14 @@ extension MFAContext {
         guard Self.isRecent(user.authTime, now: now, maxAge: config.limits.recentLoginMaxAge) else {
             throw MFAError(.requiresRecentLogin, "the user signed in too long ago; sign in again to unenroll")
         }
-        guard let factor = try store.deleteFactor(tenant: user.tenantKey, uid: user.uid, enrollmentID: enrollmentID,
-                                                  nowMs: clock.nowMilliseconds()) else {
+        guard let (factor, forgotten) = try store.deleteFactor(tenant: user.tenantKey, uid: user.uid,
+                                                               enrollmentID: enrollmentID,
+                                                               nowMs: clock.nowMilliseconds()) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor with this id")
         }
         audit(AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: factor.factorID,
                          enrollmentID: enrollmentID, time: now))
+        auditForgotten(forgotten, tenant: user.tenantKey, uid: user.uid, detail: "LAST_FACTOR_REMOVED", time: now)
     }
 
     /// The public description of a stored factor.
@@ -118,7 +120,7 @@ extension MFAContext {
         let hint = try kind.hint(of: record, masked: masked, context: self)
         return MultiFactorInfo(uid: record.enrollmentID, factorID: record.factorID, displayName: record.displayName,
                                enrollmentDate: record.enrolledAt, hint: hint.text, phoneNumber: hint.phoneNumber,
-                               remainingCodes: hint.remainingCodes)
+                               remainingCodes: hint.remainingCodes, email: hint.email)
     }
 
     /// Whether a first-factor sign-in at `authTime` is recent enough: at most

@@ -40,16 +40,20 @@ extension MFAContext {
     /// as after a password reset or a compromised account: host credentials
     /// issued before now fail `checkToken` with `userTokenExpired`, and
     /// libmfa's own sessions, pending credentials and verification ids fail
-    /// with `userTokenExpired` too. Factors stay enrolled. Audited
-    /// (`TOKENS_REVOKED`).
+    /// with `userTokenExpired` too. The user's remembered devices are
+    /// forgotten (a host calls this when the password changes, so that no
+    /// device token outlives the password). Factors stay enrolled. Audited
+    /// (`TOKENS_REVOKED`, and `DEVICE_REVOKED` for each device).
     /// - Throws: `invalidArgument`, `storageError`.
     public func revokeTokens(uid: String, tenant: String? = nil) throws(MFAError) {
         let call = CallBudget.begin()
         defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         try MFAUser.checkIdentifier(uid, "uid")
-        try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds())
-        audit(AuditEvent(kind: .tokensRevoked, tenant: tenant ?? "", uid: uid, time: clock.now()))
+        let forgotten = try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds())
+        let now = clock.now()
+        audit(AuditEvent(kind: .tokensRevoked, tenant: tenant ?? "", uid: uid, time: now))
+        auditForgotten(forgotten, tenant: tenant ?? "", uid: uid, detail: "TOKENS_REVOKED", time: now)
     }
 
     /// Step-up: whether the user passed a second factor within the last `seconds`.

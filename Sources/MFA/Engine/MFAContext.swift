@@ -15,6 +15,7 @@ public final class MFAContext: Sendable {
     /// The refusals each user had without counting (`UncountedRefusals`).
     let uncountedRefusals = UncountedRefusals()
     let smsSender: (any SMSSender)?
+    let emailSender: (any EmailSender)?
     let appVerifier: (any AppVerifier)?
     let attestationTrust: (any WebAuthnAttestationTrust)?
 
@@ -36,6 +37,7 @@ public final class MFAContext: Sendable {
         randomIsSystem = options.random is SystemRandom
         auditSink = options.audit
         smsSender = options.smsSender
+        emailSender = options.emailSender
         appVerifier = options.appVerifier
         attestationTrust = options.attestationTrust
         try upgradeSeals()

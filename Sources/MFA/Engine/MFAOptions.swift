@@ -29,6 +29,8 @@ public struct MFAOptions: Sendable {
     public var audit: (@Sendable (AuditEvent) -> Void)?
     /// Sends SMS codes; nil means none is configured (sending fails with `smsSendFailed`).
     public var smsSender: (any SMSSender)?
+    /// Sends email codes; nil means none is configured (sending fails with `emailSendFailed`).
+    public var emailSender: (any EmailSender)?
     /// Checks the app credential of SMS requests; required unless the
     /// configuration sets `phone.appVerification` to DISABLED.
     public var appVerifier: (any AppVerifier)?
@@ -47,6 +49,7 @@ public struct MFAOptions: Sendable {
         random = SystemRandom()
         audit = nil
         smsSender = nil
+        emailSender = nil
         appVerifier = nil
         attestationTrust = nil
     }

@@ -69,6 +69,12 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case attestationNotTrusted = -32
     /// The configuration requires WebAuthn user verification (PIN, biometrics) and the authenticator did not do it.
     case userVerificationRequired = -33
+    /// The email address is not one libmfa accepts (`local@domain`, ASCII, at most 254 bytes).
+    case invalidEmail = -35
+    /// The email sender failed (or none is configured); no attempt was used.
+    case emailSendFailed = -36
+    /// No remembered device of this user has this id.
+    case deviceNotFound = -37
 
     /// The stable upper-case name, as in the service: `"INVALID_SESSION"`.
     public var name: String {
@@ -106,6 +112,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .credentialCloned: "CREDENTIAL_CLONED"
         case .attestationNotTrusted: "ATTESTATION_NOT_TRUSTED"
         case .userVerificationRequired: "USER_VERIFICATION_REQUIRED"
+        case .invalidEmail: "INVALID_EMAIL"
+        case .emailSendFailed: "EMAIL_SEND_FAILED"
+        case .deviceNotFound: "DEVICE_NOT_FOUND"
         }
     }
 
@@ -145,6 +154,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .credentialCloned: "the security key's signature counter went back: it may have been cloned"
         case .attestationNotTrusted: "this kind of security key is not accepted"
         case .userVerificationRequired: "the security key must verify the user (PIN or biometrics)"
+        case .invalidEmail: "the email address is not valid"
+        case .emailSendFailed: "the email could not be sent"
+        case .deviceNotFound: "no remembered device has this id"
         }
     }
 }

@@ -98,12 +98,14 @@ extension MFAStore {
     }
 
     /// Removes every factor of a user (and their kinds' rows, the user's
-    /// pending TOTP secrets and SMS codes), clears the user's backoff and
-    /// revokes the user's tokens, in one transaction.
-    /// - Returns: the removed factors, or nil (and nothing written) if the
-    ///   store has neither a factor nor a record of the user.
-    package func resetUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError) -> [FactorRecord]? {
-        try database.transaction { (db) throws(MFAError) -> [FactorRecord]? in
+    /// pending TOTP secrets and sent codes, the user's remembered devices),
+    /// clears the user's backoff and revokes the user's tokens, in one
+    /// transaction.
+    /// - Returns: the removed factors and forgotten devices, or nil (and
+    ///   nothing written) if the store has neither a factor nor a record of the user.
+    package func resetUser(tenant: String, uid: String,
+                           nowMs: Int64) throws(MFAError) -> (factors: [FactorRecord], devices: [String])? {
+        try database.transaction { (db) throws(MFAError) -> (factors: [FactorRecord], devices: [String])? in
             let known = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
             if factors.isEmpty, !known { return nil }
@@ -113,27 +115,34 @@ extension MFAStore {
             try db.execute("""
                 UPDATE mfa_users SET failures = 0, last_failure_at = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
                 """, [.text(tenant), .text(uid)])
-            return factors
+            return (factors, try DeviceStore.deleteAll(db, tenant, uid))
         }
     }
 
     /// Deletes everything stored about a user: factors and their kinds'
-    /// rows, pending secrets, SMS codes and the user's SMS send records, and
+    /// rows, pending secrets, sent codes and the user's send records,
+    /// remembered devices, and
     /// the user's record, keeping only a revocation marker (tenant, uid,
     /// epoch, time) so that tokens issued before stay refused.
-    /// - Returns: the removed factors, and whether anything was stored.
+    /// - Returns: the removed factors, the forgotten devices, and whether anything was stored.
     package func deleteUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError)
-        -> (factors: [FactorRecord], found: Bool) {
+        -> (factors: [FactorRecord], devices: [String], found: Bool) {
         try database.transaction { (db) throws(MFAError) in
             _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
-            for factor in factors {
-                try Self.delete(db, factor)
-                try db.execute("DELETE FROM mfa_sms_sends WHERE scope = ?", [.text("factor:" + factor.enrollmentID)])
+            var removed = 0
+            for channel in SentCodeChannel.all {
+                for factor in factors {
+                    try db.execute("DELETE FROM \(channel.sends) WHERE scope = ?",
+                                   [.text(SentCodeChannel.factorScope(factor.enrollmentID))])
+                }
+                removed += try db.execute("DELETE FROM \(channel.sends) WHERE scope = ?",
+                                          [.text(SentCodeChannel.userScope(tenant: tenant, uid: uid))])
             }
-            var removed = try Self.deleteInFlight(db, tenant, uid)
-            removed += try db.execute("DELETE FROM mfa_sms_sends WHERE scope = ?",
-                                      [.text("user:" + tenant + "\u{1f}" + uid)])
+            for factor in factors { try Self.delete(db, factor) }
+            removed += try Self.deleteInFlight(db, tenant, uid)
+            let devices = try DeviceStore.deleteAll(db, tenant, uid)
+            removed += devices.count
             let user = try Self.user(db, tenant, uid)
             removed += try db.execute("DELETE FROM mfa_users WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
             let found = !factors.isEmpty || removed > 0
@@ -142,18 +151,22 @@ extension MFAStore {
                                [.text(tenant), .text(uid), .int(user.tokenEpoch + 1),
                                 .int(max(nowMs, user.revokedAtMs ?? nowMs))])
             }
-            return (factors, found)
+            return (factors, devices, found)
         }
     }
 
     /// A user's key in a page's index.
     private static func pageKey(_ tenant: String, _ uid: String) -> String { tenant + "\u{1f}" + uid }
 
-    /// Deletes a user's pending TOTP secrets and SMS verifications.
+    /// Deletes a user's pending TOTP secrets and sent codes (SMS, email).
     @discardableResult
     static func deleteInFlight(_ db: SQLConnection, _ tenant: String, _ uid: String) throws(MFAError) -> Int {
-        try db.execute("DELETE FROM mfa_pending WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
-            + db.execute("DELETE FROM mfa_sms_verifications WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
+        var removed = try db.execute("DELETE FROM mfa_pending WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
+        for channel in SentCodeChannel.all {
+            removed += try db.execute("DELETE FROM \(channel.verifications) WHERE tenant = ? AND uid = ?",
+                                      [.text(tenant), .text(uid)])
+        }
+        return removed
     }
 
     /// How many sealed values are not under `keyID`, over every sealed table.

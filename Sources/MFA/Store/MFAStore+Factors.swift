@@ -90,11 +90,13 @@ extension MFAStore {
     }
 
     /// Removes a factor and its kind's rows, and revokes the user's earlier
-    /// credentials and tokens.
-    /// - Returns: the removed factor, or nil if the user has no factor with this id.
+    /// credentials and tokens; the user's last factor takes the user's
+    /// remembered devices with it.
+    /// - Returns: the removed factor and the ids of the devices forgotten,
+    ///   or nil if the user has no factor with this id.
     package func deleteFactor(tenant: String, uid: String, enrollmentID: String,
-                              nowMs: Int64) throws(MFAError) -> FactorRecord? {
-        try database.transaction { (db) throws(MFAError) -> FactorRecord? in
+                              nowMs: Int64) throws(MFAError) -> (factor: FactorRecord, devices: [String])? {
+        try database.transaction { (db) throws(MFAError) -> (factor: FactorRecord, devices: [String])? in
             try Self.lockUser(db, tenant, uid, dialect)
             guard let row = try db.query("""
                 SELECT \(FactorRecord.selectList) FROM mfa_factors f \
@@ -103,7 +105,7 @@ extension MFAStore {
             let factor = try FactorRecord(row: row)
             try Self.delete(db, factor)
             try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
-            return factor
+            return (factor, try DeviceStore.deleteIfNoFactor(db, tenant, uid))
         }
     }
 

@@ -21,10 +21,12 @@ package enum Schema {
     /// The core version this libmfa writes.
     package static var currentVersion: Int64 { Int64(CoreSchema.migrations.count) }
 
-    /// Every track: the core, then each registered factor's.
+    /// Every track: the core, then each registered factor's, then the
+    /// tracks of features with tables of their own (remembered devices).
     static var tracks: [(name: String, migrations: [Migration])] {
         [("schema_version", CoreSchema.migrations)]
             + FactorRegistry.all.map { ("schema_version:" + $0.id, $0.migrations) }
+            + [("schema_version:devices", DeviceStore.migrations)]
     }
 
     /// Brings the database up to date.

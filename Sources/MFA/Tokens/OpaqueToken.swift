@@ -12,6 +12,8 @@ package enum TokenPurpose: UInt8, Sendable {
     case webAuthnRegistration = 5
     /// A WebAuthn authentication challenge (of a pending credential).
     case webAuthnAuthentication = 6
+    /// An email verification id.
+    case emailVerification = 7
 }
 
 /// What an opaque token says, readable only by libmfa.
