@@ -58,6 +58,11 @@ endforeach()
 #   engine_admin_imports  mfa_import (otpauth, users file, CSV) and mfa_import_google_authenticator:
 #                 reports per line, re-runs, batches and progress, every bad option
 #   engine_admin_keys     mfa_rotate_keys_batched (stopped and resumed) and mfa_check_seals
+#   engine_email          email codes: enrollment and sign-in through the mailer of options version 3,
+#                 masked hints, INVALID_EMAIL, a failing mailer, the verified sign-in address, the outbox
+#   engine_devices        remembered devices: remember after a second factor, sign in with the token
+#                 (ignored and audited when it does not stand in), list, revoke (one, all, admin,
+#                 mfa_revoke_tokens), the limit per user, every bad argument
 # and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
@@ -73,7 +78,8 @@ endforeach()
 # processes of the race tests are in test_race_support.h.
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
     unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
-    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn admin admin_imports admin_keys)
+    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn admin admin_imports admin_keys
+    email devices)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})

@@ -161,6 +161,8 @@ GROUPS = [
     ("Phone numbers (SMS codes)", ["PhoneExports.swift"]),
     ("Recovery codes", ["RecoveryCodeExports.swift"]),
     ("WebAuthn: security keys and passkeys", ["WebAuthnExports.swift"]),
+    ("Email codes", ["EmailExports.swift"]),
+    ("Remembered devices", ["DeviceExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
 ]

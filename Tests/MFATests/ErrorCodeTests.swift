@@ -26,6 +26,8 @@ struct ErrorCodeTests {
             (.rpIDMismatch, MFA_ERR_RP_ID_MISMATCH), (.credentialCloned, MFA_ERR_CREDENTIAL_CLONED),
             (.attestationNotTrusted, MFA_ERR_ATTESTATION_NOT_TRUSTED),
             (.userVerificationRequired, MFA_ERR_USER_VERIFICATION_REQUIRED),
+            (.invalidEmail, MFA_ERR_INVALID_EMAIL), (.emailSendFailed, MFA_ERR_EMAIL_SEND_FAILED),
+            (.deviceNotFound, MFA_ERR_DEVICE_NOT_FOUND),
         ]
         #expect(header.count == MFAErrorCode.allCases.count)
         for (code, status) in header {
