@@ -879,7 +879,7 @@ typedef struct mfa_admin_stats {
 #define MFA_IMPORT_OTPAUTH 1
 /** mfa_import() format: a pam_oath / liboath users file (`HOTP/T30/6 alice - <hex secret>`). */
 #define MFA_IMPORT_USERS_FILE 2
-/** mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm` (base32 secret; a header line, blank fields and quoted fields allowed). */
+/** mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm,email` (base32 secret; a header line, blank fields and quoted fields allowed; an email field imports the address as an email factor, beside the secret or alone). */
 #define MFA_IMPORT_CSV 3
 
 /** Import outcome: a factor (or a recovery code) was stored. */

@@ -82,6 +82,14 @@ AUDIT_USER_RESET = _ffi.MFA_AUDIT_USER_RESET
 AUDIT_USER_DELETED = _ffi.MFA_AUDIT_USER_DELETED
 #: Audit event: stored secrets were re-encrypted under the current key (:meth:`libmfa.Admin.rotate_keys`).
 AUDIT_KEYS_ROTATED = _ffi.MFA_AUDIT_KEYS_ROTATED
+#: Audit event: a device was remembered (factor id ``"remembered_device"``, the device's id as enrollment id).
+AUDIT_DEVICE_REMEMBERED = _ffi.MFA_AUDIT_DEVICE_REMEMBERED
+#: Audit event: a device token given at sign-in was ignored; the detail says why.
+AUDIT_DEVICE_REFUSED = _ffi.MFA_AUDIT_DEVICE_REFUSED
+#: Audit event: a remembered device was forgotten; the detail says by what.
+AUDIT_DEVICE_REVOKED = _ffi.MFA_AUDIT_DEVICE_REVOKED
+#: Audit event: an email code was sent.
+AUDIT_EMAIL_SENT = _ffi.MFA_AUDIT_EMAIL_SENT
 
 #: Longest ``actor`` of an administrative call, in bytes (:class:`libmfa.Admin`).
 ACTOR_MAX_BYTES = _ffi.MFA_ACTOR_MAX_BYTES
@@ -138,6 +146,8 @@ FACTOR_PHONE = _ffi.MFA_FACTOR_PHONE
 FACTOR_RECOVERY_CODES = _ffi.MFA_FACTOR_RECOVERY_CODES
 #: Factor kind: a WebAuthn security key or passkey (factor id "webauthn").
 FACTOR_WEBAUTHN = _ffi.MFA_FACTOR_WEBAUTHN
+#: Factor kind: codes sent by email (factor id ``"email"``).
+FACTOR_EMAIL = _ffi.MFA_FACTOR_EMAIL
 
 #: WebAuthn authenticator data flag: the user was present (UP).
 WEBAUTHN_FLAG_UP = _ffi.MFA_WEBAUTHN_FLAG_UP
@@ -196,3 +206,6 @@ class Status(enum.IntEnum):
     CREDENTIAL_CLONED = _ffi.MFA_ERR_CREDENTIAL_CLONED
     ATTESTATION_NOT_TRUSTED = _ffi.MFA_ERR_ATTESTATION_NOT_TRUSTED
     USER_VERIFICATION_REQUIRED = _ffi.MFA_ERR_USER_VERIFICATION_REQUIRED
+    INVALID_EMAIL = _ffi.MFA_ERR_INVALID_EMAIL
+    EMAIL_SEND_FAILED = _ffi.MFA_ERR_EMAIL_SEND_FAILED
+    DEVICE_NOT_FOUND = _ffi.MFA_ERR_DEVICE_NOT_FOUND

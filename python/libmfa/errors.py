@@ -206,6 +206,18 @@ class UserVerificationRequiredError(MFAError):
     """WebAuthn: user verification (PIN, biometrics) is required and the authenticator did not do it."""
 
 
+class InvalidEmailError(MFAError):
+    """The email address is not one libmfa takes: local@domain in ASCII, at most 254 bytes, no display name."""
+
+
+class EmailSendFailedError(MFAError):
+    """The email sender failed, or none is configured; no attempt or quota was used."""
+
+
+class DeviceNotFoundError(MFAError):
+    """No remembered device of this user has this id."""
+
+
 #: Status -> exception class, for every error status.
 ERRORS: Dict[Status, Type[MFAError]] = {
     Status.INVALID_ARGUMENT: InvalidArgumentError,
@@ -241,6 +253,9 @@ ERRORS: Dict[Status, Type[MFAError]] = {
     Status.CREDENTIAL_CLONED: CredentialClonedError,
     Status.ATTESTATION_NOT_TRUSTED: AttestationNotTrustedError,
     Status.USER_VERIFICATION_REQUIRED: UserVerificationRequiredError,
+    Status.INVALID_EMAIL: InvalidEmailError,
+    Status.EMAIL_SEND_FAILED: EmailSendFailedError,
+    Status.DEVICE_NOT_FOUND: DeviceNotFoundError,
 }
 
 

@@ -58,6 +58,7 @@ extension MFAContext {
                 done = record.lastLine
                 switch record.parsed {
                 case .factor(let candidate): candidates.append(candidate)
+                case .factors(let list): candidates += list
                 case .report(let line): reports.append(line)
                 case .skip: continue
                 }
@@ -162,6 +163,17 @@ extension MFAContext {
                 let existing = owned[uid] ?? []
                 // After the user's factors of this second, this batch's earlier lines included.
                 let enrollmentID = EnrollmentOrder.id(randomID, after: existing, at: now)
+                if let address = candidate.email {
+                    let (report, record) = try importedEmail(address, candidate, existing: existing, tenant: tenant,
+                                                             enrollmentID: enrollmentID, config: config, now: now)
+                    reports.append(report)
+                    if let record {
+                        newFactors.append(record)
+                        owned[uid, default: []].append(record)
+                        stored.append(record)
+                    }
+                    continue
+                }
                 var unreadable = false
                 var match: FactorRecord?
                 for factor in existing where factor.factorID == TOTPMultiFactorID {
@@ -237,6 +249,39 @@ extension MFAContext {
                              enrollmentID: record.enrollmentID, time: now, detail: "IMPORTED", actor: options.actor))
         }
         return reports
+    }
+
+    /// What becomes of an email address a file gives `candidate`'s user: the
+    /// line's report, and the factor to store (nil when the user has the
+    /// address already, in any case, or is at the factor limit).
+    private func importedEmail(_ address: String, _ candidate: ImportCandidate, existing: [FactorRecord],
+                               tenant: String, enrollmentID: String, config: MFAConfig,
+                               now: Int64) throws(MFAError) -> (ImportLineReport, FactorRecord?) {
+        let wanted = EmailAddress.comparable(address)
+        for factor in existing where factor.factorID == EmailMultiFactorID {
+            guard let held = try? emailAddress(of: factor) else {
+                return (ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: .failed,
+                                         reason: "an email factor the user has does not open with the keys given"), nil)
+            }
+            if EmailAddress.comparable(held) == wanted {
+                return (ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: .alreadyImported,
+                                         reason: "the user already has this email address as a factor",
+                                         enrollmentID: factor.enrollmentID), nil)
+            }
+        }
+        let limited = FactorRegistry.limitedIDs
+        guard existing.filter({ limited.contains($0.factorID) }).count < config.limits.maxFactors else {
+            return (ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: .failed, reason:
+                "the user already has \(config.limits.maxFactors) second factors, the most the configuration allows"),
+                    nil)
+        }
+        let sealed = try RecordSealer.seal(Array(address.utf8), EmailFactor.binding(
+            tenant: tenant, uid: candidate.uid, enrollmentID: enrollmentID), keyring: keyring)
+        let record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: candidate.uid,
+                                  factorID: EmailMultiFactorID, displayName: candidate.displayName, enrolledAt: now,
+                                  keyID: sealed.keyID, sealed: sealed.sealed)
+        return (ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: .imported,
+                                 reason: "email address imported", enrollmentID: enrollmentID), record)
     }
 
     /// Whether a stored secret equals `secret`, compared in constant time.

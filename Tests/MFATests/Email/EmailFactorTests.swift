@@ -206,3 +206,42 @@ struct EmailFactorTests {
         #expect(try fixture.context.config().email == .enabled && fixture.context.config().emailSettings.perFactorDay == 3)
     }
 }
+
+@Suite("Email addresses in CSV imports")
+struct EmailImportTests {
+    @Test("an email column imports addresses as email factors, alone or beside a secret; a re-run finds them",
+          arguments: StoreKind.available)
+    func csvEmailColumn(_ kind: StoreKind) throws {
+        let fixture = try emailFixture(kind)
+        let csv = """
+            uid,secret,issuer,email
+            alice,,Work mail,alice@Example.com
+            bob,JBSWY3DPEHPK3PXP,Bob's app,Bob@EXAMPLE.com
+            carol,,,not-an-address
+            dave,,,
+            """
+        var reports: [ImportLineReport] = []
+        let summary = try fixture.context.importFactors(csv, format: .csv, options: ImportOptions(actor: "ops")) {
+            reports.append($0)
+        }
+        #expect(summary.imported == 3 && summary.failed == 2)
+        #expect(reports.map(\.line) == [2, 3, 3, 4, 5])
+        #expect(!reports.contains { $0.reason.contains("not-an-address") })
+        let alice = try fixture.context.userFactors(uid: "alice", maskPhoneNumbers: false)
+        #expect(alice.map(\.factorID) == ["email"] && alice[0].email == "alice@example.com"
+            && alice[0].displayName == "Work mail")
+        #expect(try fixture.context.userFactors(uid: "bob").map(\.factorID).sorted() == ["email", "totp"])
+        var again: [ImportLineReport] = []
+        _ = try fixture.context.importFactors(csv, format: .csv, options: ImportOptions(actor: "ops")) {
+            again.append($0)
+        }
+        #expect(again.filter { $0.outcome == .alreadyImported }.count == 3)
+        // The imported address signs in.
+        fixture.clock.advance(31)
+        let user = fixture.user("alice")
+        let resolver = try fixture.resolver(user)
+        let id = try fixture.emailProvider.sendVerificationCode(with: resolver.hints[0], resolver: resolver)
+        _ = try resolver.resolveSignIn(with: EmailMultiFactorGenerator.assertion(with: EmailAuthCredential(
+            verificationID: id, verificationCode: try #require(fixture.mailer.lastCode(to: "alice@example.com")))))
+    }
+}

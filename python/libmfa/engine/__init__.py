@@ -14,8 +14,9 @@ One module per part:
 * one module per kind of second factor, each with its generator, its
   assertion and its own C calls: :mod:`libmfa.engine.totp` (authenticator
   apps), :mod:`libmfa.engine.phone` (SMS codes) and
-  :mod:`libmfa.engine.recovery_codes` and :mod:`libmfa.engine.webauthn`
-  (security keys and passkeys).
+  :mod:`libmfa.engine.recovery_codes`, :mod:`libmfa.engine.webauthn`
+  (security keys and passkeys) and :mod:`libmfa.engine.email` (codes by email);
+* :mod:`libmfa.engine.devices`: remembered devices ("remember this device").
 
 Quick start::
 
@@ -54,6 +55,14 @@ from .admin import (
     SealCheck,
 )
 from .context import Context
+from .devices import DeviceToken, RememberedDevice
+from .email import (
+    EmailAuthCredential,
+    EmailAuthProvider,
+    EmailMessage,
+    EmailMultiFactorAssertion,
+    EmailMultiFactorGenerator,
+)
 from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiFactorSession
 from .phone import PhoneAuthCredential, PhoneAuthProvider, PhoneMultiFactorAssertion, PhoneMultiFactorGenerator
 from .recovery_codes import RecoveryCodeMultiFactorAssertion, RecoveryCodes, RecoveryCodesMultiFactorGenerator
@@ -74,6 +83,12 @@ __all__ = [
     "AdminUser",
     "AdminUserPage",
     "Context",
+    "DeviceToken",
+    "EmailAuthCredential",
+    "EmailAuthProvider",
+    "EmailMessage",
+    "EmailMultiFactorAssertion",
+    "EmailMultiFactorGenerator",
     "ImportLine",
     "ImportSummary",
     "KeyRotationResult",
@@ -85,6 +100,7 @@ __all__ = [
     "PhoneAuthProvider",
     "PhoneMultiFactorAssertion",
     "PhoneMultiFactorGenerator",
+    "RememberedDevice",
     "RecoveryCodeMultiFactorAssertion",
     "RecoveryCodes",
     "RecoveryCodesMultiFactorGenerator",

@@ -15,7 +15,7 @@ enum ExitStatus {
     /// The status for a library error.
     static func of(_ error: MFAError) -> Int32 {
         switch error.code {
-        case .mfaEnrollmentNotFound: notFound
+        case .mfaEnrollmentNotFound, .deviceNotFound: notFound
         case .storageError: storeError
         case .crypto: keyError
         case .invalidArgument, .invalidURI, .invalidBase32, .secondFactorLimitExceeded, .secondFactorExists: invalidData

@@ -5,7 +5,7 @@ import ArgumentParser
 struct MFACtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfactl",
-        abstract: "Administer a libmfa store: configuration, users' factors, imports, key rotation.",
+        abstract: "Administer a libmfa store: configuration, users' factors and remembered devices, imports, key rotation.",
         discussion: """
             Every command opens the store given by --store (or MFA_STORE): an SQLite file or a \
             postgres:// URL, as the library takes it. The master key is read from a file \
@@ -23,6 +23,6 @@ struct MFACtl: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             ConfigCommand.self, UsersCommand.self, FactorsCommand.self, UserCommand.self, ImportCommand.self,
-            KeysCommand.self, PurgeCommand.self, AuditCommand.self, StatsCommand.self,
+            DevicesCommand.self, KeysCommand.self, PurgeCommand.self, AuditCommand.self, StatsCommand.self,
         ])
 }
