@@ -83,14 +83,14 @@ def enroll() -> ResponseReturnValue:
         flask.flash("Your browser sent no credential. Try again, and use your security key or passkey when the "
                     "browser asks.", "error")
         return flask.redirect(flask.url_for("webauthn.enroll", name=name))
+    others = engine.other_sessions()
     try:
         info = engine.multi_factor().enroll(GENERATOR.assertion_for_enrollment(credential), name)
     except libmfa.MFAError as error:
         messages.flash(error, messages.WEBAUTHN)
         return flask.redirect(flask.url_for("webauthn.enroll", name=name))  # a new challenge: try again
     engine.reissue_credential()
-    flask.flash("%s (%s) is enrolled. Your other sessions were signed out." % (info.display_name, info.hint),
-                "success")
+    flask.flash(engine.changed("%s (%s) is enrolled." % (info.display_name, info.hint), others), "success")
     return flask.redirect(flask.url_for("account.index"))
 
 
