@@ -170,6 +170,12 @@ def config_seeds():
               b'"origins":[],"attestation":"none","residentKey":"required"},"providers":{"webauthn":"DISABLED"}}',
               b'{"webauthn":{"attestation":"indirect","attestationRoots":["-----BEGIN CERTIFICATE-----\\nMIIB\\n'
               b'-----END CERTIFICATE-----\\n"],"origins":["android:apk-key-hash:abc"]}}']
+    # The email section and remembered devices: every field, out of range, wrong types, a tenant that forbids.
+    seeds += [b'{"providers":{"email":"ENABLED"},"email":{"codeLifetime":600,"enrollVerifiedSignInEmail":true}}',
+              b'{"email":{"maxAttempts":0}}', b'{"email":{"enrollVerifiedSignInEmail":1}}',
+              b'{"rememberedDevices":{"state":"ENABLED","days":90,"sliding":true,"maxPerUser":100}}\0'
+              b'{"rememberedDevices":{"state":"DISABLED"}}',
+              b'{"rememberedDevices":{"days":91}}', b'{"rememberedDevices":{"sliding":"yes"}}']
     return seeds
 
 
@@ -233,8 +239,21 @@ def phone_seeds():
     return seeds
 
 
+def email_seeds():
+    addresses = [b"jane@example.com", b"J.Doe+tag@Mail.Example.CO.uk", b"a@b.io", b"x!#$%&'*+/=?^_`{|}~-@xn--bcher-kva.de",
+                 b"a" * 64 + b"@example.com", b"a" * 65 + b"@example.com", b"jane@example", b"jane@@example.com",
+                 b".jane@example.com", b"ja..ne@example.com", b"jane@-example.com", b"jane@example.123",
+                 "jané@example.com".encode(), b"Jane <jane@example.com>", b"\"jane\"@example.com", b"jane@[127.0.0.1]",
+                 b"", b"@", b"jane@example.com\xff"]
+    tokens = [b"", b"rd1.", b"rd1." + b"A" * 64, b"rd1." + b"A" * 63, b"v2.AAAA", b"rd1.AAAA====", b"rd1.\xff"]
+    seeds = [a + b"\n" for a in addresses]
+    seeds += [b"jane@example.com\n" + t for t in tokens]
+    return seeds
+
+
 TARGETS = {"base32": base32_seeds, "key_uri": key_uri_seeds, "import": import_seeds, "import_files": import_files_seeds,
-           "config": config_seeds, "otp": otp_seeds, "tokens": tokens_seeds, "phone": phone_seeds}
+           "config": config_seeds, "otp": otp_seeds, "tokens": tokens_seeds, "phone": phone_seeds,
+           "email": email_seeds}
 
 
 def webauthn_material():
