@@ -15,7 +15,7 @@ import libmfa
 
 from .. import engine, messages, second_factor, sessions
 from ..auth import login_required
-from . import FactorKind, display_name
+from . import FactorKind, display_name, sent_codes
 
 blueprint = flask.Blueprint("email", __name__, url_prefix="/factors/email")
 ENROLL = "factor:email:enroll"
@@ -92,32 +92,9 @@ def cancel() -> ResponseReturnValue:
 @blueprint.route("/sign-in/<enrollment_id>", methods=["GET", "POST"])
 def sign_in(enrollment_id: str) -> ResponseReturnValue:
     """Mail a code to the chosen address, then check it, for the pending sign-in or step-up."""
-    here = flask.url_for("email.sign_in", enrollment_id=enrollment_id)
-    try:
-        hint = second_factor.hint(enrollment_id, KIND.factor_id)
-    except libmfa.MFAError as error:
-        return second_factor.restart(error)
-    state = sessions.current().get(SIGN_IN)
-    sent = isinstance(state, dict) and state.get("enrollment_id") == enrollment_id
-    if flask.request.method == "GET":
-        return flask.render_template("factors/email/sign_in.html", hint=hint, sent=sent)
-    if flask.request.form.get("action") == "send":
-        try:
-            verification_id = _provider().send_verification_code_for_sign_in(hint, second_factor.resolver())
-        except libmfa.MFAError as error:
-            return second_factor.fail(error, here, SENTENCES)
-        sessions.current()[SIGN_IN] = {"enrollment_id": enrollment_id, "verification_id": verification_id}
-        flask.flash("We sent a code to %s." % hint.hint, "info")
-        return flask.redirect(here)
-    if not sent or not isinstance(state, dict):
-        return flask.redirect(here)
-    code = flask.request.form.get("code", "").strip().replace(" ", "")
-    credential = libmfa.EmailAuthProvider.credential(state["verification_id"], code)
-    try:
-        return second_factor.finish(libmfa.EmailMultiFactorGenerator.assertion(credential))
-    except libmfa.MFAError as error:
-        if isinstance(error, (libmfa.CodeExpiredError, libmfa.InvalidSessionError)) and second_factor.alive():
-            sessions.current().pop(SIGN_IN, None)  # the code is dead, the sign-in is not: send another
-            messages.flash(error)
-            return flask.redirect(here)
-        return second_factor.fail(error, here, SENTENCES)
+    return sent_codes.sign_in(
+        KIND, enrollment_id, SIGN_IN,
+        send=lambda hint: _provider().send_verification_code_for_sign_in(hint, second_factor.resolver()),
+        assertion=lambda verification_id, code: libmfa.EmailMultiFactorGenerator.assertion(
+            libmfa.EmailAuthProvider.credential(verification_id, code)),
+        sentences=SENTENCES)
