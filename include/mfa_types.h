@@ -126,7 +126,7 @@ typedef enum mfa_status {
     MFA_ERR_ATTESTATION_NOT_TRUSTED = -32,
     /** WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user. */
     MFA_ERR_USER_VERIFICATION_REQUIRED = -33,
-    /** The email address is not one libmfa takes: local@domain in ASCII, at most 254 bytes, no display name. */
+    /** The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name. */
     MFA_ERR_INVALID_EMAIL = -35,
     /** The email sender failed, or none is configured; no attempt or quota was used. */
     MFA_ERR_EMAIL_SEND_FAILED = -36,
@@ -542,7 +542,7 @@ typedef struct mfa_factor_info {
     const char *phone_number;
     /** The kind: MFA_FACTOR_*. */
     int32_t kind;
-    /** What identifies the factor to its user, filled for every kind and never secret: "authenticator app", a masked number, "7 codes left", an email factor's address (masked in hints: "j***@e******.com"). */
+    /** What identifies the factor to its user, filled for every kind and never secret: "authenticator app", a masked number, "7 codes left", an email factor's address (masked in hints: `j***@e******.com`). */
     const char *hint;
     /** For a recovery-code set, how many codes are left; -1 for other kinds. */
     int64_t remaining_codes;

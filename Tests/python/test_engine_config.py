@@ -169,7 +169,9 @@ def test_test_numbers_must_be_e164(kit, number):
     [
         {"stat": "ENABLED"},
         {"state": "ENABLED", "extra": 1},
-        {"providers": {"totp": "ENABLED", "email": "ENABLED"}},
+        {"providers": {"totp": "ENABLED", "carrier-pigeon": "ENABLED"}},
+        {"email": {"codeLifetime": 59}},
+        {"rememberedDevices": {"days": 0}},
         {"totp": {"adjacentIntervals": 5, "window": 1}},
         {"limits": {"maxFactor": 3}},
         {"state": "ON"},

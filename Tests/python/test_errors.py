@@ -46,6 +46,9 @@ EXPECTED_CLASSES = {
     "CREDENTIAL_CLONED": "CredentialClonedError",
     "ATTESTATION_NOT_TRUSTED": "AttestationNotTrustedError",
     "USER_VERIFICATION_REQUIRED": "UserVerificationRequiredError",
+    "INVALID_EMAIL": "InvalidEmailError",
+    "EMAIL_SEND_FAILED": "EmailSendFailedError",
+    "DEVICE_NOT_FOUND": "DeviceNotFoundError",
 }
 
 ERROR_STATUSES = [status for status in Status if status != Status.OK]
@@ -145,4 +148,5 @@ def test_audit_kinds_of_issue_8():
 
     assert AUDIT_KINDS[libmfa.AUDIT_INTEGRITY_FAILURE] == "INTEGRITY_FAILURE"
     assert AUDIT_KINDS[libmfa.AUDIT_TOKENS_REVOKED] == "TOKENS_REVOKED"
-    assert sorted(AUDIT_KINDS) == list(range(1, 14))  # and issue 12's four admin kinds
+    # and issue 12's four admin kinds, and issue 47's (remembered devices, email codes)
+    assert sorted(AUDIT_KINDS) == list(range(1, 14)) + [16, 17, 18, 19]

@@ -142,7 +142,7 @@ MFA_ERR_ATTESTATION_NOT_TRUSTED = -32
 #: WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator
 #: did not verify the user.
 MFA_ERR_USER_VERIFICATION_REQUIRED = -33
-#: The email address is not one libmfa takes: local@domain in ASCII, at most 254 bytes, no
+#: The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no
 #: display name.
 MFA_ERR_INVALID_EMAIL = -35
 #: The email sender failed, or none is configured; no attempt or quota was used.
@@ -700,7 +700,7 @@ class mfa_factor_info(ctypes.Structure):
         ("kind", ctypes.c_int32),
         # What identifies the factor to its user, filled for every kind and never secret:
         # "authenticator app", a masked number, "7 codes left", an email factor's address
-        # (masked in hints: "j***@e******.com").
+        # (masked in hints: `j***@e******.com`).
         ("hint", ctypes.c_char_p),
         # For a recovery-code set, how many codes are left; -1 for other kinds.
         ("remaining_codes", ctypes.c_int64),
@@ -1188,8 +1188,9 @@ MFA_IMPORT_OTPAUTH = 1
 #: mfa_import() format: a pam_oath / liboath users file (`HOTP/T30/6 alice - <hex secret>`).
 MFA_IMPORT_USERS_FILE = 2
 
-#: mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm` (base32 secret; a header
-#: line, blank fields and quoted fields allowed).
+#: mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm,email` (base32 secret; a
+#: header line, blank fields and quoted fields allowed; an email field imports the address as an
+#: email factor, beside the secret or alone).
 MFA_IMPORT_CSV = 3
 
 #: Import outcome: a factor (or a recovery code) was stored.

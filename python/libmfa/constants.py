@@ -148,6 +148,10 @@ FACTOR_RECOVERY_CODES = _ffi.MFA_FACTOR_RECOVERY_CODES
 FACTOR_WEBAUTHN = _ffi.MFA_FACTOR_WEBAUTHN
 #: Factor kind: codes sent by email (factor id ``"email"``).
 FACTOR_EMAIL = _ffi.MFA_FACTOR_EMAIL
+#: ``mfa_email_message`` purpose: proving an address being enrolled.
+EMAIL_ENROLLMENT = _ffi.MFA_EMAIL_ENROLLMENT
+#: ``mfa_email_message`` purpose: signing in with an enrolled address.
+EMAIL_SIGN_IN = _ffi.MFA_EMAIL_SIGN_IN
 
 #: WebAuthn authenticator data flag: the user was present (UP).
 WEBAUTHN_FLAG_UP = _ffi.MFA_WEBAUTHN_FLAG_UP
