@@ -245,8 +245,12 @@ def email_seeds():
                  b".jane@example.com", b"ja..ne@example.com", b"jane@-example.com", b"jane@example.123",
                  "jané@example.com".encode(), b"Jane <jane@example.com>", b"\"jane\"@example.com", b"jane@[127.0.0.1]",
                  b"", b"@", b"jane@example.com\xff"]
-    tokens = [b"", b"rd1.", b"rd1." + b"A" * 64, b"rd1." + b"A" * 63, b"v2.AAAA", b"rd1.AAAA====", b"rd1.\xff"]
-    seeds = [a + b"\n" for a in addresses]
+    # The device token: raw text (mode byte 1), or edits of the genuine token (mode byte 0): none,
+    # a byte set, one inserted, one deleted, the token cut short.
+    tokens = [b"\x01", b"\x01rd1.", b"\x01rd1." + b"A" * 64, b"\x01rd1." + b"A" * 63, b"\x01v2.AAAA",
+              b"\x01rd1.AAAA====", b"\x01rd1.\xff", b"\x00", b"\x00\x00\x00\x10B", b"\x00\x01\x00\x20C",
+              b"\x00\x02\x00\x05A", b"\x00\x03\x00\x30A", b"\x00\x00\x00\x02x"]
+    seeds = [a + b"\n\x00" for a in addresses]
     seeds += [b"jane@example.com\n" + t for t in tokens]
     return seeds
 
