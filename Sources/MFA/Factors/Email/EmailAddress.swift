@@ -1,8 +1,9 @@
 /// Email addresses as libmfa takes them: `local@domain`, printable ASCII.
 ///
-/// The local part is 1 to 64 bytes of letters, digits and
-/// ``!#$%&'*+/=?^_`{|}~-``, in dot-separated runs (no leading, trailing or
-/// double dot); the domain is two or more labels of letters, digits and
+/// The local part is 1 to 64 bytes of letters, digits and the other
+/// characters of RFC 5322's `atext` (`+`, `-`, `_`, `!`, `#`, `$`, `%`, `&`,
+/// `'`, `*`, `/`, `=`, `?`, `^`, a backtick, `{`, `|`, `}`, `~`), in
+/// dot-separated runs (no leading, trailing or double dot); the domain is two or more labels of letters, digits and
 /// hyphens (1 to 63 bytes each, no hyphen at either end), the last not all
 /// digits; the whole is at most 254 bytes. No display name, comment, quoted
 /// local part, IP literal or Unicode: a host normalises what its users type
