@@ -40,7 +40,8 @@ extension MFAContext {
     /// - Parameters:
     ///   - uid: the user.
     ///   - tenant: the tenant, or nil for the project.
-    ///   - maskPhoneNumbers: show phone numbers as in sign-in hints (`+1******1234`); true by default.
+    ///   - maskPhoneNumbers: show phone numbers and email addresses as in sign-in hints
+    ///     (`+1******1234`, `j***@e******.com`); true by default.
     /// - Returns: the factors; empty if the user has none.
     /// - Throws: `invalidArgument`, `storageError`, `crypto` (a phone number that does not decrypt).
     public func userFactors(uid: String, tenant: String? = nil,

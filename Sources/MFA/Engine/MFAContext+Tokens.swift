@@ -68,8 +68,9 @@ extension MFAContext {
     }
 
     /// Deletes what has expired: pending TOTP secrets past their deadline,
-    /// SMS codes, and records of used tokens that can no longer be presented
-    /// (kept until each token's own expiry plus the clock-skew allowance).
+    /// SMS and email codes, remembered devices, and records of used tokens
+    /// that can no longer be presented (kept until each token's own expiry
+    /// plus the clock-skew allowance).
     public func purgeExpired() throws(MFAError) {
         try store.purgeExpired(now: clock.now())
     }

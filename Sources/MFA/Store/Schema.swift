@@ -3,7 +3,9 @@
 /// The core track (`schema_version` in `mfa_meta`) holds what every factor
 /// shares: configuration, users, factors, single-use records. Each factor
 /// kind has a track of its own (`schema_version:<factor id>`) for its own
-/// tables, declared beside the factor (`SecondFactor.migrations`). Opening a
+/// tables, declared beside the factor (`SecondFactor.migrations`), and so
+/// has each feature with tables of its own that is not a factor kind
+/// (`schema_version:devices`, remembered devices). Opening a
 /// store applies, in one transaction, every migration after the stored
 /// versions: the core track first, then each factor's in registry order. A
 /// store with any track newer than this code knows is refused.
