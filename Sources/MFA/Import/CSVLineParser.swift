@@ -51,13 +51,18 @@ enum CSVLineParser {
         if !headed && isBase32Secret(uid) {
             return .failed(line, nil, "the uid is a base32 secret: are the columns swapped? (a first line uid,secret names them)")
         }
+        let displayName: String?
+        switch ImportChecks.displayName(value[.issuer]) {
+        case .failure(let problem): return .failed(line, uid, problem.reason)
+        case .success(let name): displayName = name
+        }
         var email: ImportCandidate?
         if let address = value[.email], !address.isEmpty {
             guard EmailAddress.isValid(address) else {
                 return .failed(line, uid, "the email field is not an address (local@domain in ASCII, at most 254 bytes)")
             }
             email = ImportCandidate(line: line, uid: uid, secret: [], parameters: .standard,
-                                    displayName: nil, email: EmailAddress.normalized(address))
+                                    displayName: displayName, email: EmailAddress.normalized(address))
         }
         guard let secretField = value[.secret], !(secretField.isEmpty && email != nil) else {
             if let email { return .factor(email) }
@@ -89,15 +94,9 @@ enum CSVLineParser {
             }
             parameters.algorithm = algorithm
         }
-        let displayName: String?
-        switch ImportChecks.displayName(value[.issuer]) {
-        case .failure(let problem): return .failed(line, uid, problem.reason)
-        case .success(let name): displayName = name
-        }
         let app = ImportCandidate(line: line, uid: uid, secret: secret, parameters: parameters,
                                   displayName: displayName)
-        guard var email else { return .factor(app) }
-        email.displayName = displayName
+        guard let email else { return .factor(app) }
         return .factors([app, email])
     }
 
