@@ -70,9 +70,11 @@ static char *assertion_json(unsigned n, int duplicate) {
 }
 
 static int verify(const char *json) {
-    static const unsigned char key[42] = {0xa4, 0x01, 0x01, 0x03, 0x27, 0x20, 0x06, 0x21, 0x58, 0x20, 1, 2, 3, 4,
-                                          5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
-                                          23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+    /* An Ed25519 COSE key (RFC 8032's first test public key: a key the verifier accepts). */
+    static const unsigned char key[42] = {0xa4, 0x01, 0x01, 0x03, 0x27, 0x20, 0x06, 0x21, 0x58, 0x20, 0xd7, 0x5a,
+                                          0x98, 0x01, 0x82, 0xb1, 0x0a, 0xb7, 0xd5, 0x4b, 0xfe, 0xd3, 0xc9, 0x64,
+                                          0x07, 0x3a, 0x0e, 0xe1, 0x72, 0xf3, 0xda, 0xa6, 0x23, 0x25, 0xaf, 0x02,
+                                          0x1a, 0x68, 0xf7, 0x07, 0x51, 0x1a};
     uint32_t count, flags;
     return mfa_webauthn_verify_assertion(&count, &flags, json, CHALLENGE, "example.com", "https://example.com", 0,
                                          key, sizeof key, NULL);

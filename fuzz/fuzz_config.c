@@ -120,6 +120,10 @@ static void check_field(const char *path, int kind, const char *value, size_t le
             if ((len > n || (len == n && prefix == prefixes + 1)) && strncmp(value, *prefix, n) == 0) break;
         }
         FUZZ_CHECK(*prefix != NULL, "the origin %.*s in %s", (int)len, value, s->json);
+        /* A browser never writes the scheme's default port: such an origin is refused (issue 45). */
+        FUZZ_CHECK(!(prefix == prefixes && len >= 4 && memcmp(value + len - 4, ":443", 4) == 0) &&
+                       !(prefix == prefixes + 1 && len >= 3 && memcmp(value + len - 3, ":80", 3) == 0),
+                   "an origin with its default port in %s", s->json);
     } else if (strcmp(path, "webauthn.attestationRoots[]") == 0) {
         static const char pem[] = "-----BEGIN CERTIFICATE-----", end[] = "-----END CERTIFICATE-----";
         char *copy;

@@ -236,7 +236,10 @@ void mfa_close(mfa_ctx * MFA_NULLABLE ctx) MFA_NOEXCEPT;
 /// factors already enrolled keep working and stay required. Returns MFA_OK,
 /// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
 /// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
-/// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
+/// code that is not six digits, a webauthn.rpId that is a public suffix or
+/// an IP address, a webauthn origin with its scheme's default port or
+/// outside the rp id, judged with the project's section under a tenant's;
+/// `err` names it) or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_config_set_json(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE json, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Changes only what `json` names in the stored configuration of the
@@ -305,10 +308,12 @@ int32_t mfa_assertion_init(mfa_assertion * MFA_NULLABLE assertion, uint32_t vers
 /// libmfa tokens are revoked. Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE
 /// (the user may retry), MFA_ERR_CODE_EXPIRED, MFA_ERR_INVALID_SESSION
 /// (tampered, already used, or another user's), MFA_ERR_USER_TOKEN_EXPIRED
-/// (the user's tokens were revoked since), MFA_ERR_TENANT_MISMATCH,
-/// MFA_ERR_SECOND_FACTOR_EXISTS, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
-/// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT (an unknown kind,
-/// a missing field) or MFA_ERR_STORAGE_ERROR.
+/// (the user's tokens were revoked since, whatever the revocation removed
+/// with them, such as the pending secret or the SMS code),
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_SECOND_FACTOR_EXISTS,
+/// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_OPERATION_NOT_ALLOWED,
+/// MFA_ERR_INVALID_ARGUMENT (an unknown kind, a missing field, a WebAuthn
+/// key whose signatures prove nothing) or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_enroll(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_user const * MFA_NULLABLE user, mfa_assertion const * MFA_NULLABLE assertion, char const * MFA_NULLABLE display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// The user's enrolled factors, oldest first, in `*out` (free with
@@ -360,7 +365,9 @@ int32_t mfa_resolver_load(mfa_ctx * MFA_NULLABLE ctx, mfa_resolver * MFA_NULLABL
 /// (wrong, malformed or replayed code), MFA_ERR_CODE_EXPIRED (an SMS code),
 /// MFA_ERR_INVALID_SESSION (tampered, expired, used, or another user's),
 /// MFA_ERR_USER_TOKEN_EXPIRED (the user's tokens were revoked since the
-/// sign-in started), MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+/// sign-in started: the answer whatever else the revocation removed, such
+/// as the factor, its SMS code or its WebAuthn credential),
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
 /// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff), MFA_ERR_INVALID_ARGUMENT,
 /// MFA_ERR_CRYPTO (a stored factor failed its integrity check) or
 /// MFA_ERR_STORAGE_ERROR.
@@ -560,8 +567,10 @@ void mfa_recovery_codes_free(mfa_recovery_codes * MFA_NULLABLE codes) MFA_NOEXCE
 /// configuration. Finish with mfa_enroll() and an assertion of kind
 /// MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential JSON;
 /// that uses up the session.
-/// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, or no
-/// webauthn.rpId), MFA_ERR_INVALID_SESSION, MFA_ERR_USER_TOKEN_EXPIRED,
+/// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no
+/// webauthn.rpId, or a stored webauthn section that breaks a rule of
+/// mfa_config_set_json(); `err` names the field), MFA_ERR_INVALID_SESSION,
+/// MFA_ERR_USER_TOKEN_EXPIRED,
 /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user
 /// name empty or over 256 bytes) or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_webauthn_registration_options(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char const * MFA_NULLABLE user_name, char const * MFA_NULLABLE user_display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
@@ -579,8 +588,9 @@ int32_t mfa_webauthn_registration_options(mfa_ctx * MFA_NULLABLE ctx, char * MFA
 /// Returns MFA_OK, MFA_ERR_INVALID_SESSION (tampered, expired or used),
 /// MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_TENANT_MISMATCH,
 /// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (no such WebAuthn credential),
-/// MFA_ERR_OPERATION_NOT_ALLOWED (no webauthn.rpId), MFA_ERR_INVALID_ARGUMENT
-/// or MFA_ERR_STORAGE_ERROR.
+/// MFA_ERR_OPERATION_NOT_ALLOWED (no webauthn.rpId, or a stored webauthn
+/// section that breaks a rule of mfa_config_set_json()),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_webauthn_authentication_options(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Verifies a WebAuthn registration response without libmfa's state
@@ -592,7 +602,10 @@ int32_t mfa_webauthn_authentication_options(mfa_ctx * MFA_NULLABLE ctx, char * M
 /// is verified; its chain is returned, not judged.
 /// On MFA_OK, `*out` is the credential (free with mfa_free()). Returns
 /// MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR,
-/// client or authenticator data, an unsupported algorithm or format),
+/// client or authenticator data, an unsupported algorithm or format, a key
+/// whose signatures prove nothing: an RSA exponent other than 65537 or a
+/// modulus that is not odd and of 2048 to 4096 bits, a P-256 point off the
+/// curve, an Ed25519 point of small order),
 /// MFA_ERR_INVALID_SESSION (another challenge), MFA_ERR_ORIGIN_MISMATCH,
 /// MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED,
 /// MFA_ERR_INVALID_VERIFICATION_CODE (the user was not present, or the
@@ -608,7 +621,9 @@ int32_t mfa_webauthn_verify_registration(mfa_webauthn_credential * MFA_NULLABLE 
 /// On MFA_OK, `*out_sign_count` is the signature counter (the host must
 /// check that it went up, unless it was and stays 0) and `*out_flags` the
 /// authenticator data flags (MFA_WEBAUTHN_FLAG_*). Returns MFA_OK,
-/// MFA_ERR_INVALID_ARGUMENT (malformed response or key), MFA_ERR_INVALID_SESSION,
+/// MFA_ERR_INVALID_ARGUMENT (malformed response or key, or a key whose
+/// signatures prove nothing, as for mfa_webauthn_verify_registration()),
+/// MFA_ERR_INVALID_SESSION,
 /// MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH,
 /// MFA_ERR_USER_VERIFICATION_REQUIRED or MFA_ERR_INVALID_VERIFICATION_CODE
 /// (the signature is wrong, or the user was not present).
@@ -781,14 +796,19 @@ int32_t mfa_admin_rename(mfa_ctx * MFA_NULLABLE ctx, mfa_admin_factor * MFA_NULL
 /// any enrollment or SMS code in flight), clears their backoff and revokes
 /// their credentials and tokens, in one transaction. A sign-in in progress,
 /// enrollment sessions and credentials issued before are refused
-/// (MFA_ERR_USER_TOKEN_EXPIRED); the user signs in with the first factor
+/// (MFA_ERR_USER_TOKEN_EXPIRED, whatever the reset removed with them); the
+/// user signs in with the first factor
 /// alone and enrolls again. Audited: MFA_AUDIT_UNENROLL (detail "ADMIN") for
 /// each factor and MFA_AUDIT_USER_RESET, with `actor`. `tenant` is NULL for
 /// the project.
+/// A user with nothing to reset (no factor and no enrollment or SMS code
+/// in flight: a uid never seen, a user deleted, or reset with nothing
+/// enrolled or started since) is MFA_ERR_MFA_ENROLLMENT_NOT_FOUND: nothing
+/// is written or audited (mfa_revoke_tokens() revokes such a user's tokens).
 /// `out` may be NULL; if not, on MFA_OK `*out` lists the removed factors
 /// (free with mfa_factor_list_free()). Returns MFA_OK,
-/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user;
-/// nothing was written), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing to reset),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_admin_reset_user(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_list * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Deletes everything stored about a user, for an erasure request: factors,
@@ -797,9 +817,13 @@ int32_t mfa_admin_reset_user(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_list * MFA_N
 /// time) stays, so that sessions and credentials issued before stay
 /// refused. Audited: MFA_AUDIT_USER_DELETED, with `actor`. `tenant` is NULL
 /// for the project.
+/// A user of whom nothing but that marker is stored (a uid never seen, a
+/// user deleted before, or reset before with nothing stored since) is
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND: nothing is written or audited, so a
+/// second delete answers as a first one of a stranger.
 /// `out` may be NULL; if not, on MFA_OK `*out` lists the removed factors
 /// (free with mfa_factor_list_free()). Returns MFA_OK,
-/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user),
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing to delete),
 /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_admin_delete_user(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_list * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 

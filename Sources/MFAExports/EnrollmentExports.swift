@@ -58,10 +58,12 @@ public func mfa_assertion_init(_ assertion: UnsafeMutablePointer<mfa_assertion>?
 /// libmfa tokens are revoked. Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE
 /// (the user may retry), MFA_ERR_CODE_EXPIRED, MFA_ERR_INVALID_SESSION
 /// (tampered, already used, or another user's), MFA_ERR_USER_TOKEN_EXPIRED
-/// (the user's tokens were revoked since), MFA_ERR_TENANT_MISMATCH,
-/// MFA_ERR_SECOND_FACTOR_EXISTS, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
-/// MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_INVALID_ARGUMENT (an unknown kind,
-/// a missing field) or MFA_ERR_STORAGE_ERROR.
+/// (the user's tokens were revoked since, whatever the revocation removed
+/// with them, such as the pending secret or the SMS code),
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_SECOND_FACTOR_EXISTS,
+/// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_OPERATION_NOT_ALLOWED,
+/// MFA_ERR_INVALID_ARGUMENT (an unknown kind, a missing field, a WebAuthn
+/// key whose signatures prove nothing) or MFA_ERR_STORAGE_ERROR.
 @c(mfa_enroll)
 public func mfa_enroll(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
                        _ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_factor_info>?>?,

@@ -67,7 +67,9 @@ public func mfa_resolver_load(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
 /// (wrong, malformed or replayed code), MFA_ERR_CODE_EXPIRED (an SMS code),
 /// MFA_ERR_INVALID_SESSION (tampered, expired, used, or another user's),
 /// MFA_ERR_USER_TOKEN_EXPIRED (the user's tokens were revoked since the
-/// sign-in started), MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+/// sign-in started: the answer whatever else the revocation removed, such
+/// as the factor, its SMS code or its WebAuthn credential),
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
 /// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (backoff), MFA_ERR_INVALID_ARGUMENT,
 /// MFA_ERR_CRYPTO (a stored factor failed its integrity check) or
 /// MFA_ERR_STORAGE_ERROR.

@@ -19,8 +19,10 @@ import MFA
 /// MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential JSON;
 /// that uses up the session.
 ///
-/// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, or no
-/// webauthn.rpId), MFA_ERR_INVALID_SESSION, MFA_ERR_USER_TOKEN_EXPIRED,
+/// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no
+/// webauthn.rpId, or a stored webauthn section that breaks a rule of
+/// mfa_config_set_json(); `err` names the field), MFA_ERR_INVALID_SESSION,
+/// MFA_ERR_USER_TOKEN_EXPIRED,
 /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user
 /// name empty or over 256 bytes) or MFA_ERR_STORAGE_ERROR.
 @c(mfa_webauthn_registration_options)
@@ -56,8 +58,9 @@ public func mfa_webauthn_registration_options(_ ctx: UnsafeMutablePointer<mfa_ct
 /// Returns MFA_OK, MFA_ERR_INVALID_SESSION (tampered, expired or used),
 /// MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_TENANT_MISMATCH,
 /// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND (no such WebAuthn credential),
-/// MFA_ERR_OPERATION_NOT_ALLOWED (no webauthn.rpId), MFA_ERR_INVALID_ARGUMENT
-/// or MFA_ERR_STORAGE_ERROR.
+/// MFA_ERR_OPERATION_NOT_ALLOWED (no webauthn.rpId, or a stored webauthn
+/// section that breaks a rule of mfa_config_set_json()),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
 @c(mfa_webauthn_authentication_options)
 public func mfa_webauthn_authentication_options(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
                                                 _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
@@ -88,7 +91,10 @@ public func mfa_webauthn_authentication_options(_ ctx: UnsafeMutablePointer<mfa_
 ///
 /// On MFA_OK, `*out` is the credential (free with mfa_free()). Returns
 /// MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR,
-/// client or authenticator data, an unsupported algorithm or format),
+/// client or authenticator data, an unsupported algorithm or format, a key
+/// whose signatures prove nothing: an RSA exponent other than 65537 or a
+/// modulus that is not odd and of 2048 to 4096 bits, a P-256 point off the
+/// curve, an Ed25519 point of small order),
 /// MFA_ERR_INVALID_SESSION (another challenge), MFA_ERR_ORIGIN_MISMATCH,
 /// MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED,
 /// MFA_ERR_INVALID_VERIFICATION_CODE (the user was not present, or the
@@ -130,7 +136,9 @@ public func mfa_webauthn_verify_registration(
 /// On MFA_OK, `*out_sign_count` is the signature counter (the host must
 /// check that it went up, unless it was and stays 0) and `*out_flags` the
 /// authenticator data flags (MFA_WEBAUTHN_FLAG_*). Returns MFA_OK,
-/// MFA_ERR_INVALID_ARGUMENT (malformed response or key), MFA_ERR_INVALID_SESSION,
+/// MFA_ERR_INVALID_ARGUMENT (malformed response or key, or a key whose
+/// signatures prove nothing, as for mfa_webauthn_verify_registration()),
+/// MFA_ERR_INVALID_SESSION,
 /// MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH,
 /// MFA_ERR_USER_VERIFICATION_REQUIRED or MFA_ERR_INVALID_VERIFICATION_CODE
 /// (the signature is wrong, or the user was not present).

@@ -23,7 +23,8 @@
  *      ids (two SMS to the number, the resend cooldown apart), from two
  *      processes: SPEC "the same number twice on one user is
  *      SECOND_FACTOR_EXISTS", so exactly one MFA_OK, the other
- *      SECOND_FACTOR_EXISTS, and one factor. 500 rounds on SQLite, 200 on
+ *      SECOND_FACTOR_EXISTS (or, when it comes after the winner's enrollment
+ *      revoked its session, USER_TOKEN_EXPIRED), and one factor. 500 rounds on SQLite, 200 on
  *      PostgreSQL. (It failed until the number check moved into the
  *      enrollment's transaction: see race_enroll_same_number.)
  *  (c) 30 rounds each, sign-in and enrollment: a verification id with 4 wrong
@@ -594,7 +595,7 @@ static void race_enroll(mfa_ctx *ctx) {
  * enrollment's transaction.) */
 static void race_enroll_same_number(mfa_ctx *ctx) {
     const char *number = "+15108000007";
-    int rounds_ok = 0, overlaps = 0, losers_exists = 0, losers_session = 0, duplicates = 0, round;
+    int rounds_ok = 0, overlaps = 0, losers_exists = 0, losers_session = 0, losers_revoked = 0, duplicates = 0, round;
     for (round = 0; round < (store.postgres ? SAME_NUMBER_PG_ROUNDS : SAME_NUMBER_ROUNDS); round++) {
         int ok = 0;
         size_t count;
@@ -610,6 +611,7 @@ static void race_enroll_same_number(mfa_ctx *ctx) {
             if (s == MFA_OK) ok++;
             else if (s == MFA_ERR_SECOND_FACTOR_EXISTS) losers_exists++;
             else if (s == MFA_ERR_INVALID_SESSION) losers_session++;
+            else if (s == MFA_ERR_USER_TOKEN_EXPIRED) losers_revoked++;
             else {
                 fprintf(stderr, "same number round %d: worker %d got %s\n", round, i, mfa_status_name(s));
                 CHECK(!"the loser gets SECOND_FACTOR_EXISTS");
@@ -623,8 +625,9 @@ static void race_enroll_same_number(mfa_ctx *ctx) {
         rounds_ok += ok == 1 && count == 1;
     }
     printf("race (b2): %d/%d rounds with exactly one factor for one number enrolled twice at once through two "
-           "verification ids (%d overlapped in time); losers: %d SECOND_FACTOR_EXISTS, %d INVALID_SESSION; %d rounds "
-           "enrolled the number twice\n", rounds_ok, round, overlaps, losers_exists, losers_session, duplicates);
+           "verification ids (%d overlapped in time); losers: %d SECOND_FACTOR_EXISTS, %d INVALID_SESSION, "
+           "%d USER_TOKEN_EXPIRED; %d rounds enrolled the number twice\n", rounds_ok, round, overlaps, losers_exists,
+           losers_session, losers_revoked, duplicates);
     CHECK(rounds_ok == round);
 }
 

@@ -175,14 +175,15 @@ static void test_lookups_and_tenants(void) {
     CHECK_STATUS(start_sign_in(ctx, cred, NULL, eve_eid, GOOD_CRED, vid), MFA_ERR_INVALID_SESSION);
     CHECK(g_sms.calls == sent);
 
-    /* The factor is removed between the SMS and the code: MFA_ENROLLMENT_NOT_FOUND. */
+    /* The factor is removed between the SMS and the code: the unenroll revoked the pending credential,
+     * which is USER_TOKEN_EXPIRED whatever went with it (issue 45 item 14). */
     CHECK_STATUS(start_sign_in(ctx, cred, NULL, alice_eid, GOOD_CRED, vid), MFA_OK);
     sms_code("+15105550401", code);
     alice.auth_time = g_now;
     CHECK_STATUS(mfa_unenroll(ctx, &alice, alice_eid, NULL), MFA_OK);
-    CHECK_STATUS(resolve_phone(ctx, cred, NULL, vid, code), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND);
+    CHECK_STATUS(resolve_phone(ctx, cred, NULL, vid, code), MFA_ERR_USER_TOKEN_EXPIRED);
     g_now += 31;
-    CHECK_STATUS(start_sign_in(ctx, cred, NULL, alice_eid, GOOD_CRED, vid), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND);
+    CHECK_STATUS(start_sign_in(ctx, cred, NULL, alice_eid, GOOD_CRED, vid), MFA_ERR_USER_TOKEN_EXPIRED);
     /* Unenroll again: not found. */
     CHECK_STATUS(mfa_unenroll(ctx, &alice, alice_eid, NULL), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND);
 

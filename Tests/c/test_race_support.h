@@ -30,6 +30,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -153,6 +154,7 @@ static inline void worker_main(int index, int command, int result) {
 }
 
 static inline void start_workers(void) {
+    pid_t parent = getpid();
     fflush(stdout);
     fflush(stderr);
     for (int i = 0; i < WORKERS; i++) {
@@ -167,6 +169,9 @@ static inline void start_workers(void) {
             exit(2);
         }
         if (workers[i].pid == 0) {
+            /* A worker spins at the start line: it must not outlive a test that died
+             * (its alarm, a CTest timeout) and keep a core busy. */
+            if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(2);
             close(to_worker[1]);
             close(from_worker[0]);
             for (int j = 0; j < i; j++) {

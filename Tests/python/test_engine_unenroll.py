@@ -37,7 +37,8 @@ def test_pending_credential_of_a_removed_factor(kit):
     kit.clock.advance(30)
     resolver = kit.resolver(user)
     kit.ctx.multi_factor(user).unenroll(info)
-    with pytest.raises(libmfa.MFAEnrollmentNotFoundError):
+    # The unenroll revoked the pending credential: that is the answer, not the factor's absence.
+    with pytest.raises(libmfa.UserTokenExpiredError):
         kit.resolve(resolver, info.uid, kit.code(totp))
 
 

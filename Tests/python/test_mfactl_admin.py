@@ -93,6 +93,7 @@ def test_user_reset_refuses_the_old_sign_in_and_session(tool):
         code = oathtool("--totp", "-b", "--now", "@%d" % NOW, b32("u2"))[0]
         assert sign_in(ctx, "u2", code, tenant="acme", now=NOW).factor_id == "totp"
     assert tool.run("user", "reset", "nobody").status == 66
+    assert tool.run("user", "reset", "u2").status == 66  # nothing left to reset (issue 45)
 
 
 def test_user_delete_and_stats(tool):
@@ -106,6 +107,8 @@ def test_user_delete_and_stats(tool):
     after = json.loads(tool.run("stats", "--json").out)
     assert after["users"] == 9 and after["tenants"][1] == {"tenant": "acme", "users": 4}
     assert tool.run("user", "delete", "nobody", "--tenant", "acme").status == 66
+    # A second delete finds nothing either (issue 45): exit 66, nothing audited or written.
+    assert tool.run("user", "delete", "u3", "--tenant", "acme").status == 66
     assert json.loads(tool.run("factors", "list", "u3", "--json").out) != []  # the project's u3 stays
 
 

@@ -344,6 +344,10 @@ def test_the_relying_party_comes_from_the_applications_url(tmp_path):
                               "MFA_WEB_MASTER_KEY": KEY, "MFA_WEB_URL": "https://Auth.Example.com:8443"})
     assert prod.url == "https://auth.example.com:8443/"
     assert prod.webauthn_config["webauthn"]["origins"] == ["https://auth.example.com:8443"]
+    # The default port is not part of an origin as a browser writes it.
+    default = Settings.from_env({"MFA_WEB_INSTANCE": str(tmp_path), "MFA_WEB_SECRET_KEY": KEY,
+                                 "MFA_WEB_MASTER_KEY": KEY, "MFA_WEB_URL": "https://auth.example.com:443/"})
+    assert default.webauthn_config["webauthn"]["origins"] == ["https://auth.example.com"]
 
 
 @pytest.mark.parametrize("url", ["http://auth.example.com/", "https://127.0.0.1/", "https://auth.example.com/app",

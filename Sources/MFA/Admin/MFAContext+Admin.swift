@@ -118,10 +118,15 @@ extension MFAContext {
     /// transaction; a sign-in in progress and sessions issued before are
     /// refused (`userTokenExpired`). Audited: `UNENROLL` for each factor and
     /// `USER_RESET`, with the actor.
-    /// - Returns: the removed factors (possibly none, for a user whose
-    ///   factors were already removed: the tokens are revoked all the same).
-    /// - Throws: `mfaEnrollmentNotFound` if nothing is stored about the user
-    ///   (nothing is written), `invalidArgument`, `storageError`.
+    ///
+    /// A user with nothing to reset (no factor and no enrollment or SMS
+    /// code in flight: a uid never seen, a user deleted, or reset with
+    /// nothing enrolled or started since) is `mfaEnrollmentNotFound`, and
+    /// nothing is written or audited; `revokeTokens(uid:tenant:)` revokes
+    /// such a user's credentials.
+    /// - Returns: the removed factors (none for a user who only had an
+    ///   enrollment or SMS code in flight).
+    /// - Throws: `mfaEnrollmentNotFound` (nothing to reset), `invalidArgument`, `storageError`.
     @discardableResult
     public func resetUser(uid: String, tenant: String? = nil, actor: String) throws(MFAError) -> AdminRemoval {
         let call = CallBudget.begin()
@@ -131,7 +136,7 @@ extension MFAContext {
         let tenantKey = tenant ?? ""
         guard let (removed, forgotten) = try store.resetUser(tenant: tenantKey, uid: uid,
                                                              nowMs: clock.nowMilliseconds()) else {
-            throw MFAError(.mfaEnrollmentNotFound, "nothing is stored about this user")
+            throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor and nothing in flight to reset")
         }
         let now = clock.now()
         auditForgotten(forgotten, tenant: tenantKey, uid: uid, detail: "USER_RESET", time: now, actor: actor)
@@ -149,9 +154,13 @@ extension MFAContext {
     /// backoff and sign-in times. Only a revocation marker (tenant, uid, a
     /// counter and the time) stays, so that sessions and credentials issued
     /// before stay refused. Audited (`USER_DELETED`, with the actor).
+    ///
+    /// A user of whom nothing is stored but that marker (a uid never seen,
+    /// a user deleted before, a user reset before with nothing stored since)
+    /// is `mfaEnrollmentNotFound`, and nothing is written or audited: a
+    /// second delete finds nothing.
     /// - Returns: the removed factors.
-    /// - Throws: `mfaEnrollmentNotFound` if nothing is stored about the user,
-    ///   `invalidArgument`, `storageError`.
+    /// - Throws: `mfaEnrollmentNotFound` (nothing to delete), `invalidArgument`, `storageError`.
     @discardableResult
     public func deleteUser(uid: String, tenant: String? = nil, actor: String) throws(MFAError) -> AdminRemoval {
         let call = CallBudget.begin()
@@ -160,7 +169,10 @@ extension MFAContext {
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
         let result = try store.deleteUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds())
-        guard result.found else { throw MFAError(.mfaEnrollmentNotFound, "nothing is stored about this user") }
+        guard result.found else {
+            throw MFAError(.mfaEnrollmentNotFound,
+                           "nothing is stored about this user (a deleted user keeps only its revocation)")
+        }
         auditForgotten(result.devices, tenant: tenantKey, uid: uid, detail: "USER_DELETED", time: clock.now(),
                        actor: actor)
         audit(AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: clock.now(),

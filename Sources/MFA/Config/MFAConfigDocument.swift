@@ -40,7 +40,20 @@ public enum MFAConfigDocument {
         let document = try GuideConfigShapes.normalize(try JSONParser.parse(text))
         var config = MFAConfig()
         try apply(document, to: &config)
+        try checkWhole(config)
         return document
+    }
+
+    /// Checks what no single field shows, on an effective configuration
+    /// (every layer applied): each kind's settings as a whole
+    /// (`SecondFactor.check`), such as WebAuthn origins against the rp id.
+    /// - Throws: `invalidArgument` naming the field.
+    package static func checkWhole(_ config: MFAConfig) throws(MFAError) {
+        for kind in FactorRegistry.all { try checkSection(kind, config) }
+    }
+
+    private static func checkSection<F: SecondFactor>(_ kind: F.Type, _ config: MFAConfig) throws(MFAError) {
+        try F.check(config[kind])
     }
 
     /// The effective configuration: defaults, then each document in turn.

@@ -9,7 +9,7 @@ extension MFAContext {
         defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         let document = try MFAConfigDocument.validate(json)
-        if tenant != nil { _ = try MFAConfigDocument.resolve([try projectDocument(), document]) }
+        if tenant != nil { try MFAConfigDocument.checkWhole(MFAConfigDocument.resolve([try projectDocument(), document])) }
         try store.setConfigDocument(document.jsonText, tenant: tenant ?? "", now: clock.now())
         audit(AuditEvent(kind: .configChange, tenant: tenant ?? "", time: clock.now()))
     }
@@ -30,7 +30,7 @@ extension MFAContext {
         try store.updateConfigDocument(tenant: tenant ?? "", now: clock.now()) { (stored) throws(MFAError) in
             let base = try stored.map { (text) throws(MFAError) in try JSONParser.parse(text) } ?? .object([])
             let merged = ConfigMerge.merge(base, update)
-            _ = try MFAConfigDocument.resolve((project.map { [$0] } ?? []) + [merged])
+            try MFAConfigDocument.checkWhole(MFAConfigDocument.resolve((project.map { [$0] } ?? []) + [merged]))
             return merged.jsonText
         }
         audit(AuditEvent(kind: .configChange, tenant: tenant ?? "", time: clock.now(), detail: "UPDATE"))

@@ -107,7 +107,17 @@ extension MFAContext {
         }
         // The kind opens its assertion first: an expired SMS code says
         // CODE_EXPIRED even when the pending credential expired with it.
-        let attempt = try kind.attempt(for: assertion, claims: claims, context: self, now: now)
+        let attempt: FactorAttempt
+        do {
+            attempt = try kind.attempt(for: assertion, claims: claims, context: self, now: now)
+        } catch {
+            // A kind that reads the store first (WebAuthn) may miss what a revocation
+            // removed: the revocation is the answer, as below.
+            if error.code != .userTokenExpired, error.code != .tooManyAttemptsTryLater {
+                try checkNotRevoked(claims, now: now)
+            }
+            throw error
+        }
         guard claims.expires >= now else { throw MFAError(.invalidSession, "the pending credential has expired") }
         let outcome = AttemptOutcome()
         let request = AttemptRequest(enrollmentID: attempt.enrollmentID, tenant: claims.tenant, uid: claims.uid,
@@ -136,6 +146,12 @@ extension MFAContext {
                                  factorID: factor.factorID, enrollmentID: factor.enrollmentID, time: now,
                                  detail: error.code.name))
             }
+            // Refused before the factor was admitted (admitting checks the epoch
+            // first): what a revocation removed (the factor, the SMS code, the
+            // WebAuthn credential) is not the answer; the revocation is.
+            if outcome.factor == nil, error.code != .userTokenExpired, error.code != .tooManyAttemptsTryLater {
+                try checkNotRevoked(claims, now: now)
+            }
             throw error
         }
         guard let factor = outcome.factor else { throw MFAError(.internal, "the attempt saw no factor") }
@@ -163,8 +179,16 @@ extension MFAContext {
         try admit(view, claims: claims, kindID: K.id, now: now)
     }
 
+    /// `admit(_:claims:kind:now:)` by the kind's id. A used credential is
+    /// `invalidSession`; then a credential minted before
+    /// the user's last revocation is `userTokenExpired` whatever else the
+    /// revocation changed (the factor removed with it is not looked for).
     func admit(_ view: AttemptView, claims: TokenClaims, kindID: String,
                now: Int64) throws(MFAError) -> (factor: FactorRecord, config: MFAConfig) {
+        guard !view.consumed else { throw MFAError(.invalidSession, "the pending credential was already used") }
+        guard view.user.tokenEpoch == claims.epoch else {
+            throw MFAError(.userTokenExpired, "the user's tokens were revoked after this sign-in started")
+        }
         guard let factor = view.factor else {
             throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
         }
@@ -173,10 +197,6 @@ extension MFAContext {
         }
         guard factor.factorID == kindID else {
             throw MFAError(.invalidArgument, "a \(kindID) assertion cannot resolve a \(factor.factorID) factor")
-        }
-        guard !view.consumed else { throw MFAError(.invalidSession, "the pending credential was already used") }
-        guard view.user.tokenEpoch == claims.epoch else {
-            throw MFAError(.userTokenExpired, "the user's tokens were revoked after this sign-in started")
         }
         guard view.user.lockedUntil <= now, factor.lockedUntil <= now else {
             throw MFAError(.tooManyAttemptsTryLater, "too many failed attempts; try again later")

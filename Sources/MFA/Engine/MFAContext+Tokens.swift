@@ -29,6 +29,21 @@ extension MFAContext {
         }
     }
 
+    /// Throws `userTokenExpired` if a token that is intact, unexpired and
+    /// unused was minted before its user's last revocation: whatever else
+    /// the revocation changed (a factor, an SMS code or a pending secret
+    /// removed with it), that is the answer. An expired or used token is
+    /// left to the flow's own answer (`invalidSession`, `codeExpired`).
+    /// Flows call it where they would otherwise answer from what the
+    /// revocation removed.
+    func checkNotRevoked(_ claims: TokenClaims, now: Int64) throws(MFAError) {
+        guard claims.expires >= now else { return }
+        let state = try store.tokenState(tokenID: claims.id, tenant: claims.tenant, uid: claims.uid)
+        guard state.consumed || state.epoch == claims.epoch else {
+            throw MFAError(.userTokenExpired, "the user's tokens were revoked after this one was issued")
+        }
+    }
+
     /// When the user's credentials were last revoked (ms), or nil.
     private func revocation(tenant: String?, uid: String) throws(MFAError) -> Int64? {
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }

@@ -61,6 +61,11 @@ package protocol SecondFactor: Sendable {
     static func apply(_ document: JSONValue, to settings: inout Settings) throws(MFAError)
     /// Its keys, every field written out.
     static func json(_ settings: Settings) -> [(String, JSONValue)]
+    /// Checks its settings as a whole, once every layer is applied (what no
+    /// single field shows: a WebAuthn origin outside the rp id). Run when a
+    /// configuration is written, where it throws `invalidArgument` naming
+    /// the field.
+    static func check(_ settings: Settings) throws(MFAError)
 
     /// Its migration track (`schema_version:<id>`).
     static var migrations: [Migration] { get }
@@ -92,6 +97,7 @@ package protocol SecondFactor: Sendable {
 }
 
 extension SecondFactor {
+    package static func check(_ settings: Settings) throws(MFAError) {}
     package static var countsTowardLimit: Bool { true }
     package static var replacesPrevious: Bool { false }
     package static var providerAliases: [String] { [] }

@@ -102,20 +102,24 @@ extension MFAStore {
     /// clears the user's backoff and revokes the user's tokens, in one
     /// transaction.
     /// - Returns: the removed factors and forgotten devices, or nil (and
-    ///   nothing written) if the store has neither a factor nor a record of the user.
+    ///   nothing written) if the user has neither a factor nor an enrollment,
+    ///   a sent code or a remembered device (a uid never seen, a user deleted,
+    ///   or reset with nothing since).
     package func resetUser(tenant: String, uid: String,
                            nowMs: Int64) throws(MFAError) -> (factors: [FactorRecord], devices: [String])? {
         try database.transaction { (db) throws(MFAError) -> (factors: [FactorRecord], devices: [String])? in
-            let known = try Self.lockStoredUser(db, tenant, uid, dialect)
+            _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
-            if factors.isEmpty, !known { return nil }
             for factor in factors { try Self.delete(db, factor) }
-            try Self.deleteInFlight(db, tenant, uid)
+            let inFlight = try Self.deleteInFlight(db, tenant, uid)
+            let devices = try DeviceStore.deleteAll(db, tenant, uid)
+            // No factor, nothing in flight, no device: nothing was deleted, and nothing is written.
+            guard inFlight > 0 || !factors.isEmpty || !devices.isEmpty else { return nil }
             try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
             try db.execute("""
                 UPDATE mfa_users SET failures = 0, last_failure_at = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
                 """, [.text(tenant), .text(uid)])
-            return (factors, try DeviceStore.deleteAll(db, tenant, uid))
+            return (factors, devices)
         }
     }
 
@@ -124,7 +128,9 @@ extension MFAStore {
     /// remembered devices, and
     /// the user's record, keeping only a revocation marker (tenant, uid,
     /// epoch, time) so that tokens issued before stay refused.
-    /// - Returns: the removed factors, the forgotten devices, and whether anything was stored.
+    /// - Returns: the removed factors, the forgotten devices, and whether
+    ///   anything was stored beyond such a marker (if not, nothing was
+    ///   written: a second delete finds nothing).
     package func deleteUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError)
         -> (factors: [FactorRecord], devices: [String], found: Bool) {
         try database.transaction { (db) throws(MFAError) in
@@ -144,9 +150,12 @@ extension MFAStore {
             let devices = try DeviceStore.deleteAll(db, tenant, uid)
             removed += devices.count
             let user = try Self.user(db, tenant, uid)
-            removed += try db.execute("DELETE FROM mfa_users WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
+            // A row that holds a revocation and nothing more (what a delete or a
+            // reset leaves) is no data of the user's: it is neither deleted nor counted.
+            removed += try db.query(Self.userDataSQL, [.text(tenant), .text(uid)]).count
             let found = !factors.isEmpty || removed > 0
             if found {
+                try db.execute("DELETE FROM mfa_users WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
                 try db.execute("INSERT INTO mfa_users (tenant, uid, token_epoch, revoked_at_ms) VALUES (?, ?, ?, ?)",
                                [.text(tenant), .text(uid), .int(user.tokenEpoch + 1),
                                 .int(max(nowMs, user.revokedAtMs ?? nowMs))])
@@ -154,6 +163,12 @@ extension MFAStore {
             return (factors, devices, found)
         }
     }
+
+    /// A row if the user's row holds more than a revocation (parameters: tenant, uid).
+    private static let userDataSQL = """
+        SELECT 1 FROM mfa_users WHERE tenant = ? AND uid = ? AND (last_second_factor_at <> 0 OR failures <> 0 \
+        OR last_failure_at <> 0 OR locked_until <> 0 OR consumed IS NOT NULL)
+        """
 
     /// A user's key in a page's index.
     private static func pageKey(_ tenant: String, _ uid: String) -> String { tenant + "\u{1f}" + uid }

@@ -81,6 +81,10 @@ final class TestAuthenticator: @unchecked Sendable {
     var rpIDOverride: String?
     var aaguid = [UInt8](repeating: 0x42, count: 16)
     var userHandle: [UInt8]?
+    /// The COSE key registered instead of the Ed25519 one (a weak or malformed key).
+    var coseKeyOverride: [UInt8]?
+    /// What stands in for the signature of a message (nil: the Ed25519 key signs).
+    var signatureOverride: (([UInt8]) -> [UInt8])?
 
     init() {
         _ = sodium_init()
@@ -89,10 +93,12 @@ final class TestAuthenticator: @unchecked Sendable {
     }
 
     var coseKey: [UInt8] {
-        TestCBOR.encode(.map([(.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(6)), (.int(-2), .bytes(publicKey))]))
+        if let coseKeyOverride { return coseKeyOverride }
+        return TestCBOR.encode(.map([(.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(6)), (.int(-2), .bytes(publicKey))]))
     }
 
     func sign(_ message: [UInt8]) -> [UInt8] {
+        if let signatureOverride { return signatureOverride(message) }
         var signature = [UInt8](repeating: 0, count: 64)
         crypto_sign_detached(&signature, nil, message, UInt64(message.count), secretKey)
         return signature

@@ -67,7 +67,7 @@ struct WebAuthnParsingTests {
     func configuration() throws {
         let fixture = try WebAuthnFixture()
         try fixture.context.updateConfig(json: """
-            {"webauthn":{"rpId":"example.com","rpName":"ACME","origins":["https://example.com","http://localhost:5000",
+            {"webauthn":{"rpId":"example.com","rpName":"ACME","origins":["https://example.com","https://a.example.com",
              "https://login.example.com:8443"],"userVerification":"discouraged","residentKey":"required",
              "attestation":"indirect","timeout":120000}}
             """)

@@ -164,7 +164,9 @@ def public_url(url: str, development: bool) -> str:
             or parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password):
         raise SettingsError("MFA_WEB_URL must be the application's origin with a lower-case domain name, "
                             "such as https://auth.example.com/, not %r" % url)
-    return "%s://%s%s/" % (parts.scheme, host, "" if port is None else ":%d" % port)
+    # A browser never writes the scheme's default port in an origin (libmfa refuses such an origin).
+    default = 443 if parts.scheme == "https" else 80
+    return "%s://%s%s/" % (parts.scheme, host, "" if port in (None, default) else ":%d" % port)
 
 
 def _key(env: Mapping[str, str], name: str, instance: pathlib.Path, development: bool, size: int,

@@ -677,16 +677,21 @@ class Admin:
         Removes every factor (and any enrollment or SMS code in flight),
         clears their backoff and revokes their credentials and tokens, in one
         transaction: a sign-in in progress, enrollment sessions and
-        credentials issued before are refused; the user signs in with the
-        first factor alone and enrolls again. A user whose factors are gone
-        already is reset all the same. Audited: ``UNENROLL`` (detail
+        credentials issued before are refused (``UserTokenExpiredError``,
+        whatever the reset removed with them); the user signs in with the
+        first factor alone and enrolls again. Audited: ``UNENROLL`` (detail
         ``"ADMIN"``) per factor and ``USER_RESET``, with the actor.
+
+        A user with nothing to reset (no factor and no enrollment or SMS
+        code in flight: a uid never seen, a user deleted, or reset with
+        nothing enrolled or started since) raises, and nothing is written or
+        audited; ``Context.revoke_tokens`` revokes such a user's tokens.
 
         Returns:
             The removed factors (phone numbers left out).
 
         Raises:
-            MFAEnrollmentNotFoundError: nothing is stored about the user (nothing is written).
+            MFAEnrollmentNotFoundError: nothing to reset (nothing is written).
             InvalidArgumentError, TypeError, StorageError.
         """
         return self._removal(lib.mfa_admin_reset_user, uid, tenant)
@@ -699,11 +704,16 @@ class Admin:
         a counter and the time) stays, so that sessions and credentials
         issued before stay refused. Audited: ``USER_DELETED``, with the actor.
 
+        A user of whom nothing but that marker is stored (a uid never seen,
+        a user deleted before, or reset before with nothing stored since)
+        raises, and nothing is written or audited: a second delete finds
+        nothing.
+
         Returns:
             The removed factors (phone numbers left out).
 
         Raises:
-            MFAEnrollmentNotFoundError: nothing is stored about the user.
+            MFAEnrollmentNotFoundError: nothing to delete (nothing is written).
             InvalidArgumentError, TypeError, StorageError.
         """
         return self._removal(lib.mfa_admin_delete_user, uid, tenant)

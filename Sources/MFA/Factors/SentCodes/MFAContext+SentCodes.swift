@@ -64,6 +64,8 @@ extension MFAContext {
         throws(MFAError) -> FactorEnrollment {
         let claims = try OpaqueToken.open(token, purpose: channel.tokenPurpose, keyring: keyring)
         try Self.checkOwner(claims, user)
+        // A reset removed the code with the revocation: the revocation is the answer.
+        try checkNotRevoked(claims, now: now)
         let config = try config(tenant: user.tenant)
         guard config.allows(channel.factorID) else {
             throw MFAError(.operationNotAllowed, "\(channel.factorID) second factors are disabled")

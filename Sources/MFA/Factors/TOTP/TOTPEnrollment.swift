@@ -33,6 +33,8 @@ extension MFAContext {
         guard now <= claims.expires else {
             throw MFAError(.codeExpired, "the secret's enrollment deadline has passed; generate a new one")
         }
+        // A reset removed the pending secret with the revocation: the revocation is the answer.
+        try checkNotRevoked(claims, now: now)
         let config = try config(tenant: user.tenant)
         guard config.allows(TOTPMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "TOTP second factors are disabled")

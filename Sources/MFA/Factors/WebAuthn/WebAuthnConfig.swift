@@ -96,6 +96,43 @@ enum WebAuthnConfig {
         }
     }
 
+    /// Checks the relying party as a whole, once every layer of the
+    /// configuration is applied: an rp id that is a domain a relying party
+    /// can own (not a public suffix, `PublicSuffixes`, nor an IP address),
+    /// and origins a browser can write and that belong to it: no default
+    /// port (`https://example.com:443` is written `https://example.com`),
+    /// and a host that is the rp id or a subdomain of it. Android origins
+    /// (`android:apk-key-hash:`) name no host and are not checked here.
+    /// - Throws: `invalidArgument` naming the field (an origin by its index,
+    ///   never its text).
+    static func checkRelyingParty(_ settings: WebAuthnSettings) throws(MFAError) {
+        if let rpID = settings.rpID {
+            if let last = rpID.split(separator: ".").last, last.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                throw MFAError(.invalidArgument, "webauthn.rpId must be a domain name, not an IP address")
+            }
+            guard !PublicSuffixes.contains(rpID) else {
+                throw MFAError(.invalidArgument, "webauthn.rpId is a public suffix (such as com, co.uk or github.io), "
+                    + "under which anyone can register a domain; use the relying party's own domain")
+            }
+        }
+        for (index, origin) in settings.origins.enumerated() {
+            let field = "webauthn.origins[\(index)]"
+            let secure = origin.hasPrefix("https://")
+            guard secure || origin.hasPrefix("http://") else { continue }
+            let authority = origin.dropFirst(secure ? 8 : 7)
+            let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let host = String(parts[0])
+            if parts.count == 2, parts[1] == (secure ? "443" : "80") {
+                throw MFAError(.invalidArgument, "\(field) names the default port of its scheme, which a browser "
+                    + "never writes in an origin: leave the port out")
+            }
+            if let rpID = settings.rpID, host != rpID, !host.hasSuffix("." + rpID) {
+                throw MFAError(.invalidArgument, "\(field) is outside webauthn.rpId: its host must be the rp id "
+                    + "or a subdomain of it")
+            }
+        }
+    }
+
     /// `https://host[:port]`, `http://localhost[:port]`, or an Android app's `android:apk-key-hash:...`.
     static func isOrigin(_ text: String) -> Bool {
         guard text.utf8.count <= 300 else { return false }

@@ -29,6 +29,10 @@ package enum WebAuthnFactor: SecondFactor {
         try WebAuthnConfig.apply(section, to: &settings)
     }
 
+    package static func check(_ settings: WebAuthnSettings) throws(MFAError) {
+        try WebAuthnConfig.checkRelyingParty(settings)
+    }
+
     package static func json(_ settings: WebAuthnSettings) -> [(String, JSONValue)] {
         [("webauthn", WebAuthnConfig.json(settings))]
     }
@@ -78,7 +82,7 @@ package enum WebAuthnFactor: SecondFactor {
             throw MFAError(.storageError, "a stored WebAuthn key is malformed")
         }
         do throws(MFAError) {
-            let key = try COSEKey(try CBORDecoder.decode(Array(plain[(3 + length)...]), "stored key"))
+            let key = try COSEKey(stored: try CBORDecoder.decode(Array(plain[(3 + length)...]), "stored key"))
             return (Array(plain[3..<3 + length]), key)
         } catch {
             throw MFAError(.storageError, "a stored WebAuthn key is malformed")

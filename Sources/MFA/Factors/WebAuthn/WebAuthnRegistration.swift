@@ -1,9 +1,17 @@
 extension MFAContext {
     /// The relying party of a configuration.
-    /// - Throws: `operationNotAllowed` when no rp id is configured.
+    /// - Throws: `operationNotAllowed` when no rp id is configured, or when
+    ///   the stored configuration breaks a rule of `WebAuthnConfig.checkRelyingParty`
+    ///   (one written before the rule, or into the store by hand): such an rp
+    ///   id or origin is never trusted, and the message names the field.
     static func relyingParty(_ settings: WebAuthnSettings) throws(MFAError) -> (id: String, party: RelyingParty) {
         guard let rpID = settings.rpID else {
             throw MFAError(.operationNotAllowed, "WebAuthn needs webauthn.rpId in the configuration")
+        }
+        do throws(MFAError) {
+            try WebAuthnConfig.checkRelyingParty(settings)
+        } catch {
+            throw MFAError(.operationNotAllowed, "the stored WebAuthn configuration is refused: \(error.message)")
         }
         return (rpID, RelyingParty(id: rpID, origins: settings.effectiveOrigins,
                                    requireUserVerification: settings.userVerification == .required))
@@ -78,6 +86,7 @@ extension MFAContext {
         let claims = try WebAuthnChallenge.open(clientData.challenge, purpose: .webAuthnRegistration, keyring: keyring)
         try Self.checkOwner(claims, user)
         guard now <= claims.expires else { throw MFAError(.invalidSession, "the registration challenge has expired") }
+        try checkNotRevoked(claims, now: now)
         let config = try config(tenant: user.tenant)
         guard config.allows(WebAuthnMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "WebAuthn second factors are disabled")

@@ -13,6 +13,13 @@ public let WebAuthnMultiFactorID = "webauthn"
 /// (its state may also be given as `"providers": {"webauthn": "ENABLED"}`).
 /// Without `rpId` no ceremony can start (`OPERATION_NOT_ALLOWED`); without
 /// `origins`, the one origin allowed is `https://<rpId>`.
+///
+/// A configuration is refused (`invalidArgument` naming the field) when its
+/// rp id is a public suffix (every single-label name but `localhost`, and
+/// a short built-in list such as `co.uk` and `github.io`; not the whole
+/// Public Suffix List) or an IP address, or when an origin names its
+/// scheme's default port (`https://example.com:443`, which no browser
+/// writes) or has a host that is neither the rp id nor a subdomain of it.
 public struct WebAuthnSettings: FactorSettings {
     /// The most origins a configuration may list.
     public static let maxOrigins = 16
@@ -24,13 +31,16 @@ public struct WebAuthnSettings: FactorSettings {
     public static let timeouts: ClosedRange<Int64> = 10_000...600_000
 
     /// The relying party id: the domain credentials are scoped to
-    /// ("example.com"), lower case; nil until configured.
+    /// ("example.com"), lower case, one the relying party can own (not a
+    /// public suffix or an IP address); nil until configured.
     public var rpID: String?
     /// The relying party's name shown by some authenticators (the rp id when empty).
     public var rpName = ""
-    /// The origins responses may come from ("https://example.com",
-    /// "https://login.example.com:8443", "http://localhost:5000" for
-    /// development); empty means `https://<rpId>` only.
+    /// The origins responses may come from, as a browser writes them
+    /// ("https://example.com", "https://login.example.com:8443", with rp id
+    /// "localhost" "http://localhost:5000" for development): lower case, no
+    /// default port, no path, each host the rp id or a subdomain of it;
+    /// empty means `https://<rpId>` only.
     public var origins: [String] = []
     /// Whether the authenticator must verify the user (PIN, biometrics).
     public var userVerification: WebAuthnUserVerification = .preferred

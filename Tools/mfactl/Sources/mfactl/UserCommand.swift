@@ -9,7 +9,8 @@ struct UserCommand: ParsableCommand {
 
     struct Reset: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove every factor of a user and revoke their tokens (they sign in with the first factor alone).")
+            abstract: "Remove every factor of a user and revoke their tokens (they sign in with the first factor alone).",
+            discussion: "A user with nothing to reset (no factor, nothing in flight) exits 66; nothing is written.")
         @OptionGroup var store: StoreOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var actor: ActorOption
@@ -27,7 +28,8 @@ struct UserCommand: ParsableCommand {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete everything stored about a user (an erasure request).",
-            discussion: "Only a revocation marker stays, so that tokens issued before stay refused.")
+            discussion: "Only a revocation marker stays, so that tokens issued before stay refused. A user of whom "
+                + "nothing else is stored (never seen, or deleted before) exits 66; nothing is written.")
         @OptionGroup var store: StoreOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var actor: ActorOption

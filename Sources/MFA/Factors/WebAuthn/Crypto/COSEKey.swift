@@ -40,11 +40,22 @@ package struct COSEKey: Sendable, Equatable {
         self.material = material
     }
 
-    /// Reads a COSE_Key map: kty, alg and the parameters its key type needs,
-    /// each of the right type and size (a P-256 point on the curve is checked
-    /// when a signature is).
+    /// Reads a COSE_Key that is to be trusted from now on (a registration's,
+    /// or one a host hands the stateless verifier): its shape
+    /// (`init(stored:)`), then its strength (`checkStrength()`), so that no
+    /// key whose signatures prove nothing is ever accepted.
     /// - Throws: `invalidArgument` for anything else, naming what is wrong.
     package init(_ value: CBORValue) throws(MFAError) {
+        try self.init(stored: value)
+        try checkStrength()
+    }
+
+    /// Reads a COSE_Key map: kty, alg and the parameters its key type needs,
+    /// each of the right type and size. Only the shape is checked: this
+    /// reads a key that was checked whole when it was registered (a stored
+    /// credential's, sealed and bound to its row).
+    /// - Throws: `invalidArgument` for anything else, naming what is wrong.
+    package init(stored value: CBORValue) throws(MFAError) {
         func fail(_ why: String) -> MFAError { MFAError(.invalidArgument, "credential public key: \(why)") }
         guard case .map = value else { throw fail("not a COSE_Key map") }
         guard let rawAlgorithm = value[int: 3]?.int else { throw fail("no algorithm (3)") }
@@ -76,6 +87,37 @@ package struct COSEKey: Sendable, Equatable {
                 throw fail("an RSA key must have a 2048- to 4096-bit modulus")
             }
             self.init(algorithm: algorithm, material: .rsa(n: n, e: e))
+        }
+    }
+
+    /// The one RSA public exponent accepted: 65537 (what every authenticator
+    /// uses; e = 1 makes the padded digest itself a valid signature, and small
+    /// exponents are what the known attacks on PKCS#1 v1.5 need).
+    package static let rsaExponent: [UInt8] = [0x01, 0x00, 0x01]
+
+    /// Refuses a key whose signatures would prove nothing: an RSA key
+    /// needs a modulus of exactly 2048 to 4096 bits that is odd, and the
+    /// exponent 65537; a P-256 key a point on the curve; an Ed25519 key a
+    /// canonical point of the main subgroup (no point of small order).
+    /// - Throws: `invalidArgument`, naming what is wrong.
+    package func checkStrength() throws(MFAError) {
+        func fail(_ why: String) -> MFAError { MFAError(.invalidArgument, "credential public key: \(why)") }
+        switch material {
+        case .rsa(let n, let e):
+            let modulus = Array(n.drop { $0 == 0 })
+            let bits = modulus.first.map { modulus.count * 8 - $0.leadingZeroBitCount } ?? 0
+            guard SignatureCheck.rsaBits.contains(bits), let last = modulus.last, last & 1 == 1 else {
+                throw fail("an RSA modulus must be odd and of 2048 to 4096 bits")
+            }
+            guard Array(e.drop { $0 == 0 }) == Self.rsaExponent else {
+                throw fail("an RSA public exponent must be 65537")
+            }
+        case .ec2(let x, let y):
+            guard SignatureCheck.isP256Point(x: x, y: y) else { throw fail("the P-256 point is not on the curve") }
+        case .okp(let x):
+            guard SignatureCheck.isEd25519Point(x) else {
+                throw fail("the Ed25519 key is not a point of the main subgroup in canonical form")
+            }
         }
     }
 

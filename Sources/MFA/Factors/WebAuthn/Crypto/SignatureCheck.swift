@@ -38,6 +38,31 @@ enum SignatureCheck {
         return nettle_ecdsa_verify(&point, digest.count, digest, &signature) == 1
     }
 
+    /// Whether (`x`, `y`), 32 bytes each, is a point of P-256 (coordinates
+    /// below the field's prime, on the curve).
+    static func isP256Point(x: [UInt8], y: [UInt8]) -> Bool {
+        guard x.count == 32, y.count == 32 else { return false }
+        var point = ecc_point()
+        nettle_ecc_point_init(&point, nettle_get_secp_256r1())
+        defer { nettle_ecc_point_clear(&point) }
+        var mx = __mpz_struct(), my = __mpz_struct()
+        nettle_mpz_init_set_str_256_u(&mx, 32, x)
+        nettle_mpz_init_set_str_256_u(&my, 32, y)
+        defer {
+            __gmpz_clear(&mx)
+            __gmpz_clear(&my)
+        }
+        return nettle_ecc_point_set(&point, &mx, &my) == 1
+    }
+
+    /// Whether `x` is an Ed25519 public key whose signatures mean
+    /// something: a canonical encoding of a point of the main subgroup,
+    /// not of small order (libsodium's check).
+    static func isEd25519Point(_ x: [UInt8]) -> Bool {
+        guard x.count == 32, (try? Sodium.ensureReady()) != nil else { return false }
+        return crypto_core_ed25519_is_valid_point(x) == 1
+    }
+
     /// RSASSA-PKCS1-v1_5 with SHA-256: `n` the modulus, `e` the exponent,
     /// `signature` exactly as long as the modulus.
     static func rs256(n: [UInt8], e: [UInt8], message: [UInt8], signature: [UInt8]) -> Bool {

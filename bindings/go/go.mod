@@ -1,0 +1,3 @@
+module libmfa/mfa
+
+go 1.19
