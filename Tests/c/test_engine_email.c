@@ -6,7 +6,8 @@
  * INVALID_EMAIL without the address in the message, a failing mailer
  * (EMAIL_SEND_FAILED, nothing counted), the verified sign-in address
  * (off by default), the development outbox (options->email_outbox), and
- * every bad argument.
+ * issue 45's answers (a code in flight when the user is reset is
+ * USER_TOKEN_EXPIRED) and every bad argument.
  *
  * Built by CTest with gcc and clang at -std=c99 -Wall -Wextra -pedantic -Werror.
  */
@@ -232,10 +233,63 @@ static void test_bad_arguments(void) {
     mfa_close(ctx);
 }
 
+/* Issue 45's answers on email: an email code in flight when the admin resets
+ * the user answers USER_TOKEN_EXPIRED, at enrollment and at sign-in, a right
+ * code and a wrong one alike (the reset removed the code with the revocation). */
+static void test_revoked_in_flight(void) {
+    mfa_ctx *ctx = open_engine(EMAIL_ON);
+    mfa_user user;
+    char session[TOKEN_MAX], cred[TOKEN_MAX], code[MFA_CODE_BUFFER_SIZE], wrong[MFA_CODE_BUFFER_SIZE], eid[64];
+    char *vid = NULL;
+    mfa_resolver *resolver = NULL;
+    mfa_sign_in_result *result = NULL;
+    mfa_assertion a = assertion_of(MFA_FACTOR_EMAIL);
+
+    user_make(&user, "carol", NULL);
+    session_of(ctx, &user, session);
+    CHECK_STATUS(mfa_email_start_enrollment(ctx, &vid, session, "carol@example.com", NULL), MFA_OK);
+    CHECK(mail_code("carol@example.com", code));
+    wrong_sms_code(wrong, code);
+    CHECK_STATUS(mfa_admin_reset_user(ctx, NULL, NULL, "carol", "admin", NULL), MFA_OK);
+    CHECK_STATUS(enroll_email(ctx, &user, vid, wrong, eid), MFA_ERR_USER_TOKEN_EXPIRED);
+    CHECK_STATUS(enroll_email(ctx, &user, vid, code, eid), MFA_ERR_USER_TOKEN_EXPIRED);
+    mfa_free(vid);
+    vid = NULL;
+    /* Enrolled again, then a sign-in in flight when the reset comes. */
+    g_now += 31;
+    user.auth_time = g_now;
+    session_of(ctx, &user, session);
+    CHECK_STATUS(mfa_email_start_enrollment(ctx, &vid, session, "carol@example.com", NULL), MFA_OK);
+    CHECK(mail_code("carol@example.com", code));
+    CHECK_STATUS(enroll_email(ctx, &user, vid, code, eid), MFA_OK);
+    mfa_free(vid);
+    vid = NULL;
+    g_now += 31;
+    user.auth_time = g_now;
+    CHECK_STATUS(mfa_sign_in(ctx, &resolver, &user, NULL), MFA_ERR_SECOND_FACTOR_REQUIRED);
+    if (resolver) snprintf(cred, sizeof cred, "%s", resolver->session);
+    mfa_resolver_free(resolver);
+    CHECK_STATUS(mfa_email_start_sign_in(ctx, &vid, cred, NULL, eid, NULL), MFA_OK);
+    CHECK(mail_code("carol@example.com", code));
+    wrong_sms_code(wrong, code);
+    CHECK_STATUS(mfa_admin_reset_user(ctx, NULL, NULL, "carol", "admin", NULL), MFA_OK);
+    a.verification_id = vid;
+    a.code = wrong;
+    CHECK_STATUS(mfa_resolve(ctx, &result, cred, NULL, &a, NULL), MFA_ERR_USER_TOKEN_EXPIRED);
+    a.code = code;
+    CHECK_STATUS(mfa_resolve(ctx, &result, cred, NULL, &a, NULL), MFA_ERR_USER_TOKEN_EXPIRED);
+    CHECK(result == NULL);
+    mfa_free(vid);
+    /* Nothing left to reset: ENROLLMENT_NOT_FOUND. */
+    CHECK_STATUS(mfa_admin_reset_user(ctx, NULL, NULL, "carol", "admin", NULL), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND);
+    mfa_close(ctx);
+}
+
 int main(void) {
     test_enroll_and_sign_in();
     test_send_failure_and_verified_address();
     test_outbox();
+    test_revoked_in_flight();
     test_bad_arguments();
     return engine_report();
 }
