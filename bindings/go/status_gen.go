@@ -72,6 +72,12 @@ var (
 	ErrAttestationNotTrusted = &Error{Status: -32, Name: "ATTESTATION_NOT_TRUSTED"}
 	// ErrUserVerificationRequired is USER_VERIFICATION_REQUIRED: WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user.
 	ErrUserVerificationRequired = &Error{Status: -33, Name: "USER_VERIFICATION_REQUIRED"}
+	// ErrInvalidEmail is INVALID_EMAIL: The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name.
+	ErrInvalidEmail = &Error{Status: -35, Name: "INVALID_EMAIL"}
+	// ErrEmailSendFailed is EMAIL_SEND_FAILED: The email sender failed, or none is configured; no attempt or quota was used.
+	ErrEmailSendFailed = &Error{Status: -36, Name: "EMAIL_SEND_FAILED"}
+	// ErrDeviceNotFound is DEVICE_NOT_FOUND: No remembered device of this user has this id.
+	ErrDeviceNotFound = &Error{Status: -37, Name: "DEVICE_NOT_FOUND"}
 )
 
 // sentinels are the sentinel errors by status code.
@@ -109,4 +115,7 @@ var sentinels = map[Status]*Error{
 	-31: ErrCredentialCloned,
 	-32: ErrAttestationNotTrusted,
 	-33: ErrUserVerificationRequired,
+	-35: ErrInvalidEmail,
+	-36: ErrEmailSendFailed,
+	-37: ErrDeviceNotFound,
 }

@@ -64,6 +64,9 @@ export class RPIDMismatchError extends MFAError {}
 export class CredentialClonedError extends MFAError {}
 export class AttestationNotTrustedError extends MFAError {}
 export class UserVerificationRequiredError extends MFAError {}
+export class InvalidEmailError extends MFAError {}
+export class EmailSendFailedError extends MFAError {}
+export class DeviceNotFoundError extends MFAError {}
 /** The error class of each status the loaded library names (a newer library's too). */
 export const ERRORS: ReadonlyMap<number, typeof MFAError>;
 /** Status codes by name, of the loaded library. */

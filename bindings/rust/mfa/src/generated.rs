@@ -146,6 +146,18 @@ pub enum Error {
     ///
     /// Status `MFA_ERR_USER_VERIFICATION_REQUIRED` (-33).
     UserVerificationRequired(String),
+    /// The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name.
+    ///
+    /// Status `MFA_ERR_INVALID_EMAIL` (-35).
+    InvalidEmail(String),
+    /// The email sender failed, or none is configured; no attempt or quota was used.
+    ///
+    /// Status `MFA_ERR_EMAIL_SEND_FAILED` (-36).
+    EmailSendFailed(String),
+    /// No remembered device of this user has this id.
+    ///
+    /// Status `MFA_ERR_DEVICE_NOT_FOUND` (-37).
+    DeviceNotFound(String),
     /// A status code this binding does not know, with its message.
     Unknown {
         /// The C status code.
@@ -192,6 +204,9 @@ impl Error {
             -31 => Error::CredentialCloned(message),
             -32 => Error::AttestationNotTrusted(message),
             -33 => Error::UserVerificationRequired(message),
+            -35 => Error::InvalidEmail(message),
+            -36 => Error::EmailSendFailed(message),
+            -37 => Error::DeviceNotFound(message),
             _ => Error::Unknown { status, message },
         }
     }
@@ -232,6 +247,9 @@ impl Error {
             Error::CredentialCloned(_) => -31,
             Error::AttestationNotTrusted(_) => -32,
             Error::UserVerificationRequired(_) => -33,
+            Error::InvalidEmail(_) => -35,
+            Error::EmailSendFailed(_) => -36,
+            Error::DeviceNotFound(_) => -37,
             Error::Unknown { status, .. } => *status,
         }
     }
@@ -272,6 +290,9 @@ impl Error {
             Error::CredentialCloned(_) => "CREDENTIAL_CLONED",
             Error::AttestationNotTrusted(_) => "ATTESTATION_NOT_TRUSTED",
             Error::UserVerificationRequired(_) => "USER_VERIFICATION_REQUIRED",
+            Error::InvalidEmail(_) => "INVALID_EMAIL",
+            Error::EmailSendFailed(_) => "EMAIL_SEND_FAILED",
+            Error::DeviceNotFound(_) => "DEVICE_NOT_FOUND",
             Error::Unknown { .. } => "UNKNOWN",
         }
     }
@@ -312,6 +333,9 @@ impl Error {
             Error::CredentialCloned(message) => message,
             Error::AttestationNotTrusted(message) => message,
             Error::UserVerificationRequired(message) => message,
+            Error::InvalidEmail(message) => message,
+            Error::EmailSendFailed(message) => message,
+            Error::DeviceNotFound(message) => message,
             Error::Unknown { message, .. } => message,
         }
     }
@@ -337,6 +361,10 @@ pub enum FactorKind {
     ///
     /// `MFA_FACTOR_WEBAUTHN` (4).
     Webauthn,
+    /// Factor kind: codes sent by email to an address (factor id "email").
+    ///
+    /// `MFA_FACTOR_EMAIL` (5).
+    Email,
     /// A number this binding does not know (a newer library).
     Other(i32),
 }
@@ -349,6 +377,7 @@ impl FactorKind {
             2 => FactorKind::Phone,
             3 => FactorKind::RecoveryCodes,
             4 => FactorKind::Webauthn,
+            5 => FactorKind::Email,
             other => FactorKind::Other(other),
         }
     }
@@ -360,6 +389,7 @@ impl FactorKind {
             FactorKind::Phone => 2,
             FactorKind::RecoveryCodes => 3,
             FactorKind::Webauthn => 4,
+            FactorKind::Email => 5,
             FactorKind::Other(raw) => raw,
         }
     }
@@ -421,6 +451,22 @@ pub enum AuditKind {
     ///
     /// `MFA_AUDIT_KEYS_ROTATED` (13).
     KeysRotated,
+    /// Audit event: a device was remembered (mfa_device_remember()); factor_id "remembered_device", enrollment_id the device's id.
+    ///
+    /// `MFA_AUDIT_DEVICE_REMEMBERED` (16).
+    DeviceRemembered,
+    /// Audit event: a device token given at sign-in was ignored; detail says why: DISABLED, MALFORMED, UNKNOWN, FOREIGN, TAMPERED, EXPIRED or REVOKED.
+    ///
+    /// `MFA_AUDIT_DEVICE_REFUSED` (17).
+    DeviceRefused,
+    /// Audit event: a remembered device was forgotten; detail says by what: OK (the user's call), ADMIN, LIMIT, TOKENS_REVOKED, LAST_FACTOR_REMOVED, USER_RESET, USER_DELETED.
+    ///
+    /// `MFA_AUDIT_DEVICE_REVOKED` (18).
+    DeviceRevoked,
+    /// Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
+    ///
+    /// `MFA_AUDIT_EMAIL_SENT` (19).
+    EmailSent,
     /// A number this binding does not know (a newer library).
     Other(i32),
 }
@@ -442,6 +488,10 @@ impl AuditKind {
             11 => AuditKind::UserReset,
             12 => AuditKind::UserDeleted,
             13 => AuditKind::KeysRotated,
+            16 => AuditKind::DeviceRemembered,
+            17 => AuditKind::DeviceRefused,
+            18 => AuditKind::DeviceRevoked,
+            19 => AuditKind::EmailSent,
             other => AuditKind::Other(other),
         }
     }
@@ -462,6 +512,10 @@ impl AuditKind {
             AuditKind::UserReset => 11,
             AuditKind::UserDeleted => 12,
             AuditKind::KeysRotated => 13,
+            AuditKind::DeviceRemembered => 16,
+            AuditKind::DeviceRefused => 17,
+            AuditKind::DeviceRevoked => 18,
+            AuditKind::EmailSent => 19,
             AuditKind::Other(raw) => raw,
         }
     }
