@@ -96,13 +96,14 @@ foreach(name ${MFA_SANITIZE_TESTS})
 endforeach()
 # The flow contract and the admin tests open their store through test_pg_store.h
 # (libpq); the flow contract signs WebAuthn answers with libsodium; the hardening
-# test writes to an SQLite file behind libmfa's back.
+# and key tests write to an SQLite file behind libmfa's back.
 foreach(name engine_flow_contract engine_admin engine_admin_imports engine_admin_keys)
   target_include_directories(san_${name} PRIVATE ${PQ_INCLUDE_DIRS})
   target_link_libraries(san_${name} PRIVATE ${PQ_LINK_LIBRARIES})
 endforeach()
 target_link_libraries(san_engine_flow_contract PRIVATE PkgConfig::SODIUM)
 target_link_libraries(san_engine_hardening PRIVATE PkgConfig::SQLITE)
+target_link_libraries(san_engine_admin_keys PRIVATE PkgConfig::SQLITE)
 # The WebAuthn tests' software authenticator signs with libsodium (test_webauthn_authenticator.h).
 target_link_libraries(san_engine_webauthn PRIVATE PkgConfig::SODIUM)
 add_test(NAME san_c_api COMMAND san_mfa ${MFA_VECTORS})

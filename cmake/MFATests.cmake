@@ -66,6 +66,8 @@ endforeach()
 #   engine_answers        issue 45's answers: every token minted before a reset, delete or removal is
 #                 USER_TOKEN_EXPIRED on every kind; reset and delete of a user with nothing to
 #                 remove (never seen, deleted, reset) are MFA_ENROLLMENT_NOT_FOUND, unaudited
+#   engine_key_mismatch   issue 45 item 7: another key under a known id is MFA_ERR_KEY_MISMATCH at
+#                 mfa_open (current and earlier keys, two servers, stores from before check values)
 # and the tests of processes, races and crashes:
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
@@ -82,7 +84,7 @@ endforeach()
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
     unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
     phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn admin admin_imports admin_keys
-    email devices answers)
+    email devices answers key_mismatch)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
@@ -91,8 +93,9 @@ endforeach()
 set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS} ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_admin ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_admin_imports ${PQ_LDFLAGS})
-set(MFA_ENGINE_LIBS_engine_admin_keys ${PQ_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_admin_keys ${PQ_LDFLAGS} ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_answers ${PQ_LDFLAGS} ${SODIUM_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_key_mismatch ${PQ_LDFLAGS} ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_hardening ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_key_memory ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
@@ -102,7 +105,8 @@ set(MFA_ENGINE_LIBS_abi_hardening "")
 set(MFA_ENGINE_LIBS_engine_webauthn ${SODIUM_LDFLAGS})
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h
-    ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h ${PROJECT_SOURCE_DIR}/Tests/c/test_webauthn_authenticator.h)
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h ${PROJECT_SOURCE_DIR}/Tests/c/test_webauthn_authenticator.h
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_store_sql.h)
 foreach(name ${MFA_ENGINE_PROGRAMS})
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})
@@ -160,8 +164,9 @@ set_tests_properties(abi_all_exports PROPERTIES TIMEOUT 900)
 #                 server, 1,000 rounds for each two-process race; plus (f), a forced
 #                 interleaving of an enrollment's last SMS try that only PostgreSQL allows
 #   engine_flow_contract_pg  the flow contract (its gcc build) on that server
-#   engine_admin_pg, engine_admin_imports_pg, engine_admin_keys_pg, engine_answers_pg  the admin,
-#                 import, key-rotation and answers tests (their gcc builds) on that server
+#   engine_admin_pg, engine_admin_imports_pg, engine_admin_keys_pg, engine_answers_pg,
+#   engine_key_mismatch_pg  the admin, import, key-rotation, answers and key-check tests (their
+#                 gcc builds) on that server
 #   pg_deadline_covers_retries  on that server, a trigger that fails every write of a user's row
 #                 with SQLSTATE 40001 after 0.8 s: each call gives up with STORAGE_ERROR within
 #                 three deadlines (mfa_deadline_ms=1000), its retries included, and nothing was
@@ -191,7 +196,7 @@ set_tests_properties(postgres_start PROPERTIES FIXTURES_SETUP postgres TIMEOUT 1
 add_test(NAME postgres_stop COMMAND ${MFA_PG_SCRIPT} stop ${MFA_PG_PORT})
 set_tests_properties(postgres_stop PROPERTIES FIXTURES_CLEANUP postgres TIMEOUT 120)
 foreach(name engine_race engine_phone_race engine_flow_contract engine_admin engine_admin_imports engine_admin_keys
-             engine_answers)
+             engine_answers engine_key_mismatch)
   add_test(NAME ${name}_pg COMMAND ${PROJECT_BINARY_DIR}/${name}_test_gcc env:MFA_CTEST_POSTGRES_URL)
   set_tests_properties(${name}_pg PROPERTIES
     FIXTURES_REQUIRED postgres

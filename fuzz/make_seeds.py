@@ -239,6 +239,16 @@ def phone_seeds():
     return seeds
 
 
+def pam_key_file_seeds():
+    """Key files in each form pam/key_file.c reads, and near misses (see fuzz_pam_key_file.c)."""
+    key = bytes(range(32)).hex().encode()
+    other = bytes(range(100, 132)).hex().encode()
+    return [bytes(range(32)), key + b"\n", b"pam " + key + b"\n", b"2026-11:" + key + b"\r\n",
+            b"# the key\n\n2026-11\t" + key + b"\nold " + other + b"\n", b"a:b:" + key, b":" + key,
+            b"pam " + key + b" extra\n", b"pam " + key[:-1] + b"\n", b"pam " + key + b"\npam " + other + b"\n",
+            b"".join(b"k%d %s\n" % (i, key) for i in range(17)), b"#only a comment\n", b"id\x00 " + key]
+
+
 def email_seeds():
     addresses = [b"jane@example.com", b"J.Doe+tag@Mail.Example.CO.uk", b"a@b.io", b"x!#$%&'*+/=?^_`{|}~-@xn--bcher-kva.de",
                  b"a" * 64 + b"@example.com", b"a" * 65 + b"@example.com", b"jane@example", b"jane@@example.com",
@@ -257,6 +267,7 @@ def email_seeds():
 
 TARGETS = {"base32": base32_seeds, "key_uri": key_uri_seeds, "import": import_seeds, "import_files": import_files_seeds,
            "config": config_seeds, "otp": otp_seeds, "tokens": tokens_seeds, "phone": phone_seeds,
+           "pam_key_file": pam_key_file_seeds,
            "email": email_seeds}
 
 

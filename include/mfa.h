@@ -209,7 +209,10 @@ int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) M
 /// pointers, a version 0 or newer than the library's, more than 64 previous
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, both
 /// a sender and an outbox for SMS or for email, an empty email outbox, a
-/// store location meant for another database: see mfa_options.store) or
+/// store location meant for another database: see mfa_options.store),
+/// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
+/// as the master key or a previous key, and the key given under that id is
+/// another one; the message names the id; nothing was read or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
@@ -902,7 +905,9 @@ int32_t mfa_rotate_keys_batched(mfa_ctx * MFA_NULLABLE ctx, mfa_rotation_result 
 /// with the context's keys, reading `batch_size` records (1 to
 /// MFA_ROTATION_BATCH_MAX) at a time, and reports those that do not open:
 /// after a key rotation, a check on a context opened with the new key alone
-/// proves that nothing still needs an old one. Nothing is written.
+/// proves that nothing still needs an old one. Nothing is written. Every row
+/// is checked whatever its seal format; a format this libmfa cannot read
+/// counts as failed.
 /// `progress` (or NULL) runs after each batch with the records checked and
 /// the total, and may stop the check there. On MFA_OK, `*out` holds what was
 /// found (free with mfa_seal_check_free()). Returns MFA_OK,

@@ -126,6 +126,8 @@ typedef enum mfa_status {
     MFA_ERR_ATTESTATION_NOT_TRUSTED = -32,
     /** WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user. */
     MFA_ERR_USER_VERIFICATION_REQUIRED = -33,
+    /** mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written. */
+    MFA_ERR_KEY_MISMATCH = -34,
     /** The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name. */
     MFA_ERR_INVALID_EMAIL = -35,
     /** The email sender failed, or none is configured; no attempt or quota was used. */

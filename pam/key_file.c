@@ -82,7 +82,14 @@ static int parse_text(mfa_pam_keys *out, const char *text, size_t len, const cha
         size_t first = 0;
         while (first < n && start[first] != ' ' && start[first] != '\t') first++;
         if (first == n) {
-            if (add_key(out, default_id, strlen(default_id), start, n, line, why, why_size) != 0) return -1;
+            /* <hex>, or <id>:<hex> (mfactl's form; hex holds no colon, an id may). */
+            const char *colon = NULL;
+            for (size_t i = 0; i < n; i++)
+                if (start[i] == ':') colon = start + i;
+            int rc = colon ? add_key(out, start, (size_t)(colon - start), colon + 1, n - (size_t)(colon - start) - 1,
+                                     line, why, why_size)
+                           : add_key(out, default_id, strlen(default_id), start, n, line, why, why_size);
+            if (rc != 0) return -1;
             continue;
         }
         size_t rest = first;
@@ -138,23 +145,32 @@ int mfa_pam_keys_load(mfa_pam_keys *out, const char *path, const char *default_i
         len += (size_t)n;
     }
     close(fd);
-    int status = 0;
     char reason[200] = "";
+    int status = mfa_pam_keys_parse(out, buffer, len, default_id, reason, sizeof reason);
+    explicit_bzero(buffer, sizeof buffer);
+    if (status != 0) return fail(why, why_size, "key file %s: %s", path, reason);
+    return 0;
+}
+
+int mfa_pam_keys_parse(mfa_pam_keys *out, const char *data, size_t len, const char *default_id, char *why,
+                       size_t why_size) {
+    int status = 0;
+    memset(out, 0, sizeof *out);
     if (len == MFA_MASTER_KEY_BYTES) {
         /* 32 raw bytes, under the default id. */
         size_t id_len = strlen(default_id);
         if (!valid_key_id(default_id, id_len)) {
-            status = fail(reason, sizeof reason, "a key id is 1 to %d printable ASCII characters", MFA_PAM_KEY_ID_MAX);
+            status = fail(why, why_size, "a key id is 1 to %d printable ASCII characters", MFA_PAM_KEY_ID_MAX);
         } else {
-            memcpy(out->bytes[0], buffer, MFA_MASTER_KEY_BYTES);
+            memcpy(out->bytes[0], data, MFA_MASTER_KEY_BYTES);
             memcpy(out->ids[0], default_id, id_len + 1);
             out->count = 1;
         }
+    } else if (len > KEY_FILE_MAX_BYTES) {
+        status = fail(why, why_size, "larger than %d bytes", KEY_FILE_MAX_BYTES);
     } else {
-        status = parse_text(out, buffer, len, default_id, reason, sizeof reason);
+        status = parse_text(out, data, len, default_id, why, why_size);
     }
-    if (status != 0) fail(why, why_size, "key file %s: %s", path, reason);
-    explicit_bzero(buffer, sizeof buffer);
     if (status != 0) {
         mfa_pam_keys_wipe(out);
         return -1;

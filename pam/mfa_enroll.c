@@ -256,6 +256,11 @@ int main(int argc, char **argv) {
     settings s;
     memset(&s, 0, sizeof s);
     if (parse(&s, argc, argv) != 0) return 2;
+    if (geteuid() != 0) {
+        fprintf(stderr, "mfa-enroll: must run as root: the master key file and the store are root's alone "
+                        "(run it with sudo, or as root for the user)\n");
+        return 1;
+    }
     umask(077);
     char host[256] = "localhost";
     gethostname(host, sizeof host - 1);
@@ -277,7 +282,7 @@ int main(int argc, char **argv) {
         snprintf(folder, sizeof folder, "%s", s.store.store);
         if (mkdir(dirname(folder), 0700) == 0) printf("mfa-enroll: made the folder %s\n", folder);
     }
-    char why[512];
+    char why[1024];
     if (mfa_pam_open_store(&ctx, &s.store, why, sizeof why, NULL) != MFA_PAM_OPENED) {
         fprintf(stderr, "mfa-enroll: %s\n", why);
         return 1;

@@ -26,8 +26,10 @@ int mfa_pam_store_is_postgres(const char *store) {
 }
 
 int mfa_pam_option(mfa_pam_options *options, const char *word, int store_only, char *why, size_t why_size) {
-    static const char *const flags[] = {"nullok", "forward_pass", "echo_code", "debug"};
-    int *const targets[] = {&options->nullok, &options->forward_pass, &options->echo_code, &options->debug};
+    static const char *const flags[] = {"nullok", "forward_pass", "echo_code", "debug", "defer_code",
+                                        "use_deferred_code"};
+    int *const targets[] = {&options->nullok,     &options->forward_pass, &options->echo_code,
+                            &options->debug,      &options->defer_code,   &options->use_deferred_code};
     const char *value;
     if (!word) return -1;
     if ((value = value_of(word, "store"))) {

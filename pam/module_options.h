@@ -37,6 +37,10 @@ typedef struct mfa_pam_options {
     int forward_pass;
     /** forward_pass: how many digits the TOTP code at the end of the line has (6 to 8; 6 unless digits= is given). */
     int digits;
+    /** With forward_pass: judge nothing here; keep the code for a later use_deferred_code line. */
+    int defer_code;
+    /** Judge the code a forward_pass defer_code line kept (after the password's module); ask nothing. */
+    int use_deferred_code;
     /** Show the code as it is typed. */
     int echo_code;
     /** Log each step to syslog (never a code, a key or a token). */

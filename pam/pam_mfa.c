@@ -9,7 +9,14 @@
  * authenticator app, or a recovery code (xxxx-xxxx-xx) against their set.
  * libmfa's store gives replay protection across processes and servers, and
  * backoff after failed attempts. Options and return codes: the
- * documentation site's "PAM and sshd" guide, docs/guides/pam.md.
+ * documentation site's "PAM and sshd" guide, docs/guides/pam.md, and
+ * pam_mfa(8).
+ *
+ * forward_pass judges the code before the next module checks the password,
+ * so a wrong password with a guessed code counts toward the user's backoff.
+ * With defer_code the forward_pass line only splits the line and keeps the
+ * code (pam_set_data); a use_deferred_code line placed after the password's
+ * module judges it, so only someone who knows the password is counted.
  */
 #define _GNU_SOURCE
 #define PAM_SM_AUTH
@@ -33,6 +40,11 @@ typedef struct attempt {
     mfa_pam_options options;
     const char *user;
 } attempt;
+
+/* The pam_set_data name of the code a defer_code line keeps for a use_deferred_code line. */
+#define DEFERRED_CODE "pam_mfa_deferred_code"
+/* Longest line kept: a password and a code. */
+#define DEFERRED_CODE_MAX 1024
 
 #define DEBUG(a, ...) \
     do { \
@@ -63,6 +75,39 @@ static int ask(attempt *a, const char *prompt, int echo, char **out) {
     }
     *out = answer;
     return PAM_SUCCESS;
+}
+
+/* pam_set_data's cleanup of a kept code. */
+static void wipe_deferred(pam_handle_t *pamh, void *data, int error_status) {
+    (void)pamh;
+    (void)error_status;
+    wipe_free(data);
+}
+
+/* defer_code: keeps `code` for a later use_deferred_code line. */
+static int keep_code(attempt *a, const char *code) {
+    size_t length = strnlen(code, DEFERRED_CODE_MAX);
+    char *copy = malloc(length + 1);
+    if (!copy) return PAM_BUF_ERR;
+    memcpy(copy, code, length);
+    copy[length] = '\0';
+    int rc = pam_set_data(a->pamh, DEFERRED_CODE, copy, wipe_deferred);
+    if (rc != PAM_SUCCESS) {
+        wipe_free(copy);
+        return rc;
+    }
+    DEBUG(a, "user %s: code kept for a use_deferred_code line", a->user);
+    return PAM_IGNORE;
+}
+
+/* use_deferred_code: takes the code a defer_code line kept into `out` (and forgets it there);
+ * 0, or -1 if none was kept. */
+static int take_code(attempt *a, char *out, size_t size) {
+    const void *data = NULL;
+    if (pam_get_data(a->pamh, DEFERRED_CODE, &data) != PAM_SUCCESS || !data) return -1;
+    snprintf(out, size, "%s", (const char *)data);
+    pam_set_data(a->pamh, DEFERRED_CODE, NULL, NULL);
+    return 0;
 }
 
 /* forward_pass: asks for password and code on one line (the code is the
@@ -105,9 +150,9 @@ static void report_recovery(attempt *a, const mfa_sign_in_result *result) {
             pam_info(a->pamh, "Signed in with a recovery code: %s left.", result->claims[i].value);
 }
 
-/* One mfa_resolve; returns libmfa's status. */
+/* One mfa_resolve; returns libmfa's status, and its message in `reason`. */
 static int32_t resolve(attempt *a, mfa_ctx *ctx, const mfa_resolver *r, int32_t kind, const char *enrollment_id,
-                       const char *code) {
+                       const char *code, char *reason, size_t reason_size) {
     mfa_assertion assertion = MFA_ASSERTION_INIT;
     mfa_sign_in_result *result = NULL;
     char *err = NULL;
@@ -118,13 +163,15 @@ static int32_t resolve(attempt *a, mfa_ctx *ctx, const mfa_resolver *r, int32_t 
     DEBUG(a, "user %s: %s factor %s: %s%s%s", a->user, kind == MFA_FACTOR_TOTP ? "totp" : "recovery",
           enrollment_id ? enrollment_id : "(any)", mfa_status_name(status), err ? ": " : "", err ? err : "");
     if (status == MFA_OK && kind == MFA_FACTOR_RECOVERY_CODES) report_recovery(a, result);
+    snprintf(reason, reason_size, "%s", err ? err : mfa_errstr(status));
     mfa_sign_in_result_free(result);
     mfa_free(err);
     return status;
 }
 
-/* The user has second factors: ask for the code and resolve the sign-in with it. */
-static int second_factor(attempt *a, mfa_ctx *ctx, const mfa_resolver *r) {
+/* The user has second factors: ask for the code (or take `given`, a kept one) and resolve the
+ * sign-in with it. */
+static int second_factor(attempt *a, mfa_ctx *ctx, const mfa_resolver *r, const char *given) {
     const char *totp[MFA_WINDOW_MAX + 8];
     size_t totp_count = 0;
     const char *recovery = NULL;
@@ -144,8 +191,16 @@ static int second_factor(attempt *a, mfa_ctx *ctx, const mfa_resolver *r) {
     char *line = NULL;
     const char *typed = NULL;
     int rc;
-    if (a->options.forward_pass) {
+    if (given) {
+        rc = PAM_SUCCESS;
+        typed = given;
+    } else if (a->options.forward_pass) {
         rc = ask_forwarded(a, 1, recovery != NULL, &line, &typed);
+        if (rc == PAM_SUCCESS && a->options.defer_code) {
+            rc = keep_code(a, typed);
+            wipe_free(line);
+            return rc;
+        }
     } else {
         rc = ask(a, a->options.prompt ? a->options.prompt : MFA_PAM_DEFAULT_PROMPT, a->options.echo_code, &line);
         typed = line;
@@ -156,19 +211,20 @@ static int second_factor(attempt *a, mfa_ctx *ctx, const mfa_resolver *r) {
     }
 
     char digits[MFA_CODE_BUFFER_SIZE];
+    char reason[512] = "";
     int32_t status = MFA_ERR_INVALID_VERIFICATION_CODE;
     if (totp_count == 0 && !recovery) {
         status = MFA_ERR_INVALID_VERIFICATION_CODE;
     } else if (totp_count && mfa_pam_totp_code(digits, sizeof digits, typed)) {
         /* Each authenticator app in turn, until one takes the code. */
         for (size_t i = 0; i < totp_count && status == MFA_ERR_INVALID_VERIFICATION_CODE; i++)
-            status = resolve(a, ctx, r, MFA_FACTOR_TOTP, totp[i], digits);
+            status = resolve(a, ctx, r, MFA_FACTOR_TOTP, totp[i], digits, reason, sizeof reason);
         explicit_bzero(digits, sizeof digits);
     } else if (recovery && (mfa_pam_recovery_shape(typed) || totp_count == 0)) {
-        status = resolve(a, ctx, r, MFA_FACTOR_RECOVERY_CODES, recovery, typed);
+        status = resolve(a, ctx, r, MFA_FACTOR_RECOVERY_CODES, recovery, typed, reason, sizeof reason);
     } else {
         /* Not a code of any kind the user has: judged (and counted) as a wrong TOTP code. */
-        status = resolve(a, ctx, r, MFA_FACTOR_TOTP, totp[0], typed);
+        status = resolve(a, ctx, r, MFA_FACTOR_TOTP, totp[0], typed, reason, sizeof reason);
     }
     wipe_free(line);
 
@@ -176,7 +232,10 @@ static int second_factor(attempt *a, mfa_ctx *ctx, const mfa_resolver *r) {
     if (rc == PAM_SUCCESS) {
         pam_syslog(a->pamh, LOG_INFO, "second factor accepted for user %s", a->user);
     } else if (rc == PAM_AUTHINFO_UNAVAIL) {
-        pam_syslog(a->pamh, LOG_ERR, "second factor of user %s not checked: %s", a->user, mfa_status_name(status));
+        /* Why (no answer within N ms, locked, refused), never the store URL's password. */
+        mfa_pam_redact(reason, sizeof reason, a->options.store);
+        pam_syslog(a->pamh, LOG_ERR, "second factor of user %s not checked: %s: %s", a->user,
+                   mfa_status_name(status), reason);
     } else {
         pam_syslog(a->pamh, LOG_NOTICE, "second factor refused for user %s: %s", a->user, mfa_status_name(status));
         if (rc == PAM_MAXTRIES && !(a->flags & PAM_SILENT))
@@ -197,12 +256,13 @@ static int no_factor(attempt *a) {
     char *line = NULL;
     const char *code = NULL;
     int rc = ask_forwarded(a, 0, 0, &line, &code);
+    if (rc == PAM_SUCCESS && a->options.defer_code) rc = keep_code(a, "");
     wipe_free(line);
     return rc;
 }
 
-static int authenticate(attempt *a) {
-    char why[512];
+static int authenticate(attempt *a, const char *given) {
+    char why[1024];
     mfa_ctx *ctx = NULL;
     int32_t status;
     int opened = mfa_pam_open_store(&ctx, &a->options, why, sizeof why, &status);
@@ -224,7 +284,7 @@ static int authenticate(attempt *a) {
     int rc;
     switch (status) {
     case MFA_OK: rc = no_factor(a); break;
-    case MFA_ERR_SECOND_FACTOR_REQUIRED: rc = second_factor(a, ctx, r); break;
+    case MFA_ERR_SECOND_FACTOR_REQUIRED: rc = second_factor(a, ctx, r, given); break;
     case MFA_ERR_ENROLLMENT_REQUIRED:
         /* The store's configuration is MANDATORY: it overrides nullok. */
         pam_syslog(a->pamh, LOG_NOTICE, "user %s must enroll a second factor (MFA is mandatory)", a->user);
@@ -237,8 +297,10 @@ static int authenticate(attempt *a) {
         break;
     case MFA_ERR_STORAGE_ERROR:
     case MFA_ERR_CRYPTO:
+        snprintf(why, sizeof why, "%s", err ? err : mfa_errstr(status));
+        mfa_pam_redact(why, sizeof why, a->options.store);
         pam_syslog(a->pamh, LOG_ERR, "second factor of user %s not checked: %s: %s", a->user,
-                   mfa_status_name(status), err ? err : mfa_errstr(status));
+                   mfa_status_name(status), why);
         rc = PAM_AUTHINFO_UNAVAIL;
         break;
     default:
@@ -270,7 +332,25 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, cons
         return rc == PAM_CONV_AGAIN ? PAM_INCOMPLETE : rc;
     }
     if (!a.user || !*a.user) return PAM_USER_UNKNOWN;
-    return authenticate(&a);
+    if (a.options.defer_code && !a.options.forward_pass) {
+        pam_syslog(pamh, LOG_ERR, "bad module option: defer_code goes with forward_pass");
+        return PAM_SERVICE_ERR;
+    }
+    if (a.options.use_deferred_code && (a.options.forward_pass || a.options.defer_code)) {
+        pam_syslog(pamh, LOG_ERR, "bad module option: use_deferred_code goes on a line of its own, after the "
+                                  "password's module, without forward_pass");
+        return PAM_SERVICE_ERR;
+    }
+    if (!a.options.use_deferred_code) return authenticate(&a, NULL);
+    char code[DEFERRED_CODE_MAX + 1];
+    if (take_code(&a, code, sizeof code) != 0) {
+        pam_syslog(pamh, LOG_ERR, "use_deferred_code: no code was kept for user %s by a forward_pass defer_code "
+                                  "line before this one", a.user);
+        return PAM_SERVICE_ERR;
+    }
+    rc = authenticate(&a, code);
+    explicit_bzero(code, sizeof code);
+    return rc;
 }
 
 /** Nothing to set: the module grants no credentials. */

@@ -52,6 +52,43 @@ static int check_sqlite_store(const char *path, char *why, size_t why_size) {
     return check_owner("store", path, &st, why, why_size);
 }
 
+/* Replaces each occurrence of secret[0..len) in text by "***" (cut at `size`). */
+static void redact_one(char *text, size_t size, const char *secret, size_t len) {
+    static const char mask[] = "***";
+    const size_t mask_len = sizeof mask - 1;
+    if (len == 0) return;
+    char *at = text;
+    while ((at = memmem(at, strlen(at), secret, len)) != NULL) {
+        size_t offset = (size_t)(at - text);
+        size_t tail = strlen(at + len);
+        if (offset + mask_len >= size) {
+            *at = '\0';
+            return;
+        }
+        if (offset + mask_len + tail >= size) tail = size - 1 - offset - mask_len;
+        memmove(at + mask_len, at + len, tail);
+        memcpy(at, mask, mask_len);
+        at[mask_len + tail] = '\0';
+        at += mask_len;
+    }
+}
+
+void mfa_pam_redact(char *text, size_t size, const char *store) {
+    if (!text || !store || !mfa_pam_store_is_postgres(store) || size < 8) return;
+    const char *authority = strstr(store, "://") + 3;
+    size_t end = strcspn(authority, "/?#");
+    const char *at = memchr(authority, '@', end);
+    if (at) {
+        const char *colon = memchr(authority, ':', (size_t)(at - authority));
+        if (colon) redact_one(text, size, colon + 1, (size_t)(at - colon - 1));
+    }
+    for (const char *p = strstr(store, "password="); p; p = strstr(p + 1, "password=")) {
+        if (p != store && p[-1] != '?' && p[-1] != '&') continue;
+        const char *value = p + 9;
+        redact_one(text, size, value, strcspn(value, "&#"));
+    }
+}
+
 int mfa_pam_open_store(mfa_ctx **out, const mfa_pam_options *options, char *why, size_t why_size, int32_t *status) {
     *out = NULL;
     if (status) *status = MFA_OK;
@@ -78,7 +115,17 @@ int mfa_pam_open_store(mfa_ctx **out, const mfa_pam_options *options, char *why,
         return MFA_PAM_OPENED;
     }
     *out = NULL;
-    snprintf(why, why_size, "cannot open the store: %s: %s", mfa_status_name(rc), err ? err : mfa_errstr(rc));
+    if (rc == MFA_ERR_KEY_MISMATCH) {
+        /* Plain words first: the operator's fix is the key file, not the store. */
+        snprintf(why, why_size,
+                 "the key file %s is not the master key this store was written with (KEY_MISMATCH: %s); "
+                 "nothing was read or written: give every server and mfa-enroll the key file the store was "
+                 "made with",
+                 options->key_file, err ? err : mfa_errstr(rc));
+    } else {
+        snprintf(why, why_size, "cannot open the store: %s: %s", mfa_status_name(rc), err ? err : mfa_errstr(rc));
+    }
+    mfa_pam_redact(why, why_size, options->store);
     mfa_free(err);
     return rc == MFA_ERR_STORAGE_ERROR || rc == MFA_ERR_CRYPTO ? MFA_PAM_UNAVAILABLE : MFA_PAM_MISCONFIGURED;
 }

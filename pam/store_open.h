@@ -28,4 +28,11 @@
  */
 int mfa_pam_open_store(mfa_ctx **out, const mfa_pam_options *options, char *why, size_t why_size, int32_t *status);
 
+/**
+ * Replaces in `text` (NUL-terminated, `size` bytes of room) each occurrence
+ * of a password the store location carries (postgres://user:PASSWORD@...,
+ * or a password= parameter) by "***", so that no log line holds it.
+ */
+void mfa_pam_redact(char *text, size_t size, const char *store);
+
 #endif

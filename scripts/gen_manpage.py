@@ -95,10 +95,12 @@ def main():
         options(command, out)
     out += [".SH ENVIRONMENT", ".TP", "\\fBMFA_STORE\\fR", "The store, when \\-\\-store is not given.",
             ".TP", "\\fBMFA_MASTER_KEY\\fR",
-            "The current master key (64 hex characters, or <id>:<hex>), when \\-\\-key\\-file is not given.",
-            ".TP", "\\fBMFA_MASTER_KEY_ID\\fR", "The current key's id, when the key does not carry it.",
+            "The master key as a key file's text (64 hex characters, <id>:<hex> or <id> <hex>), when "
+            "\\-\\-key\\-file is not given.",
+            ".TP", "\\fBMFA_MASTER_KEY_ID\\fR", "The id of a key given without one, when \\-\\-key\\-id is not given.",
             ".TP", "\\fBMFA_PREVIOUS_KEYS\\fR", "Earlier keys, id:hex,id:hex.",
-            ".SH SEE ALSO", "The libmfa README: the C header mfa.h, the Python package libmfa."]
+            ".SH SEE ALSO", ".BR pam_mfa (8),", ".BR mfa\\-enroll (8),",
+            "the libmfa README: the C header mfa.h, the Python package libmfa."]
     with open(sys.argv[2], "w", encoding="utf-8") as handle:
         handle.write("\n".join(out) + "\n")
 

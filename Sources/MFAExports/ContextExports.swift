@@ -23,7 +23,10 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// pointers, a version 0 or newer than the library's, more than 64 previous
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, both
 /// a sender and an outbox for SMS or for email, an empty email outbox, a
-/// store location meant for another database: see mfa_options.store) or
+/// store location meant for another database: see mfa_options.store),
+/// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
+/// as the master key or a previous key, and the key given under that id is
+/// another one; the message names the id; nothing was read or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 @c(mfa_open)

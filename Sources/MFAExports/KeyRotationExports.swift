@@ -40,7 +40,9 @@ public func mfa_rotate_keys_batched(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
 /// with the context's keys, reading `batch_size` records (1 to
 /// MFA_ROTATION_BATCH_MAX) at a time, and reports those that do not open:
 /// after a key rotation, a check on a context opened with the new key alone
-/// proves that nothing still needs an old one. Nothing is written.
+/// proves that nothing still needs an old one. Nothing is written. Every row
+/// is checked whatever its seal format; a format this libmfa cannot read
+/// counts as failed.
 ///
 /// `progress` (or NULL) runs after each batch with the records checked and
 /// the total, and may stop the check there. On MFA_OK, `*out` holds what was

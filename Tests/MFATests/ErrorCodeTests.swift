@@ -26,6 +26,7 @@ struct ErrorCodeTests {
             (.rpIDMismatch, MFA_ERR_RP_ID_MISMATCH), (.credentialCloned, MFA_ERR_CREDENTIAL_CLONED),
             (.attestationNotTrusted, MFA_ERR_ATTESTATION_NOT_TRUSTED),
             (.userVerificationRequired, MFA_ERR_USER_VERIFICATION_REQUIRED),
+            (.keyMismatch, MFA_ERR_KEY_MISMATCH),
             (.invalidEmail, MFA_ERR_INVALID_EMAIL), (.emailSendFailed, MFA_ERR_EMAIL_SEND_FAILED),
             (.deviceNotFound, MFA_ERR_DEVICE_NOT_FOUND),
         ]
@@ -34,6 +35,11 @@ struct ErrorCodeTests {
             #expect(code.rawValue == status.rawValue, "\(code.name)")
         }
         #expect(Set(MFAErrorCode.allCases.map(\.name)).count == MFAErrorCode.allCases.count)
+    }
+
+    @Test("the Swift module's version is the C library's")
+    func version() {
+        #expect(MFAVersion.string == MFA_VERSION_STRING)
     }
 
     @Test("algorithm constants agree")

@@ -14,6 +14,11 @@
  *   refusals   batch sizes outside 1..MFA_ROTATION_BATCH_MAX, actors "", too
  *              long or not UTF-8, NULL out and context (the result zeroed);
  *              a record whose key was not given is CRYPTO; free(NULL)
+ *   formats    issue 45 item 8: every row is checked whatever its seal_format:
+ *              a factor whose format was altered counts as failed, and the
+ *              schema-2 fixture (Tests/fixtures/store-v2.sqlite, sealed the old
+ *              way under k1) opened with a new key alone reports its factors
+ *              failed, never "checked 0"
  *
  * The store is a new SQLite file, or the location given as the argument
  * (test_pg_store.h: CTest runs it on the PostgreSQL fixture too).
@@ -24,7 +29,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "test_engine_fixture.h"
-#include "test_pg_store.h"
+#include "test_store_sql.h"
 
 #define USERS 30
 #define ACTOR "ops:keys"
@@ -91,6 +96,56 @@ static int check_seals(mfa_ctx *ctx, int32_t batch, progress_log *progress, int6
     mfa_seal_check_free(result);
     mfa_free(err);
     return status;
+}
+
+/* Issue 45 item 8: rows of every seal format are checked; a format libmfa cannot read fails. */
+static void test_check_seals_every_format(mfa_master_key current) {
+    mfa_ctx *ctx;
+    int64_t checked, failed, before;
+    size_t ids;
+    ctx = open_keys(current, NULL, 0);
+    CHECK_STATUS(check_seals(ctx, 10, NULL, &checked, &failed, NULL, NULL), MFA_OK);
+    CHECK(failed == 0 && checked > 0);
+    before = checked;
+    /* One factor's format altered to one libmfa does not know: still checked, and failed. */
+    CHECK(test_store_sql(&store, "UPDATE mfa_factors SET seal_format = 9 WHERE enrollment_id = "
+                                 "(SELECT MIN(enrollment_id) FROM mfa_factors)") == 0);
+    CHECK_STATUS(check_seals(ctx, 10, NULL, &checked, &failed, &ids, NULL), MFA_OK);
+    CHECK(checked == before && failed == 1 && ids == 1);
+    CHECK(test_store_sql(&store, "UPDATE mfa_factors SET seal_format = 2 WHERE seal_format = 9") == 0);
+    CHECK_STATUS(check_seals(ctx, 10, NULL, &checked, &failed, NULL, NULL), MFA_OK);
+    CHECK(checked == before && failed == 0);
+    mfa_close(ctx);
+}
+
+/* Issue 45 item 8: the schema-2 fixture, whose factors are sealed the old way under k1
+ * (32 bytes of 7), opened with a new key only: both factors reported failed. */
+static void test_check_seals_schema_two_fixture(void) {
+    mfa_master_key fresh = {"k-new", K3};
+    mfa_options options;
+    mfa_ctx *ctx;
+    test_store copy;
+    char source[1024], command[2600];
+    int64_t checked, failed;
+    size_t ids;
+    const char *slash = strrchr(TEST_FILE, '/');
+    int length = slash ? (int)(slash - TEST_FILE) : 1;
+    if (test_store_make(&copy, NULL, "libmfa-keys-v2") != 0) {
+        CHECK(0);
+        return;
+    }
+    snprintf(source, sizeof source, "%.*s/../fixtures/store-v2.sqlite", length, slash ? TEST_FILE : ".");
+    snprintf(command, sizeof command, "cp '%s' '%s'", source, copy.location);
+    CHECK(system(command) == 0);
+    fixture_options(&options, copy.location);
+    options.master_key = fresh;
+    ctx = open_with(&options);
+    CHECK_STATUS(check_seals(ctx, 10, NULL, &checked, &failed, &ids, NULL), MFA_OK);
+    printf("store-v2 with a new key only: checked %lld, failed %lld\n", (long long)checked, (long long)failed);
+    CHECK(checked == 2 && failed == 2 && ids == 2);
+    mfa_close(ctx);
+    CHECK(test_store_sql(&copy, "SELECT COUNT(*) FROM mfa_factors WHERE seal_format = 1") == 2);
+    test_store_remove(&copy);
 }
 
 int main(int argc, char **argv) {
@@ -245,6 +300,9 @@ int main(int argc, char **argv) {
     ctx = open_keys(k3, both, 1);
     CHECK_ERR(mfa_rotate_keys_batched(ctx, &result, 10, ACTOR, NULL, NULL, &err), MFA_ERR_CRYPTO, err);
     mfa_close(ctx);
+
+    test_check_seals_every_format(k2);
+    test_check_seals_schema_two_fixture();
 
     test_store_remove(&store);
     return engine_report();

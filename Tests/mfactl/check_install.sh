@@ -15,6 +15,9 @@ if ldd "$tmp/prefix/bin/mfactl" | grep -q 'libswift'; then
     echo "mfactl needs the Swift runtime's shared libraries" >&2
     exit 1
 fi
-env -i PATH=/usr/bin:/bin "$tmp/prefix/bin/mfactl" --version | grep -q '^0\.1\.0$'
+# mfactl's version and the library's, both the header's (MFA_VERSION_STRING).
+version=$(sed -n 's/^#define MFA_VERSION_STRING "\(.*\)"$/\1/p' "$(dirname "$0")/../../include/mfa_types.h")
+env -i PATH=/usr/bin:/bin "$tmp/prefix/bin/mfactl" --version > "$tmp/version"
+printf 'mfactl %s\nlibmfa %s\n' "$version" "$version" | cmp -s - "$tmp/version"
 env -i PATH=/usr/bin:/bin "$tmp/prefix/bin/mfactl" import csv --help | grep -q 'uid,secret,issuer,digits,period,algorithm'
 echo "installed: $tmp/prefix/bin/mfactl runs, mfactl.1 is in share/man/man1"

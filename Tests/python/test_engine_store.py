@@ -106,16 +106,19 @@ def test_wrong_master_key_cannot_read(tmp_path, make_kit):
         other.resolve(other.resolver(user), info.uid, other.code(totp))
 
 
-def test_same_key_id_different_key_cannot_read(tmp_path, make_kit):
+def test_same_key_id_different_key_is_key_mismatch(tmp_path, make_kit):
+    """Issue 45 item 7: another key under a known id is refused at open, naming the id."""
     path = str(tmp_path / "mfa.sqlite3")
     kit = make_kit(path)
     user = kit.user()
-    info, totp = kit.enroll(user)
+    kit.enroll(user)
     kit.ctx.close()
-    other = make_kit(path, config=None, master_key=KEY2, key_id="k1")
-    other.clock.advance(30)
-    with pytest.raises((libmfa.CryptoError, libmfa.InvalidSessionError)):
-        other.resolve(other.resolver(user), info.uid, other.code(totp))
+    with pytest.raises(libmfa.KeyMismatchError, match='"k1"') as caught:
+        make_kit(path, config=None, master_key=KEY2, key_id="k1")
+    assert caught.value.status == libmfa.Status.KEY_MISMATCH
+    # An earlier key given for rotation is checked too.
+    with pytest.raises(libmfa.KeyMismatchError, match='"k1"'):
+        make_kit(path, config=None, master_key=KEY2, key_id="k2", previous_keys=[("k1", bytes(32))])
 
 
 def test_key_rotation_end_to_end(tmp_path, make_kit):

@@ -46,6 +46,7 @@ EXPECTED_CLASSES = {
     "CREDENTIAL_CLONED": "CredentialClonedError",
     "ATTESTATION_NOT_TRUSTED": "AttestationNotTrustedError",
     "USER_VERIFICATION_REQUIRED": "UserVerificationRequiredError",
+    "KEY_MISMATCH": "KeyMismatchError",
     "INVALID_EMAIL": "InvalidEmailError",
     "EMAIL_SEND_FAILED": "EmailSendFailedError",
     "DEVICE_NOT_FOUND": "DeviceNotFoundError",
@@ -78,7 +79,7 @@ def test_status_name_and_errstr_for_every_status(status):
     assert lib.mfa_errstr(status).decode() == message
 
 
-@pytest.mark.parametrize("status", [1, 42, -34, -1000, 2**31 - 1, -(2**31), 2**40, -(2**40)])
+@pytest.mark.parametrize("status", [1, 42, -50, -1000, 2**31 - 1, -(2**31), 2**40, -(2**40)])
 def test_unknown_status_codes(status):
     assert libmfa.status_name(status) == "UNKNOWN"
     assert libmfa.errstr(status) == "unknown status code"

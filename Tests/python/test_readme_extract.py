@@ -70,6 +70,9 @@ def test_the_readme_and_every_page_of_the_site_are_run_by_default():
     marked = [path for path in documents if run_readme.extract(path.read_text(), str(path))]
     assert REPO / "docs" / "getting-started" / "swift.md" in marked
     assert REPO / "docs" / "guides" / "operators.md" in marked
+    # The PAM guide's operator commands (key, import into the PAM store) are run as shell blocks.
+    pam = run_readme.extract((REPO / "docs" / "guides" / "pam.md").read_text(), "docs/guides/pam.md")
+    assert [block.kind for block in pam].count("sh") >= 2
 
 
 def test_the_readme_marks_a_program_for_each_language():

@@ -22,12 +22,19 @@ folder:
   (without a warning) and run. README.md marks one manifest; a page may mark
   its own (it must then precede the page's Swift blocks), else README's is
   used. Every Swift block is built in one package folder, so libmfa is
-  compiled once per run.
+  compiled once per run;
+* ``sh``: an operator's shell commands, run with ``bash -euo pipefail`` in
+  order, the ``sh`` blocks of one file in one folder of their own (a later
+  block sees what an earlier one made), with the built ``mfactl`` and
+  ``mfa-enroll`` first on the ``PATH``. The system folders of the PAM guide,
+  ``/etc/libmfa`` and ``/var/lib/libmfa``, are that folder's ``etc-libmfa``
+  and ``var-lib-libmfa``: the commands run as written without touching the
+  machine.
 
 ``expect``, if given, must appear in what the program prints. Blocks without
 a marker are illustrations and are left alone.
 
-usage: run_readme.py LIBRARY [--only c|python|swift] [FILE...]
+usage: run_readme.py LIBRARY [--only c|python|swift|sh] [FILE...]
     (FILE: Markdown files to run instead of README.md and docs/)
 """
 
@@ -41,7 +48,9 @@ import sys
 import tempfile
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-KINDS = {"c": "c", "python": "python", "swift": "swift", "swift-manifest": "swift"}
+KINDS = {"c": "c", "python": "python", "swift": "swift", "swift-manifest": "swift", "sh": "sh"}
+#: The system folders of the shell blocks, and their names in the blocks' own folder.
+SH_FOLDERS = {"/etc/libmfa": "etc-libmfa", "/var/lib/libmfa": "var-lib-libmfa"}
 MARKER = re.compile(r'^<!-- runnable: (?P<kind>[a-z-]+)(?: expect="(?P<expect>[^"]*)")? -->$')
 FENCE = re.compile(r"^```(?P<lang>[a-z]*)\s*$")
 
@@ -137,6 +146,18 @@ def run_python(block, library, folder):
     return run([sys.executable, "app.py"], folder, env, what="%s: running" % block.where)
 
 
+def run_sh(block, library, folder):
+    """Run the shell block in ``folder`` (shared by the file's sh blocks), system folders mapped into it."""
+    code = block.code
+    for system, local in SH_FOLDERS.items():
+        code = code.replace(system, str(folder / local))
+    build = pathlib.Path(library).parent
+    env = dict(os.environ, LIBMFA_LIBRARY=str(library),
+               PATH=os.pathsep.join([str(build), str(build / "pam"), os.environ.get("PATH", "")]))
+    env = {key: value for key, value in env.items() if not key.startswith("MFA_")}
+    return run(["bash", "-euo", "pipefail", "-c", code], folder, env, what="%s: running" % block.where)
+
+
 def run_swift(manifest, program, folder):
     """Build and run a package made of the manifest and the program, depending on the repository by path.
 
@@ -166,9 +187,10 @@ def documents(paths):
 
 
 def readme_checks(blocks):
-    """README.md must show a block of every kind, and exactly one Swift manifest and one Swift program."""
+    """README.md must show a block of every language kind (shell blocks are the guides'), and exactly one Swift
+    manifest and one Swift program."""
     kinds = [block.kind for block in blocks]
-    for kind in KINDS:
+    for kind in (kind for kind in KINDS if kind != "sh"):
         if kind not in kinds:
             raise ReadmeError("README.md has no block marked %s" % kind)
     if kinds.count("swift") != 1 or kinds.count("swift-manifest") != 1:
@@ -179,7 +201,7 @@ def main():
     """Run every marked block of README.md and the site's pages; exit 1 on the first failure."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("library", help="the built libmfa.so")
-    parser.add_argument("--only", choices=["c", "python", "swift"], help="run only these blocks")
+    parser.add_argument("--only", choices=["c", "python", "swift", "sh"], help="run only these blocks")
     parser.add_argument("files", nargs="*", help="Markdown files (default: README.md and docs/**/*.md)")
     args = parser.parse_intermixed_args()
     library = pathlib.Path(args.library).resolve()
@@ -193,6 +215,7 @@ def main():
                 source = str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
                 blocks = readme if source == "README.md" else extract(path.read_text(), source)
                 manifest = default_manifest
+                shell = None
                 for block in blocks:
                     language = KINDS[block.kind]
                     if block.kind == "swift-manifest":
@@ -202,6 +225,9 @@ def main():
                         continue
                     if language == "swift":
                         output = run_swift(manifest, block, pathlib.Path(swift_name))
+                    elif language == "sh":
+                        shell = shell or tempfile.TemporaryDirectory(prefix="libmfa-readme-sh-")
+                        output = run_sh(block, library, pathlib.Path(shell.name))
                     else:
                         with tempfile.TemporaryDirectory(prefix="libmfa-readme-") as name:
                             runner = run_c if language == "c" else run_python
@@ -210,6 +236,8 @@ def main():
                     ran += 1
                     print("%s: %s block ran%s" % (block.where, block.kind,
                                                  " and printed %r" % block.expect if block.expect else ""))
+                if shell:
+                    shell.cleanup()
         print("%d blocks ran" % ran)
     except ReadmeError as error:
         print("run_readme: %s" % error, file=sys.stderr)

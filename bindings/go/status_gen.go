@@ -72,6 +72,8 @@ var (
 	ErrAttestationNotTrusted = &Error{Status: -32, Name: "ATTESTATION_NOT_TRUSTED"}
 	// ErrUserVerificationRequired is USER_VERIFICATION_REQUIRED: WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator did not verify the user.
 	ErrUserVerificationRequired = &Error{Status: -33, Name: "USER_VERIFICATION_REQUIRED"}
+	// ErrKeyMismatch is KEY_MISMATCH: mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
+	ErrKeyMismatch = &Error{Status: -34, Name: "KEY_MISMATCH"}
 	// ErrInvalidEmail is INVALID_EMAIL: The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name.
 	ErrInvalidEmail = &Error{Status: -35, Name: "INVALID_EMAIL"}
 	// ErrEmailSendFailed is EMAIL_SEND_FAILED: The email sender failed, or none is configured; no attempt or quota was used.
@@ -115,6 +117,7 @@ var sentinels = map[Status]*Error{
 	-31: ErrCredentialCloned,
 	-32: ErrAttestationNotTrusted,
 	-33: ErrUserVerificationRequired,
+	-34: ErrKeyMismatch,
 	-35: ErrInvalidEmail,
 	-36: ErrEmailSendFailed,
 	-37: ErrDeviceNotFound,

@@ -64,6 +64,7 @@ export class RPIDMismatchError extends MFAError {}
 export class CredentialClonedError extends MFAError {}
 export class AttestationNotTrustedError extends MFAError {}
 export class UserVerificationRequiredError extends MFAError {}
+export class KeyMismatchError extends MFAError {}
 export class InvalidEmailError extends MFAError {}
 export class EmailSendFailedError extends MFAError {}
 export class DeviceNotFoundError extends MFAError {}

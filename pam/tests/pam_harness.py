@@ -27,9 +27,12 @@ ENROLL = BUILD / "pam" / "mfa-enroll"
 MFACTL = BUILD / "mfactl"
 PG_SCRIPT = REPO / "scripts" / "pg.sh"
 PORT_BASE = int(os.environ.get("MFA_PG_PORT_BASE", "25432"))
-#: The test's own ports: a PostgreSQL server to stop and freeze, and two sshd.
+#: The test's own ports: a PostgreSQL server to stop and freeze, and four sshd.
 PG_PORT = PORT_BASE + 10
-SSHD_PORTS = (PORT_BASE + 11, PORT_BASE + 12)
+SSHD_PORTS = (PORT_BASE + 11, PORT_BASE + 12, PORT_BASE + 15, PORT_BASE + 16)
+#: How the test's sshd authenticate unless a test gives its own lines: keyboard-interactive only.
+SSHD_AUTH_LINES = ("UsePAM yes", "KbdInteractiveAuthentication yes", "PasswordAuthentication no",
+                   "AuthenticationMethods keyboard-interactive")
 
 #: What pamtester prints for each PAM return code (pam_strerror).
 SUCCESS = "successfully authenticated"
@@ -222,10 +225,11 @@ class Run:
 
     # --- private sshd servers ------------------------------------------------------------
 
-    def sshd(self, port, module_words):
+    def sshd(self, port, module_words, auth_lines=SSHD_AUTH_LINES):
         """Starts a private sshd on 127.0.0.1:`port` (its own config and host key, not the
         system's service) whose PAM service, written here, runs pam_unix and then the module
-        with `module_words`. sshd names its PAM service after the name it runs under, so it
+        with `module_words`; `auth_lines` are its authentication settings (public keys are
+        always off). sshd names its PAM service after the name it runs under, so it
         runs as a symbolic link named like the service. Returns the host key's public half."""
         name = f"libmfa-test-{self.id}-sshd{port}"
         self.service([module_words], before=["auth required pam_unix.so"], after=(), name=name)
@@ -236,9 +240,7 @@ class Run:
         config = self.dir / f"sshd-{port}.conf"
         config.write_text("\n".join([
             f"Port {port}", "ListenAddress 127.0.0.1", f"HostKey {host_key}",
-            f"PidFile {self.dir}/sshd-{port}.pid", "UsePAM yes", "KbdInteractiveAuthentication yes",
-            "PasswordAuthentication no", "PubkeyAuthentication no",
-            "AuthenticationMethods keyboard-interactive", "PermitRootLogin no",
+            f"PidFile {self.dir}/sshd-{port}.pid", *auth_lines, "PubkeyAuthentication no", "PermitRootLogin no",
             f"AllowUsers {' '.join(self.users)}", "LogLevel VERBOSE", "UseDNS no", "MaxStartups 100",
             f"AuthorizedKeysFile {self.dir}/none", "",
         ]))

@@ -3,14 +3,16 @@ test on loopback with its own configuration and host key, keyboard-interactive
 authentication through PAM (pam_unix, then the module), and paramiko from PyPI
 as the client, answering the password and the code prompts with a code that
 oathtool computes. Two such servers share one PostgreSQL store: a code used on
-one is refused on the other."""
+one is refused on the other. The PAM guide's sshd_config lines keep sshd's
+password method from handing the password to the code prompt."""
 
+import re
 import socket
 
 import paramiko
 import pytest
 
-from pam_harness import SSHD_PORTS
+from pam_harness import REPO, SSHD_PORTS
 
 
 class Login:
@@ -81,3 +83,53 @@ def test_ssh_replay_refused_on_a_second_server(run, servers):
     login = Login(SSHD_PORTS[1], second, user, password, app.next_code())
     assert login.accepted and login.output == user, run.sshd_log(SSHD_PORTS[1])
     assert ("Second factor: ", True) in login.prompts, login.prompts
+
+
+def guide_sshd_lines():
+    """The sshd_config lines of the PAM guide (the block after "these lines in `sshd_config`")."""
+    text = (REPO / "docs" / "guides" / "pam.md").read_text()
+    match = re.search(r"with these lines in `sshd_config`:\n\n```\n(.*?)```", text, re.S)
+    assert match, "the PAM guide gives sshd_config lines"
+    return [line.strip() for line in match.group(1).splitlines() if line.strip()]
+
+
+def password_method(port, host_key, user, password):
+    """sshd's password method with paramiko: 'refused' (not offered), 'failed' or 'accepted'."""
+    transport = paramiko.Transport(socket.create_connection(("127.0.0.1", port), timeout=10))
+    try:
+        transport.start_client(timeout=10)
+        assert transport.get_remote_server_key().get_base64() == host_key, "not our sshd"
+        try:
+            transport.auth_password(user, password, fallback=False)
+        except paramiko.BadAuthenticationType:
+            return "refused"
+        except paramiko.AuthenticationException:
+            return "failed"
+        return "accepted" if transport.is_authenticated() else "failed"
+    finally:
+        transport.close()
+
+
+def test_ssh_guide_lines_keep_the_password_from_the_code_prompt(run, servers, pg_url, syslog):
+    """Issue 45: with the PAM guide's lines sshd offers keyboard-interactive only; with
+    PasswordAuthentication yes (Debian's default) the password method answers the code prompt
+    with the password, which the module judges, and counts, as a wrong code."""
+    user, password, app, _, _ = servers
+    lines = guide_sshd_lines()
+    assert "PasswordAuthentication no" in lines and "AuthenticationMethods keyboard-interactive" in lines, lines
+    words = run.store_words(store=pg_url)
+    readme = run.sshd(SSHD_PORTS[2], words, auth_lines=lines)
+    refused = f"second factor refused for user {user}"
+    before = syslog.text().count(refused)
+    assert password_method(SSHD_PORTS[2], readme, user, password) == "refused"
+    assert syslog.text().count(refused) == before, syslog.text()
+    login = Login(SSHD_PORTS[2], readme, user, password, app.next_code())
+    assert login.accepted and login.output == user, run.sshd_log(SSHD_PORTS[2])
+    # What the guide warns of.
+    default = [line for line in lines if not line.startswith(("PasswordAuthentication", "AuthenticationMethods"))]
+    loose = run.sshd(SSHD_PORTS[3], words, auth_lines=default + ["PasswordAuthentication yes"])
+    assert password_method(SSHD_PORTS[3], loose, user, password) == "failed"
+    assert syslog.text().count(refused + ": INVALID_VERIFICATION_CODE") == before + 1, syslog.text()
+    # A success forgets that failure.
+    assert Login(SSHD_PORTS[2], readme, user, password, app.next_code()).accepted
+

@@ -2,10 +2,12 @@
 login service gets PAM_AUTHINFO_UNAVAIL within the store's deadline (the URL's
 mfa_deadline_ms=1000 bounds each wait, connect_timeout=2 the connection),
 never a hang, never a pass (not even under nullok), and nothing is lost when
-the server comes back. These tests stop the run's private server: they run
+the server comes back. The log says why (no answer within the deadline),
+never the URL's password. These tests stop the run's private server: they run
 last (pytest takes the files in name order)."""
 
 import os
+import re
 import select
 import subprocess
 import time
@@ -18,14 +20,19 @@ from pam_harness import AUTHINFO_UNAVAIL, SUCCESS, freeze_server, thaw_server
 #: resolve) and process start-up, far below what a hang would take.
 BOUND = 8.0
 
+#: A password in the store URL (the test server trusts loopback and ignores it): no log line may hold it.
+URL_PASSWORD = "Url-pw-never-logged-31"
+
 
 @pytest.fixture(scope="module")
 def pg_user(run, pg_url):
-    run.configure('{"totp": {"adjacentIntervals": 10}}', store=pg_url)
+    url = pg_url.replace("://postgres@", "://postgres:%s@" % URL_PASSWORD, 1)
+    assert URL_PASSWORD in url
+    run.configure('{"totp": {"adjacentIntervals": 10}}', store=url)
     user = run.user()
-    app = run.enroll(user, store=pg_url)
-    service = run.service([run.store_words(store=pg_url)])
-    lenient = run.service([run.store_words(store=pg_url) + " nullok"])
+    app = run.enroll(user, store=url)
+    service = run.service([run.store_words(store=url)])
+    lenient = run.service([run.store_words(store=url) + " nullok"])
     status, out, _ = run.pam(service, user, app.next_code())
     assert status == 0 and SUCCESS in out, out
     return user, app, service, lenient
@@ -45,9 +52,11 @@ def test_frozen_server_is_authinfo_unavail_within_the_deadline(run, pg_user):
     assert run.pam(service, user, app.next_code())[0] == 0
 
 
-def test_server_frozen_while_the_user_types(run, pg_user):
+def test_server_frozen_while_the_user_types(run, pg_user, syslog):
     """The server freezes between the sign-in and the code: the code's check
-    fails at its deadline, and the code still works once the server is back."""
+    fails at its deadline, and the code still works once the server is back.
+    The log says why the code was not checked (issue 45: it said only
+    STORAGE_ERROR), and never the URL's password."""
     user, app, service, _ = pg_user
     code = app.next_code()
     process = subprocess.Popen(["pamtester", service, user, "authenticate"], stdin=subprocess.PIPE,
@@ -73,6 +82,10 @@ def test_server_frozen_while_the_user_types(run, pg_user):
             process.kill()
     assert process.returncode != 0 and AUTHINFO_UNAVAIL.encode() in rest, rest
     assert seconds < BOUND, f"{seconds:.1f} s"
+    log = syslog.text()
+    line = next((line for line in log.splitlines() if f"second factor of user {user} not checked" in line), None)
+    assert line and re.search(r"STORAGE_ERROR: postgres: .*no answer from the server within \d+ ms", line), log
+    assert URL_PASSWORD not in log, log
     status, out, _ = run.pam(service, user, code)
     assert status == 0 and SUCCESS in out, out
 

@@ -142,6 +142,9 @@ MFA_ERR_ATTESTATION_NOT_TRUSTED = -32
 #: WebAuthn: the configuration requires user verification (PIN, biometrics) and the authenticator
 #: did not verify the user.
 MFA_ERR_USER_VERIFICATION_REQUIRED = -33
+#: mfa_open: the store knows a key by this id (its key check value) and the key given under that
+#: id is another one; the message names the id. Nothing was written.
+MFA_ERR_KEY_MISMATCH = -34
 #: The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no
 #: display name.
 MFA_ERR_INVALID_EMAIL = -35
@@ -2084,9 +2087,12 @@ if TYPE_CHECKING:
             MFA_ERR_INVALID_ARGUMENT (NULL pointers, a version 0 or newer than the library's,
             more than 64 previous keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate
             key ids, both a sender and an outbox for SMS or for email, an empty email outbox, a
-            store location meant for another database: see mfa_options.store) or
-            MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a newer
-            libmfa). `err` as everywhere (see mfa.h).
+            store location meant for another database: see mfa_options.store),
+            MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given, as the
+            master key or a previous key, and the key given under that id is another one; the
+            message names the id; nothing was read or written) or MFA_ERR_STORAGE_ERROR (the
+            store cannot be opened, or was written by a newer libmfa). `err` as everywhere (see
+            mfa.h).
             """
             ...
 
@@ -3049,10 +3055,11 @@ if TYPE_CHECKING:
             context's keys, reading `batch_size` records (1 to MFA_ROTATION_BATCH_MAX) at a
             time, and reports those that do not open: after a key rotation, a check on a context
             opened with the new key alone proves that nothing still needs an old one. Nothing is
-            written. `progress` (or NULL) runs after each batch with the records checked and the
-            total, and may stop the check there. On MFA_OK, `*out` holds what was found (free
-            with mfa_seal_check_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or
-            MFA_ERR_STORAGE_ERROR.
+            written. Every row is checked whatever its seal format; a format this libmfa cannot
+            read counts as failed. `progress` (or NULL) runs after each batch with the records
+            checked and the total, and may stop the check there. On MFA_OK, `*out` holds what
+            was found (free with mfa_seal_check_free()). Returns MFA_OK,
+            MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
             """
             ...
 

@@ -206,6 +206,12 @@ class UserVerificationRequiredError(MFAError):
     """WebAuthn: user verification (PIN, biometrics) is required and the authenticator did not do it."""
 
 
+class KeyMismatchError(MFAError):
+    """Opening a store: it knows a master key by this id and the key given under that id is another one.
+
+    The message names the key id. Nothing was read or written with the key."""
+
+
 class InvalidEmailError(MFAError):
     """The email address is not one libmfa takes: local@domain in ASCII, at most 254 bytes, no display name."""
 
@@ -253,6 +259,7 @@ ERRORS: Dict[Status, Type[MFAError]] = {
     Status.CREDENTIAL_CLONED: CredentialClonedError,
     Status.ATTESTATION_NOT_TRUSTED: AttestationNotTrustedError,
     Status.USER_VERIFICATION_REQUIRED: UserVerificationRequiredError,
+    Status.KEY_MISMATCH: KeyMismatchError,
     Status.INVALID_EMAIL: InvalidEmailError,
     Status.EMAIL_SEND_FAILED: EmailSendFailedError,
     Status.DEVICE_NOT_FOUND: DeviceNotFoundError,

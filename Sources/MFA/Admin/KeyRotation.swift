@@ -108,6 +108,11 @@ extension MFAContext {
     /// with the keyring, reading in batches, and reports those that do not
     /// open: after a key rotation, a check with only the new key proves that
     /// nothing still needs an old one. Nothing is written.
+    ///
+    /// Every row of every sealed table is checked, whatever its seal format:
+    /// a factor still sealed the schema-2 way counts as checked if a key
+    /// given opens it that way (the next open re-seals it), and a format
+    /// this libmfa cannot read counts as failed.
     /// - Parameters:
     ///   - batchSize: records per read, 1 to 10,000.
     ///   - progress: called after each batch with the records checked and
@@ -126,11 +131,11 @@ extension MFAContext {
         scan: for table in MFAStore.sealedTables {
             var after = ""
             while true {
-                let batch = try store.sealedRecords(in: table, notUnder: nil, after: after, limit: batchSize)
+                let batch = try store.sealedRecords(in: table, notUnder: nil, after: after, limit: batchSize,
+                                                    everyFormat: true)
                 guard let last = batch.last else { break }
                 after = last.id
-                for row in batch where (try? RecordSealer.open(row.sealed, keyID: row.keyID, row.binding,
-                                                               keyring: keyring)) == nil {
+                for row in batch where !opens(row) {
                     failedCount += 1
                     if failed.count < 100 { failed.append(row.id) }
                 }
@@ -139,5 +144,17 @@ extension MFAContext {
             }
         }
         return SealCheckResult(checked: checked, failed: failed, failedCount: failedCount)
+    }
+
+    /// Whether a sealed row opens with the keyring, in its own seal format.
+    private func opens(_ row: SealedRow) -> Bool {
+        switch row.format {
+        case FactorRecord.currentSealFormat:
+            (try? RecordSealer.open(row.sealed, keyID: row.keyID, row.binding, keyring: keyring)) != nil
+        case FactorRecord.legacySealFormat where row.table == .factors:
+            ((try? RecordSealer.openLegacy(row.sealed, keyID: row.keyID, row.binding, keyring: keyring)) ?? nil) != nil
+        default:
+            false
+        }
     }
 }

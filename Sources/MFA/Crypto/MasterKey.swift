@@ -19,6 +19,10 @@ public struct MasterKey: Sendable {
     let tokensKey: SecureBytes
     /// Subkey for keyed hashes (SMS codes, SMS budget names).
     let codesKey: SecureBytes
+    /// The key's check value (`KeyCheck`): a MAC of a fixed label and the id,
+    /// kept in the store so that another key under this id is noticed at open.
+    /// It reveals nothing of the key.
+    package let checkValue: [UInt8]
 
     /// Creates a master key from an array (the caller keeps, and should wipe, its copy).
     /// - Parameters:
@@ -28,7 +32,7 @@ public struct MasterKey: Sendable {
     public init(id: String, bytes: [UInt8]) throws(MFAError) {
         let keys = try withBytes(of: bytes) { (buffer) throws(MFAError) in try Self.subkeys(id: id, buffer) }
         self.id = id
-        (secretsKey, tokensKey, codesKey) = keys
+        (secretsKey, tokensKey, codesKey, checkValue) = keys
     }
 
     /// Creates a master key straight from the caller's memory, without copying
@@ -37,12 +41,12 @@ public struct MasterKey: Sendable {
     public init(id: String, buffer: UnsafeRawBufferPointer) throws(MFAError) {
         let keys = try Self.subkeys(id: id, buffer)
         self.id = id
-        (secretsKey, tokensKey, codesKey) = keys
+        (secretsKey, tokensKey, codesKey, checkValue) = keys
     }
 
-    /// Checks the id and the key, and derives the three subkeys.
+    /// Checks the id and the key, and derives the three subkeys and the check value.
     private static func subkeys(id: String, _ buffer: UnsafeRawBufferPointer) throws(MFAError)
-        -> (SecureBytes, SecureBytes, SecureBytes) {
+        -> (SecureBytes, SecureBytes, SecureBytes, [UInt8]) {
         guard buffer.count == Self.byteCount, let master = buffer.baseAddress else {
             throw MFAError(.invalidArgument, "the master key must be 32 bytes")
         }
@@ -50,7 +54,8 @@ public struct MasterKey: Sendable {
             throw MFAError(.invalidArgument, "the master key id must be 1 to 64 printable ASCII characters")
         }
         try Sodium.ensureReady()
-        return (try derive(master, subkey: 1), try derive(master, subkey: 2), try derive(master, subkey: 3))
+        return (try derive(master, subkey: 1), try derive(master, subkey: 2), try derive(master, subkey: 3),
+                KeyCheck.value(id: id, checkKey: try derive(master, subkey: KeyCheck.subkey)))
     }
 
     private static func derive(_ master: UnsafeRawPointer, subkey: UInt64) throws(MFAError) -> SecureBytes {

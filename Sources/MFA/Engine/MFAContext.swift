@@ -21,9 +21,13 @@ public final class MFAContext: Sendable {
 
     /// Opens a context. A store written by an earlier libmfa is migrated,
     /// and its factors re-sealed to the current binding with the keys given.
+    /// Every key given (current and earlier) is checked against the check
+    /// value the store keeps for its id (`checkKeys`).
     /// - Throws: `invalidArgument` for a bad store location (empty, over
     ///   4096 bytes, or meant for another database: a URL of another scheme,
     ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`);
+    ///   `keyMismatch` naming the key id, if the store knows a key by that id
+    ///   and the key given under it is another one;
     ///   `storageError` if the store cannot be opened or migrated.
     public init(options: MFAOptions) throws(MFAError) {
         guard !options.store.isEmpty, options.store.utf8.count <= 4096 else {
@@ -40,6 +44,7 @@ public final class MFAContext: Sendable {
         emailSender = options.emailSender
         appVerifier = options.appVerifier
         attestationTrust = options.attestationTrust
+        try checkKeys()
         try upgradeSeals()
     }
 

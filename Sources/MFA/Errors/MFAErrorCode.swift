@@ -69,6 +69,8 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case attestationNotTrusted = -32
     /// The configuration requires WebAuthn user verification (PIN, biometrics) and the authenticator did not do it.
     case userVerificationRequired = -33
+    /// The store knows a master key by this id (its key check value) and the key given under that id is another one.
+    case keyMismatch = -34
     /// The email address is not one libmfa accepts (`local@domain`, ASCII, at most 254 bytes).
     case invalidEmail = -35
     /// The email sender failed (or none is configured); no attempt was used.
@@ -112,6 +114,7 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .credentialCloned: "CREDENTIAL_CLONED"
         case .attestationNotTrusted: "ATTESTATION_NOT_TRUSTED"
         case .userVerificationRequired: "USER_VERIFICATION_REQUIRED"
+        case .keyMismatch: "KEY_MISMATCH"
         case .invalidEmail: "INVALID_EMAIL"
         case .emailSendFailed: "EMAIL_SEND_FAILED"
         case .deviceNotFound: "DEVICE_NOT_FOUND"
@@ -154,6 +157,7 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .credentialCloned: "the security key's signature counter went back: it may have been cloned"
         case .attestationNotTrusted: "this kind of security key is not accepted"
         case .userVerificationRequired: "the security key must verify the user (PIN or biometrics)"
+        case .keyMismatch: "the master key is not the one the store knows by this key id"
         case .invalidEmail: "the email address is not valid"
         case .emailSendFailed: "the email could not be sent"
         case .deviceNotFound: "no remembered device has this id"

@@ -73,5 +73,16 @@ package enum CoreSchema {
         { _, _ in
             ["CREATE INDEX mfa_factors_legacy_seal ON mfa_factors (enrollment_id) WHERE \(MFAStore.legacySealPredicate)"]
         },
+        // Version 7: a check value per master key id (`KeyCheck`), so that a
+        // store opened with another key under a known id is `keyMismatch`.
+        // A store from before records each key's value at its first open by
+        // this libmfa, once the key is seen to open a record sealed under it
+        // (`MFAContext.checkKeys`).
+        { d, _ in [
+            d.createKeyedTable("mfa_key_checks", """
+                key_id TEXT NOT NULL, method TEXT NOT NULL, check_value \(d.blobType) NOT NULL, \
+                recorded_at BIGINT NOT NULL, PRIMARY KEY (key_id, method)
+                """),
+        ] },
     ]
 }

@@ -24,6 +24,9 @@ package struct FactorRecord: Sendable, Equatable {
 
     /// The current seal format.
     package static let currentSealFormat: Int64 = 2
+    /// The seal format of schema versions 1 and 2 (bound to id and tenant
+    /// only), re-sealed at open (`MFAContext.upgradeSeals`).
+    package static let legacySealFormat: Int64 = 1
 
     package init(enrollmentID: String, tenant: String, uid: String, factorID: String, displayName: String?,
                  enrolledAt: Int64, keyID: String, sealed: [UInt8], lockedUntil: Int64 = 0,

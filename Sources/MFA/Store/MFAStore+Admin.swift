@@ -197,29 +197,39 @@ extension MFAStore {
     }
 
     /// Sealed values of one table, ordered by id, after `after`, not under
-    /// `keyID` (nil: every value), at most `limit`.
+    /// `keyID` (nil: every value), at most `limit`. Factors are those of the
+    /// current seal format, or with `everyFormat` those of any format (each
+    /// row's `format` says which).
     package func sealedRecords(in table: SealedTable, notUnder keyID: String?, after: String,
-                               limit: Int) throws(MFAError) -> [SealedRow] {
+                               limit: Int, everyFormat: Bool = false) throws(MFAError) -> [SealedRow] {
         try database.read { (db) throws(MFAError) in
             let kind = table.kindColumn ?? "'\(table.kind)'"
+            let format = table == .factors ? "seal_format" : "\(FactorRecord.currentSealFormat)"
             var conditions = ["\(table.idColumn) > ?"]
             var parameters: [SQLValue] = [.text(after)]
             if let keyID {
                 conditions.append("key_id <> ?")
                 parameters.append(.text(keyID))
             }
-            if table == .factors { conditions.append("seal_format = \(FactorRecord.currentSealFormat)") }
+            if table == .factors && !everyFormat {
+                conditions.append("seal_format = \(FactorRecord.currentSealFormat)")
+            }
             return try db.query("""
-                SELECT \(table.idColumn), key_id, sealed, tenant, uid, \(kind) FROM \(table.table) \
+                SELECT \(table.idColumn), key_id, sealed, tenant, uid, \(kind), \(format) FROM \(table.table) \
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(table.idColumn) LIMIT ?
                 """, parameters + [.int(Int64(limit))]).map { (row) throws(MFAError) in
-                guard row.count == 6, let id = row[0].text, let key = row[1].text, let sealed = row[2].blob,
-                      let tenant = row[3].text, let uid = row[4].text, let kind = row[5].text else {
-                    throw MFAError(.storageError, "a sealed record is malformed")
-                }
-                return SealedRow(table: table, id: id, keyID: key, sealed: sealed, binding: SealBinding(
-                    record: table.record, kind: kind, tenant: tenant, uid: uid, id: id))
+                try Self.sealedRow(row, table)
             }
         }
+    }
+
+    /// A row of `SELECT id, key_id, sealed, tenant, uid, kind, format` on a sealed table.
+    static func sealedRow(_ row: SQLRow, _ table: SealedTable) throws(MFAError) -> SealedRow {
+        guard row.count == 7, let id = row[0].text, let key = row[1].text, let sealed = row[2].blob,
+              let tenant = row[3].text, let uid = row[4].text, let kind = row[5].text, let format = row[6].int else {
+            throw MFAError(.storageError, "a sealed record is malformed")
+        }
+        return SealedRow(table: table, id: id, keyID: key, sealed: sealed, binding: SealBinding(
+            record: table.record, kind: kind, tenant: tenant, uid: uid, id: id), format: format)
     }
 }

@@ -5,6 +5,9 @@ package struct SealedRow: Sendable, Equatable {
     package var keyID: String
     package var sealed: [UInt8]
     package var binding: SealBinding
+    /// How the value is sealed (`FactorRecord.currentSealFormat` for every
+    /// table but the factors', whose `seal_format` column says it).
+    package var format: Int64 = FactorRecord.currentSealFormat
 }
 
 extension MFAStore {

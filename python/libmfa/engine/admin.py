@@ -911,6 +911,8 @@ class Admin:
 
         Nothing is written. After a key rotation, a check on a context opened
         with the new key alone proves that nothing still needs an old one.
+        Every row is checked whatever its seal format; a format libmfa cannot
+        read counts as failed.
 
         Args:
             batch_size: records per read, 1 to :data:`libmfa.ROTATION_BATCH_MAX`.

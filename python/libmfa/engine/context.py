@@ -216,6 +216,8 @@ class Context:
         InvalidArgumentError: a key that is not 32 bytes, a bad key id,
             duplicate key ids, both ``sms_sender`` and ``sms_outbox`` (or
             ``email_sender`` and ``email_outbox``), an empty outbox path.
+        KeyMismatchError: the store knows a key id given (``key_id`` or one of
+            ``previous_keys``) with another key under it; the message names the id.
         StorageError: the store cannot be opened, or was written by a newer libmfa.
     """
 

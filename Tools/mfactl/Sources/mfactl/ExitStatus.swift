@@ -17,7 +17,7 @@ enum ExitStatus {
         switch error.code {
         case .mfaEnrollmentNotFound, .deviceNotFound: notFound
         case .storageError: storeError
-        case .crypto: keyError
+        case .crypto, .keyMismatch: keyError
         case .invalidArgument, .invalidURI, .invalidBase32, .secondFactorLimitExceeded, .secondFactorExists: invalidData
         default: storeError
         }
@@ -44,6 +44,13 @@ func running(_ body: () throws -> Void) throws {
         try body()
     } catch let error as MFAError {
         Terminal.error("mfactl: \(error.code.name): \(error.message)")
+        if error.code == .keyMismatch {
+            Terminal.error("""
+                mfactl: the master key given (--key-file, or MFA_MASTER_KEY) is not the key this store was \
+                written with: nothing was read or changed. Give the store's own key file (the PAM module's is \
+                /etc/libmfa/pam.key unless its key_file= says otherwise).
+                """)
+        }
         throw ExitCode(ExitStatus.of(error))
     } catch let failure as Failure {
         Terminal.error("mfactl: \(failure.message)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MFA
 
 /// `mfactl`: administers a libmfa store from a shell.
 @main
@@ -10,19 +11,27 @@ struct MFACtl: ParsableCommand {
             Every command opens the store given by --store (or MFA_STORE): an SQLite file or a \
             postgres:// URL, as the library takes it. The master key is read from a file \
             (--key-file) or from the MFA_MASTER_KEY environment variable, never from the command \
-            line: 64 hexadecimal characters, optionally preceded by the key id and a colon \
-            ("2026-11:0011..."). Keys still needed to read older records are given with \
-            --previous-key-file or MFA_PREVIOUS_KEYS ("id:hex,id:hex").
+            line. A key file holds 32 raw bytes, or text: one key per line as 64 hexadecimal \
+            characters, optionally preceded by the key id and a colon ("2026-11:0011...") or by the \
+            id and a space ("2026-11 0011...", as the PAM module's file has it); the first key is \
+            the current one, the others earlier keys. A key without an id takes --key-id (or \
+            MFA_MASTER_KEY_ID): the PAM module's key file reads as it is with --key-id pam (or its \
+            key_id= if the module's line sets one). More earlier keys: --previous-key-file or \
+            MFA_PREVIOUS_KEYS ("id:hex,id:hex").
 
             Output is a table for people, or JSON with --json. Exit status: 0 done; 1 an import \
             left lines not imported (or found none to import); 64 usage error; 65 invalid data (a value the library \
             refused); 66 not found; 69 not available (audit events are not stored); 74 store \
-            error; 77 key error (a record under a key not given, or that does not decrypt); \
-            130 interrupted (run the command again to resume).
+            error; 77 key error (KEY_MISMATCH: the key given is not the store's key of that id; \
+            or a record under a key not given, or that does not decrypt); 130 interrupted (run \
+            the command again to resume).
             """,
-        version: "0.1.0",
+        version: "mfactl \(toolVersion)\nlibmfa \(MFAVersion.string)",
         subcommands: [
             ConfigCommand.self, UsersCommand.self, FactorsCommand.self, UserCommand.self, ImportCommand.self,
             DevicesCommand.self, KeysCommand.self, PurgeCommand.self, AuditCommand.self, StatsCommand.self,
         ])
+
+    /// mfactl's own version, which `--version` prints with the library's.
+    static let toolVersion = "0.2.0"
 }

@@ -28,8 +28,14 @@ struct AuditCommand: ParsableCommand {
             discussion: """
                 libmfa hands each audit event to the host's callback (MFAOptions.audit, mfa_options.audit) \
                 as it happens, and keeps none in the store: the host writes them where its other logs go. \
-                Administrative calls, mfactl's included, carry the actor in their events.
+                Administrative calls, mfactl's included, carry the actor in their events. The store \
+                options, --json, --follow and --lines are accepted, so that a script written for a log \
+                tail gets this exit status (69), not a usage error.
                 """)
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var output: OutputOptions
+        @Flag(name: .long, help: "Accepted; there is nothing to follow.") var follow = false
+        @Option(name: [.customShort("n"), .customLong("lines")], help: "Accepted; there are no lines.") var lines: Int?
 
         func run() throws {
             Terminal.error("""

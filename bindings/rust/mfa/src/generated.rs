@@ -146,6 +146,10 @@ pub enum Error {
     ///
     /// Status `MFA_ERR_USER_VERIFICATION_REQUIRED` (-33).
     UserVerificationRequired(String),
+    /// mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
+    ///
+    /// Status `MFA_ERR_KEY_MISMATCH` (-34).
+    KeyMismatch(String),
     /// The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name.
     ///
     /// Status `MFA_ERR_INVALID_EMAIL` (-35).
@@ -204,6 +208,7 @@ impl Error {
             -31 => Error::CredentialCloned(message),
             -32 => Error::AttestationNotTrusted(message),
             -33 => Error::UserVerificationRequired(message),
+            -34 => Error::KeyMismatch(message),
             -35 => Error::InvalidEmail(message),
             -36 => Error::EmailSendFailed(message),
             -37 => Error::DeviceNotFound(message),
@@ -247,6 +252,7 @@ impl Error {
             Error::CredentialCloned(_) => -31,
             Error::AttestationNotTrusted(_) => -32,
             Error::UserVerificationRequired(_) => -33,
+            Error::KeyMismatch(_) => -34,
             Error::InvalidEmail(_) => -35,
             Error::EmailSendFailed(_) => -36,
             Error::DeviceNotFound(_) => -37,
@@ -290,6 +296,7 @@ impl Error {
             Error::CredentialCloned(_) => "CREDENTIAL_CLONED",
             Error::AttestationNotTrusted(_) => "ATTESTATION_NOT_TRUSTED",
             Error::UserVerificationRequired(_) => "USER_VERIFICATION_REQUIRED",
+            Error::KeyMismatch(_) => "KEY_MISMATCH",
             Error::InvalidEmail(_) => "INVALID_EMAIL",
             Error::EmailSendFailed(_) => "EMAIL_SEND_FAILED",
             Error::DeviceNotFound(_) => "DEVICE_NOT_FOUND",
@@ -333,6 +340,7 @@ impl Error {
             Error::CredentialCloned(message) => message,
             Error::AttestationNotTrusted(message) => message,
             Error::UserVerificationRequired(message) => message,
+            Error::KeyMismatch(message) => message,
             Error::InvalidEmail(message) => message,
             Error::EmailSendFailed(message) => message,
             Error::DeviceNotFound(message) => message,
