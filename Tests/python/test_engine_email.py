@@ -154,6 +154,29 @@ def test_caps_cannot_spend_another_users_sign_in_codes(mail):
     sign_in(mail, victim, info)
 
 
+def test_caps_per_user_and_per_tenant(mail):
+    mail.ctx.update_config({"email": {"perUserHour": 2, "perTenantHour": 3}})
+    mail.ctx.set_config(EMAIL_ON, tenant="t1")
+    provider = libmfa.EmailAuthProvider(mail.ctx)
+    victim = mail.user("victim")
+    info = enroll(mail, victim, "victim@example.com")  # the project's first enrollment send
+
+    def send(user, address):
+        mail.clock.advance(31)
+        provider.send_verification_code(address, session=mail.ctx.multi_factor(user).session())
+
+    mallory = mail.user("mallory")
+    send(mallory, "a1@example.com")
+    send(mallory, "a2@example.com")
+    with pytest.raises(libmfa.QuotaExceededError):
+        send(mallory, "a3@example.com")  # her own two an hour
+    with pytest.raises(libmfa.QuotaExceededError):
+        send(mail.user("trudy"), "t1@example.com")  # the project's three an hour
+    send(mail.user("trudy", tenant="t1"), "t1@example.com")  # another tenant's budget
+    mail.clock.advance(31)
+    sign_in(mail, victim, info)  # sign-in codes have a budget of their own
+
+
 def test_verified_sign_in_address(mail):
     user = mail.user("carol", email="Carol@Example.ORG")
     mf = mail.ctx.multi_factor(user)

@@ -1,4 +1,4 @@
-"""mfactl lists email factors like any other kind (masked unless --show-numbers), and
+"""mfactl lists and counts (stats) email factors like any other kind (masked unless --show-numbers), and
 lists and forgets a user's remembered devices, with its actor in the audit trail."""
 
 import json
@@ -41,6 +41,9 @@ def test_mfactl_email_factors_and_remembered_devices(tmp_path):
     assert [f["email"] for f in shown if f["factorId"] == "email"] == ["Alice.Work@example.com"]
     users = tool.run("users", "list", "--factor", "email", "--json", check_status=0).json_lines()
     assert [(u["uid"], u["factors"]["email"]) for u in users] == [("alice", 1)]
+    stats = json.loads(tool.run("stats", "--json", check_status=0).out)
+    assert [(k["tenant"], k["factors"], k["users"]) for k in stats["kinds"] if k["factorId"] == "email"] == [
+        (None, 1, 1)]
 
     devices = json.loads(tool.run("devices", "list", "alice", "--json", check_status=0).out)
     assert sorted(d["deviceId"] for d in devices) == sorted(t.device.id for t in tokens)
