@@ -15,6 +15,9 @@
  * are made beforehand for its first SIGNINS_PER_PROCESS sign-ins, and in the
  * loop after those)
  * Prints: processes, sign-ins per second in all.
+ * With BENCH_METRICS=off|on|tenant, the contexts keep no metrics, metrics
+ * (the default), or metrics labelled by tenant; with BENCH_TENANT=T, every
+ * user belongs to tenant T (bench/metrics_cost.sh).
  * Built and run by bench/store.sh.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -30,6 +33,12 @@
 
 static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
 
+/* BENCH_TENANT: the users' tenant, or NULL for the project. */
+static const char *bench_tenant(void) {
+    const char *tenant = getenv("BENCH_TENANT");
+    return tenant && *tenant ? tenant : NULL;
+}
+
 static mfa_ctx *open_store(const char *store) {
     mfa_options options;
     mfa_ctx *ctx = NULL;
@@ -40,6 +49,10 @@ static mfa_ctx *open_store(const char *store) {
     options.master_key.id = "bench";
     options.master_key.key = master;
     options.clock = bench_clock;
+    const char *metrics = getenv("BENCH_METRICS");
+    if (metrics && strcmp(metrics, "off") == 0) options.metrics = MFA_METRICS_OFF;
+    else if (metrics && strcmp(metrics, "tenant") == 0) options.metrics = MFA_METRICS_BY_TENANT;
+    else if (metrics && strcmp(metrics, "on") != 0) die("BENCH_METRICS must be off, on or tenant", 0, NULL);
     if ((status = mfa_open(&ctx, &options, &err)) != MFA_OK) die("open", status, err);
     return ctx;
 }
@@ -67,10 +80,12 @@ static void sign_in(mfa_ctx *ctx, mfa_ctx *resolving, long u, const char *code) 
     user_name(u, uid);
     if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
     user.uid = uid;
+    user.tenant = bench_tenant();
     user.auth_time = bench_now;
     status = mfa_sign_in(ctx, &resolver, &user, NULL);
     if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) die("sign in", status, NULL);
-    status = mfa_resolve_totp(resolving, &result, resolver->session, NULL, resolver->hints[0].uid, code, &err);
+    status = mfa_resolve_totp(resolving, &result, resolver->session, user.tenant, resolver->hints[0].uid, code,
+                              &err);
     if (status != MFA_OK) die("resolve", status, err);
     mfa_sign_in_result_free(result);
     mfa_resolver_free(resolver);
@@ -102,6 +117,7 @@ int main(int argc, char **argv) {
         user_secret(u, secret);
         if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
+        user.tenant = bench_tenant();
         if ((status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, NULL, &err)) != MFA_OK)
             die("import", status, err);
         mfa_factor_info_free(info);

@@ -66,6 +66,8 @@ endforeach()
 #   engine_answers        issue 45's answers: every token minted before a reset, delete or removal is
 #                 USER_TOKEN_EXPIRED on every kind; reset and delete of a user with nothing to
 #                 remove (never seen, deleted, reset) are MFA_ENROLLMENT_NOT_FOUND, unaudited
+#   engine_metrics        mfa_metrics_snapshot and mfa_metrics_prometheus: a journey counted by kind and
+#                 outcome, tenant labels and their bound, metrics off, options version 2, bad input
 #   engine_key_mismatch   issue 45 item 7: another key under a known id is MFA_ERR_KEY_MISMATCH at
 #                 mfa_open (current and earlier keys, two servers, stores from before check values)
 # and the tests of processes, races and crashes:
@@ -84,7 +86,7 @@ endforeach()
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
     unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
     phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn admin admin_imports admin_keys
-    email devices answers key_mismatch)
+    email devices answers metrics key_mismatch)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})

@@ -209,7 +209,9 @@ int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) M
 /// pointers, a version 0 or newer than the library's, more than 64 previous
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, both
 /// a sender and an outbox for SMS or for email, an empty email outbox, a
-/// store location meant for another database: see mfa_options.store),
+/// store location meant for another database: see mfa_options.store; a
+/// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
+/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX),
 /// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
 /// as the master key or a previous key, and the key given under that id is
 /// another one; the message names the id; nothing was read or written) or
@@ -916,6 +918,34 @@ int32_t mfa_check_seals(mfa_ctx * MFA_NULLABLE ctx, mfa_seal_check * MFA_NULLABL
 
 /// Frees what mfa_check_seals() found. NULL is a no-op.
 void mfa_seal_check_free(mfa_seal_check * MFA_NULLABLE check) MFA_NOEXCEPT;
+
+/* ------------------------------------------------------------------ */
+/* Metrics: counters, latency histograms, Prometheus' text format     */
+/* ------------------------------------------------------------------ */
+
+/// Reads the context's metrics now: counters and latency histograms of
+/// its sign-ins, enrollments, code sends, backoffs and store operations,
+/// counted since mfa_open() (see "Metrics" in mfa_types.h). Each value is
+/// read atomically, not all at one instant. On MFA_OK, `*out` holds every
+/// family (none when the context was opened with MFA_METRICS_OFF), in one
+/// allocation: free it with mfa_metrics_free(). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+/// Thread-safe, and never waits for the store.
+int32_t mfa_metrics_snapshot(mfa_ctx * MFA_NULLABLE ctx, mfa_metrics * MFA_NULLABLE * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees what mfa_metrics_snapshot() returned. NULL is a no-op.
+void mfa_metrics_free(mfa_metrics * MFA_NULLABLE metrics) MFA_NOEXCEPT;
+
+/// Writes the context's metrics in Prometheus' text exposition format
+/// (version 0.0.4): for each family a "# HELP" and a "# TYPE" line, then
+/// its series (a histogram's as _bucket{le="..."}, _sum and _count lines),
+/// label values escaped. Serve it from a /metrics endpoint with the
+/// content type "text/plain; version=0.0.4; charset=utf-8". On MFA_OK,
+/// `*out` is the text (empty when the context was opened with
+/// MFA_METRICS_OFF): free it with mfa_free(). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+/// Thread-safe, and never waits for the store.
+int32_t mfa_metrics_prometheus(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 #if defined(__cplusplus)
 } /* extern "C" */

@@ -406,7 +406,18 @@ typedef struct mfa_webauthn_attestation {
  */
 typedef int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation);
 
-/** Version of mfa_options understood by this header (2 added webauthn_trust, 3 the email sender). */
+/** mfa_options.metrics: keep metrics, without a tenant label (the default). */
+#define MFA_METRICS_ON 0
+/** mfa_options.metrics: keep no metrics (mfa_metrics_snapshot() returns no family). */
+#define MFA_METRICS_OFF 1
+/** mfa_options.metrics: keep metrics, the counters labelled by tenant for at most mfa_options.metrics_tenants tenants. */
+#define MFA_METRICS_BY_TENANT 2
+/** mfa_options.metrics_tenants by default. */
+#define MFA_METRICS_TENANTS_DEFAULT 100
+/** Most tenants mfa_options.metrics_tenants may name. */
+#define MFA_METRICS_TENANTS_MAX 10000
+
+/** Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics and the email sender). */
 #define MFA_OPTIONS_VERSION 3
 
 /**
@@ -472,6 +483,19 @@ typedef struct mfa_options {
     mfa_webauthn_trust_fn webauthn_trust;
     /** Version 2. Passed to webauthn_trust. */
     void *webauthn_trust_context;
+    /**
+     * Version 3. Which metrics the context keeps (see "Metrics" below):
+     * MFA_METRICS_ON (the default), MFA_METRICS_OFF or MFA_METRICS_BY_TENANT;
+     * anything else is MFA_ERR_INVALID_ARGUMENT.
+     */
+    int32_t metrics;
+    /**
+     * Version 3. With MFA_METRICS_BY_TENANT, how many tenants get series of
+     * their own, 1 to MFA_METRICS_TENANTS_MAX (MFA_METRICS_TENANTS_DEFAULT);
+     * the events of later tenants share the series tenant="(other)".
+     * Ignored otherwise.
+     */
+    uint32_t metrics_tenants;
     /** Version 3. The mail gateway for email codes, or NULL. */
     mfa_email_sender_fn email_sender;
     /** Version 3. Passed to email_sender. */
@@ -483,7 +507,7 @@ typedef struct mfa_options {
 /** A static initializer for mfa_options: the same as mfa_options_init(&o, MFA_OPTIONS_VERSION). */
 #define MFA_OPTIONS_INIT \
     { MFA_OPTIONS_VERSION, NULL, { NULL, NULL }, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL, NULL, NULL, NULL }
+      NULL, NULL, MFA_METRICS_ON, MFA_METRICS_TENANTS_DEFAULT, NULL, NULL, NULL }
 
 /** Version of mfa_user understood by this header. */
 #define MFA_USER_VERSION 1
@@ -1002,5 +1026,77 @@ typedef struct mfa_seal_check {
     /** Whether the progress callback stopped the check before the end. */
     bool stopped;
 } mfa_seal_check;
+
+/* ------------------------------------------------------------------ */
+/* Metrics                                                             */
+/* ------------------------------------------------------------------ */
+
+/**
+ * mfa_metric_family.type: a counter (mfa_metric_sample.value only goes up).
+ * A context keeps counters and latency histograms of its sign-ins,
+ * enrollments, code sends, backoffs and store operations (unless opened
+ * with MFA_METRICS_OFF), counted with atomic additions from the context's
+ * opening. mfa_metrics_snapshot() reads them as structs;
+ * mfa_metrics_prometheus() writes them in Prometheus' text exposition
+ * format, for a /metrics endpoint. The metrics, their labels and what to
+ * alert on are in the documentation's metrics guide.
+ */
+#define MFA_METRIC_COUNTER 1
+/** mfa_metric_family.type: a histogram (value is the count, with sum and buckets). */
+#define MFA_METRIC_HISTOGRAM 2
+
+/** One label of a series: a name and its value. */
+typedef struct mfa_metric_label {
+    /** The label's name: "kind", "outcome", "tenant", ... */
+    const char *name;
+    /** Its value. */
+    const char *value;
+} mfa_metric_label;
+
+/** One bucket of a histogram series. */
+typedef struct mfa_metric_bucket {
+    /** The upper bound, in seconds; the last bucket's is INFINITY ("+Inf"). */
+    double upper_bound;
+    /** Observations at most upper_bound (cumulative). */
+    uint64_t count;
+} mfa_metric_bucket;
+
+/** One series of a metric family. */
+typedef struct mfa_metric_sample {
+    /** Number of labels. */
+    size_t label_count;
+    /** The labels, in a fixed order. */
+    const mfa_metric_label *labels;
+    /** A counter's value; a histogram's count of observations. */
+    uint64_t value;
+    /** A histogram's sum of observations, in seconds; 0 for a counter. */
+    double sum;
+    /** Number of buckets (0 for a counter). */
+    size_t bucket_count;
+    /** A histogram's buckets, by upper bound, the last one +Inf. */
+    const mfa_metric_bucket *buckets;
+} mfa_metric_sample;
+
+/** One metric: a name, a help text, a type and its series. */
+typedef struct mfa_metric_family {
+    /** The name, "libmfa_..." (a counter's ends in _total, a duration's in _seconds). */
+    const char *name;
+    /** What it counts, in one sentence. */
+    const char *help;
+    /** MFA_METRIC_COUNTER or MFA_METRIC_HISTOGRAM. */
+    int32_t type;
+    /** Number of series. */
+    size_t sample_count;
+    /** The series. */
+    const mfa_metric_sample *samples;
+} mfa_metric_family;
+
+/** A context's metrics at one moment, in one allocation: free with mfa_metrics_free(). */
+typedef struct mfa_metrics {
+    /** Number of families (0 when the context keeps no metrics). */
+    size_t family_count;
+    /** The families, in a fixed order. */
+    const mfa_metric_family *families;
+} mfa_metrics;
 
 #endif /* MFA_TYPES_H */

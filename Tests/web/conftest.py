@@ -7,7 +7,8 @@ finds a built library the way Tests/python does, and provides:
   ``scripts/web.sh``, on a port of this run (``MFA_PG_PORT_BASE`` + 13 and
   up, one per server started) and a fresh instance folder; on
   PostgreSQL (``MFA_WEB_STORE``) in a new database of the test server named
-  by ``MFA_TEST_POSTGRES_URL``;
+  by ``MFA_TEST_POSTGRES_URL``; ``Server(instance, store, env)`` starts one
+  with settings of its own (test_metrics_prometheus.py);
 * ``browser``: headless Chromium (Debian's chromium and chromium-driver)
   driven by selenium, ``--no-sandbox`` when running as root;
 * ``ARTIFACTS``: where screenshots go (``build/web-artifacts``, or
@@ -75,13 +76,13 @@ def postgres_database(url: str, name: str) -> str:
 class Server:
     """The application running under scripts/web.sh."""
 
-    def __init__(self, instance: pathlib.Path, store: str | None) -> None:
+    def __init__(self, instance: pathlib.Path, store: str | None, env: dict[str, str] | None = None) -> None:
         self.instance = instance
         self.store = store or str(instance / "mfa.sqlite3")  # libmfa's store (web.sh's default on SQLite)
         self.port = next_port()
         self.url = "http://127.0.0.1:%d" % self.port  # where web.sh listens
         self.public_url = "http://localhost:%d" % self.port  # its MFA_WEB_URL: where security keys work
-        env = dict(os.environ, MFA_WEB_PORT=str(self.port), MFA_WEB_INSTANCE=str(instance))
+        env = dict(os.environ, MFA_WEB_PORT=str(self.port), MFA_WEB_INSTANCE=str(instance), **(env or {}))
         if store:
             env["MFA_WEB_STORE"] = store
         self.log = instance / "server.log"

@@ -345,3 +345,65 @@ def test_pages_carry_security_headers(app):
 
 def test_healthz(app):
     assert app.test_client().get("/healthz").get_data(as_text=True) == "ok\n"
+
+
+# --- /metrics ----------------------------------------------------------------------------
+
+
+def test_metrics_in_development_are_open_and_in_prometheus_format(app, alice):
+    response = app.test_client().get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == libmfa.PROMETHEUS_CONTENT_TYPE
+    text = response.get_data(as_text=True)
+    assert text.startswith("# HELP libmfa_") and "\nlibmfa_sign_ins_total{" in text
+    assert "Set-Cookie" not in response.headers, "a scrape opens no session"
+    assert alice.email not in text
+
+
+def test_metrics_need_their_token_when_one_is_set(tmp_path, clock):
+    import dataclasses
+
+    token = "s3cret-metrics-token-0123"
+    app = create_app(dataclasses.replace(settings_for(tmp_path), metrics_token=token), clock=clock)
+    try:
+        client = app.test_client()
+        refused = client.get("/metrics")
+        assert refused.status_code == 401 and refused.headers["WWW-Authenticate"] == 'Bearer realm="metrics"'
+        assert "libmfa_" not in refused.get_data(as_text=True)
+        for header in ("Bearer " + token[:-1], "Bearer " + token + "x", "Basic " + token, token, "Bearer"):
+            assert client.get("/metrics", headers={"Authorization": header}).status_code == 401, header
+        allowed = client.get("/metrics", headers={"Authorization": "Bearer " + token})
+        assert allowed.status_code == 200 and allowed.get_data(as_text=True).startswith("# HELP libmfa_")
+        assert client.get("/metrics", headers={"Authorization": "bearer  " + token}).status_code == 200
+    finally:
+        app.extensions["mfa_web.libmfa"].close()
+
+
+def test_metrics_in_production_exist_only_with_a_token(tmp_path, clock):
+    import dataclasses
+
+    gateways = Gateways(mailer=lambda *message: None, sms_sender=lambda *sms: None)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    app = create_app(settings_for(tmp_path / "a", development=False), clock=clock, gateways=gateways)
+    try:
+        assert app.test_client().get("/metrics", base_url="https://example.com").status_code == 404
+    finally:
+        app.extensions["mfa_web.libmfa"].close()
+    token = "production-metrics-token-1"
+    settings = dataclasses.replace(settings_for(tmp_path / "b", development=False), metrics_token=token)
+    app = create_app(settings, clock=clock, gateways=gateways)
+    try:
+        client = app.test_client()
+        assert client.get("/metrics", base_url="https://example.com").status_code == 401
+        assert client.get("/metrics", base_url="https://example.com",
+                          headers={"Authorization": "Bearer " + token}).status_code == 200
+    finally:
+        app.extensions["mfa_web.libmfa"].close()
+
+
+@pytest.mark.parametrize("token", ["short", " padded-metrics-token ", "line\nbreak-metrics-token"])
+def test_a_weak_metrics_token_is_refused(tmp_path, token):
+    with pytest.raises(SettingsError, match="MFA_WEB_METRICS_TOKEN"):
+        Settings.from_env({"MFA_WEB_ENV": "development", "MFA_WEB_INSTANCE": str(tmp_path),
+                           "MFA_WEB_METRICS_TOKEN": token})

@@ -414,6 +414,19 @@ func (c *Context) Config(ctx context.Context, tenant string) (json.RawMessage, e
 	return json.RawMessage(text), nil
 }
 
+// MetricsText returns the context's metrics (sign-ins, enrollments, code
+// sends, backoffs, store latency, counted since it opened) in Prometheus'
+// text exposition format, version 0.0.4, in one call: what a /metrics
+// endpoint serves, as "text/plain; version=0.0.4; charset=utf-8". Empty
+// when the context keeps no metrics. It never waits for the store.
+func (c *Context) MetricsText(ctx context.Context) (string, error) {
+	var args cArgs
+	defer args.free()
+	return c.stringCall(ctx, &args, func(h *C.mfa_ctx, out **C.char, message **C.char) C.int32_t {
+		return C.mfa_metrics_prometheus(h, out, message)
+	})
+}
+
 // CheckToken checks that a credential the host issued to uid at issuedAt
 // (read to the millisecond) is still valid: enrolling, unenrolling,
 // generating recovery codes and RevokeTokens revoke the earlier ones

@@ -204,3 +204,35 @@ func TestContextString(t *testing.T) {
 		}
 	}
 }
+
+// MetricsText is the context's metrics in Prometheus' text format: a wrong
+// code and a sign-in, counted by kind and outcome.
+func TestMetricsText(t *testing.T) {
+	k := newKit(t, memoryStore(t), nil)
+	user := k.user("dora")
+	info, app := k.enrollTOTP(user, "App")
+	k.advance(30)
+	resolver := k.resolver(user)
+	_, err := resolver.ResolveSignIn(bg, mfa.TOTPSignInAssertion(info.UID, k.wrong(app)))
+	wantErr(t, err, mfa.ErrInvalidVerificationCode)
+	if _, err := resolver.ResolveSignIn(bg, mfa.TOTPSignInAssertion(info.UID, k.code(app, 0))); err != nil {
+		t.Fatal(err)
+	}
+	text, err := k.c.MetricsText(bg)
+	if err != nil || !strings.HasPrefix(text, "# HELP libmfa_") {
+		t.Fatalf("metrics: %v %.80q", err, text)
+	}
+	for _, line := range []string{
+		"\n# TYPE libmfa_sign_ins_total counter\n",
+		"\nlibmfa_sign_ins_total{kind=\"totp\",outcome=\"success\"} 1\n",
+		"\nlibmfa_sign_ins_total{kind=\"totp\",outcome=\"wrong_code\"} 1\n",
+		"\nlibmfa_sign_in_duration_seconds_count{kind=\"totp\"} 2\n",
+	} {
+		if !strings.Contains(text, line) {
+			t.Errorf("%q not in the metrics", line)
+		}
+	}
+	if strings.Contains(text, "dora") {
+		t.Error("a uid in the metrics")
+	}
+}

@@ -192,6 +192,8 @@ export class Context {
   setConfig(config: object | string, tenant?: string | null): Promise<void>;
   updateConfig(config: object | string, tenant?: string | null): Promise<void>;
   config(tenant?: string | null): Promise<Record<string, any>>;
+  /** The context's metrics in Prometheus' text exposition format (version 0.0.4), for /metrics. */
+  metricsText(): Promise<string>;
   multiFactor(user: User): MultiFactor;
   /** Resolves when no second factor is needed; rejects with SecondFactorRequired otherwise. */
   signIn(user: User): Promise<SignInResult>;

@@ -30,6 +30,10 @@ is an :class:`Admin` that lists users and their factors, unenrolls, renames,
 resets and deletes users, imports from other systems and rotates keys, with
 the actor in every audit event.
 
+Metrics (see :mod:`libmfa.engine.metrics`): ``ctx.metrics()`` reads the
+context's counters and latency histograms, ``ctx.metrics_text()`` writes
+them in Prometheus' text format for a ``/metrics`` endpoint.
+
 SMS factors (see :mod:`libmfa.engine.phone`): open the context with
 ``sms_sender`` (or ``sms_outbox``) and ``app_verifier``, then use
 :class:`PhoneAuthProvider` and :class:`PhoneMultiFactorGenerator`. Recovery
@@ -102,6 +106,13 @@ from .constants import (
     KEY_MAX_BYTES,
     KEY_URI_VERSION,
     MASTER_KEY_BYTES,
+    METRIC_COUNTER,
+    METRIC_HISTOGRAM,
+    METRICS_BY_TENANT,
+    METRICS_OFF,
+    METRICS_ON,
+    METRICS_TENANTS_DEFAULT,
+    METRICS_TENANTS_MAX,
     OPTIONS_VERSION,
     OTP_HOTP,
     OTP_TOTP,
@@ -182,10 +193,15 @@ from .engine import (
     ImportLine,
     ImportSummary,
     KeyRotationResult,
+    MetricFamily,
+    Metrics,
+    MetricSample,
     MultiFactor,
     MultiFactorAssertion,
     MultiFactorResolver,
     MultiFactorSession,
+    OTHER_TENANTS,
+    PROMETHEUS_CONTENT_TYPE,
     PhoneAuthCredential,
     PhoneAuthProvider,
     PhoneMultiFactorAssertion,
@@ -298,6 +314,15 @@ __all__ = [
     "KEY_MAX_BYTES",
     "KEY_URI_VERSION",
     "MASTER_KEY_BYTES",
+    "METRIC_COUNTER",
+    "METRIC_HISTOGRAM",
+    "METRICS_BY_TENANT",
+    "METRICS_OFF",
+    "METRICS_ON",
+    "METRICS_TENANTS_DEFAULT",
+    "METRICS_TENANTS_MAX",
+    "OTHER_TENANTS",
+    "PROMETHEUS_CONTENT_TYPE",
     "OPTIONS_VERSION",
     "OTP_HOTP",
     "OTP_TOTP",
@@ -344,6 +369,9 @@ __all__ = [
     "KeyURI",
     "MFAEnrollmentNotFoundError",
     "MFAError",
+    "MetricFamily",
+    "MetricSample",
+    "Metrics",
     "MissingAppCredentialError",
     "MultiFactor",
     "MultiFactorAssertion",

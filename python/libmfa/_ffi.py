@@ -537,7 +537,24 @@ class mfa_webauthn_attestation(ctypes.Structure):
 #: ``int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation)``
 mfa_webauthn_trust_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(mfa_webauthn_attestation))
 
-#: Version of mfa_options understood by this header (2 added webauthn_trust, 3 the email sender).
+#: mfa_options.metrics: keep metrics, without a tenant label (the default).
+MFA_METRICS_ON = 0
+
+#: mfa_options.metrics: keep no metrics (mfa_metrics_snapshot() returns no family).
+MFA_METRICS_OFF = 1
+
+#: mfa_options.metrics: keep metrics, the counters labelled by tenant for at most
+#: mfa_options.metrics_tenants tenants.
+MFA_METRICS_BY_TENANT = 2
+
+#: mfa_options.metrics_tenants by default.
+MFA_METRICS_TENANTS_DEFAULT = 100
+
+#: Most tenants mfa_options.metrics_tenants may name.
+MFA_METRICS_TENANTS_MAX = 10000
+
+#: Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics and
+#: the email sender).
 MFA_OPTIONS_VERSION = 3
 
 
@@ -550,6 +567,8 @@ class mfa_options(ctypes.Structure):
     store: Optional[bytes]
     previous_key_count: int
     sms_outbox: Optional[bytes]
+    metrics: int
+    metrics_tenants: int
     email_outbox: Optional[bytes]
 
     _fields_ = [
@@ -607,6 +626,14 @@ class mfa_options(ctypes.Structure):
         ("webauthn_trust", mfa_webauthn_trust_fn),
         # Version 2. Passed to webauthn_trust.
         ("webauthn_trust_context", ctypes.c_void_p),
+        # Version 3. Which metrics the context keeps (see "Metrics" below): MFA_METRICS_ON
+        # (the default), MFA_METRICS_OFF or MFA_METRICS_BY_TENANT; anything else is
+        # MFA_ERR_INVALID_ARGUMENT.
+        ("metrics", ctypes.c_int32),
+        # Version 3. With MFA_METRICS_BY_TENANT, how many tenants get series of their own,
+        # 1 to MFA_METRICS_TENANTS_MAX (MFA_METRICS_TENANTS_DEFAULT); the events of later
+        # tenants share the series tenant="(other)". Ignored otherwise.
+        ("metrics_tenants", ctypes.c_uint32),
         # Version 3. The mail gateway for email codes, or NULL.
         ("email_sender", mfa_email_sender_fn),
         # Version 3. Passed to email_sender.
@@ -1381,6 +1408,107 @@ class mfa_seal_check(ctypes.Structure):
     ]
 
 
+# --- Metrics --------------------------------------------------------------------------------------
+
+#: mfa_metric_family.type: a counter (mfa_metric_sample.value only goes up). A context keeps
+#: counters and latency histograms of its sign-ins, enrollments, code sends, backoffs and store
+#: operations (unless opened with MFA_METRICS_OFF), counted with atomic additions from the
+#: context's opening. mfa_metrics_snapshot() reads them as structs; mfa_metrics_prometheus()
+#: writes them in Prometheus' text exposition format, for a /metrics endpoint. The metrics, their
+#: labels and what to alert on are in the documentation's metrics guide.
+MFA_METRIC_COUNTER = 1
+
+#: mfa_metric_family.type: a histogram (value is the count, with sum and buckets).
+MFA_METRIC_HISTOGRAM = 2
+
+
+class mfa_metric_label(ctypes.Structure):
+    """One label of a series: a name and its value."""
+
+    name: Optional[bytes]
+    value: Optional[bytes]
+
+    _fields_ = [
+        # The label's name: "kind", "outcome", "tenant", ...
+        ("name", ctypes.c_char_p),
+        # Its value.
+        ("value", ctypes.c_char_p),
+    ]
+
+
+class mfa_metric_bucket(ctypes.Structure):
+    """One bucket of a histogram series."""
+
+    upper_bound: float
+    count: int
+
+    _fields_ = [
+        # The upper bound, in seconds; the last bucket's is INFINITY ("+Inf").
+        ("upper_bound", ctypes.c_double),
+        # Observations at most upper_bound (cumulative).
+        ("count", ctypes.c_uint64),
+    ]
+
+
+class mfa_metric_sample(ctypes.Structure):
+    """One series of a metric family."""
+
+    label_count: int
+    value: int
+    sum: float
+    bucket_count: int
+
+    _fields_ = [
+        # Number of labels.
+        ("label_count", ctypes.c_size_t),
+        # The labels, in a fixed order.
+        ("labels", ctypes.POINTER(mfa_metric_label)),
+        # A counter's value; a histogram's count of observations.
+        ("value", ctypes.c_uint64),
+        # A histogram's sum of observations, in seconds; 0 for a counter.
+        ("sum", ctypes.c_double),
+        # Number of buckets (0 for a counter).
+        ("bucket_count", ctypes.c_size_t),
+        # A histogram's buckets, by upper bound, the last one +Inf.
+        ("buckets", ctypes.POINTER(mfa_metric_bucket)),
+    ]
+
+
+class mfa_metric_family(ctypes.Structure):
+    """One metric: a name, a help text, a type and its series."""
+
+    name: Optional[bytes]
+    help: Optional[bytes]
+    type: int
+    sample_count: int
+
+    _fields_ = [
+        # The name, "libmfa_..." (a counter's ends in _total, a duration's in _seconds).
+        ("name", ctypes.c_char_p),
+        # What it counts, in one sentence.
+        ("help", ctypes.c_char_p),
+        # MFA_METRIC_COUNTER or MFA_METRIC_HISTOGRAM.
+        ("type", ctypes.c_int32),
+        # Number of series.
+        ("sample_count", ctypes.c_size_t),
+        # The series.
+        ("samples", ctypes.POINTER(mfa_metric_sample)),
+    ]
+
+
+class mfa_metrics(ctypes.Structure):
+    """A context's metrics at one moment, in one allocation: free with mfa_metrics_free()."""
+
+    family_count: int
+
+    _fields_ = [
+        # Number of families (0 when the context keeps no metrics).
+        ("family_count", ctypes.c_size_t),
+        # The families, in a fixed order.
+        ("families", ctypes.POINTER(mfa_metric_family)),
+    ]
+
+
 # --- Every struct, by its C name ------------------------------------------------------------------
 
 STRUCTS: Dict[str, type[ctypes.Structure]] = {
@@ -1417,6 +1545,11 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_import_summary": mfa_import_summary,
     "mfa_rotation_result": mfa_rotation_result,
     "mfa_seal_check": mfa_seal_check,
+    "mfa_metric_label": mfa_metric_label,
+    "mfa_metric_bucket": mfa_metric_bucket,
+    "mfa_metric_sample": mfa_metric_sample,
+    "mfa_metric_family": mfa_metric_family,
+    "mfa_metrics": mfa_metrics,
 }
 
 
@@ -1871,6 +2004,13 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     ),
     # void mfa_seal_check_free(mfa_seal_check *check)
     "mfa_seal_check_free": (None, [_P(mfa_seal_check)]),
+    # Metrics: counters, latency histograms, Prometheus' text format
+    # int32_t mfa_metrics_snapshot(mfa_ctx *ctx, mfa_metrics **out, char **err)
+    "mfa_metrics_snapshot": (_i32, [_P(mfa_ctx), _P(_P(mfa_metrics)), _out]),
+    # void mfa_metrics_free(mfa_metrics *metrics)
+    "mfa_metrics_free": (None, [_P(mfa_metrics)]),
+    # int32_t mfa_metrics_prometheus(mfa_ctx *ctx, char **out, char **err)
+    "mfa_metrics_prometheus": (_i32, [_P(mfa_ctx), _out, _out]),
 }
 
 
@@ -2087,12 +2227,13 @@ if TYPE_CHECKING:
             MFA_ERR_INVALID_ARGUMENT (NULL pointers, a version 0 or newer than the library's,
             more than 64 previous keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate
             key ids, both a sender and an outbox for SMS or for email, an empty email outbox, a
-            store location meant for another database: see mfa_options.store),
-            MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given, as the
-            master key or a previous key, and the key given under that id is another one; the
-            message names the id; nothing was read or written) or MFA_ERR_STORAGE_ERROR (the
-            store cannot be opened, or was written by a newer libmfa). `err` as everywhere (see
-            mfa.h).
+            store location meant for another database: see mfa_options.store; a metrics value
+            that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT a metrics_tenants outside 1
+            to MFA_METRICS_TENANTS_MAX), MFA_ERR_KEY_MISMATCH (the store keeps a check value for
+            a key id given, as the master key or a previous key, and the key given under that id
+            is another one; the message names the id; nothing was read or written) or
+            MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a newer
+            libmfa). `err` as everywhere (see mfa.h).
             """
             ...
 
@@ -3065,4 +3206,31 @@ if TYPE_CHECKING:
 
         def mfa_seal_check_free(self, check: Any) -> None:
             """Frees what mfa_check_seals() found. NULL is a no-op."""
+            ...
+
+        def mfa_metrics_snapshot(self, ctx: Any, out: Any, err: Any) -> int:
+            """Reads the context's metrics now: counters and latency histograms of its sign-ins,
+            enrollments, code sends, backoffs and store operations, counted since mfa_open()
+            (see "Metrics" in mfa_types.h). Each value is read atomically, not all at one
+            instant. On MFA_OK, `*out` holds every family (none when the context was opened with
+            MFA_METRICS_OFF), in one allocation: free it with mfa_metrics_free(). Returns
+            MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+            Thread-safe, and never waits for the store.
+            """
+            ...
+
+        def mfa_metrics_free(self, metrics: Any) -> None:
+            """Frees what mfa_metrics_snapshot() returned. NULL is a no-op."""
+            ...
+
+        def mfa_metrics_prometheus(self, ctx: Any, out: Any, err: Any) -> int:
+            """Writes the context's metrics in Prometheus' text exposition format (version 0.0.4):
+            for each family a "# HELP" and a "# TYPE" line, then its series (a histogram's as
+            _bucket{le="..."}, _sum and _count lines), label values escaped. Serve it from a
+            /metrics endpoint with the content type "text/plain; version=0.0.4; charset=utf-8".
+            On MFA_OK, `*out` is the text (empty when the context was opened with
+            MFA_METRICS_OFF): free it with mfa_free(). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+            (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY. Thread-safe, and never waits for the
+            store.
+            """
             ...

@@ -129,6 +129,21 @@ APP_ACTION_ENROLLMENT = _ffi.MFA_APP_ACTION_ENROLLMENT
 #: App verification action: signing in with a phone factor.
 APP_ACTION_SIGN_IN = _ffi.MFA_APP_ACTION_SIGN_IN
 
+#: ``mfa_options.metrics``: metrics without a tenant label (``Context(metrics=True)``, the default).
+METRICS_ON = _ffi.MFA_METRICS_ON
+#: ``mfa_options.metrics``: no metrics (``Context(metrics=False)``).
+METRICS_OFF = _ffi.MFA_METRICS_OFF
+#: ``mfa_options.metrics``: metrics labelled by tenant (``Context(metrics_tenants=N)``).
+METRICS_BY_TENANT = _ffi.MFA_METRICS_BY_TENANT
+#: ``mfa_metric_family.type`` of a counter (:attr:`libmfa.MetricFamily.type` ``"counter"``).
+METRIC_COUNTER = _ffi.MFA_METRIC_COUNTER
+#: ``mfa_metric_family.type`` of a histogram (:attr:`libmfa.MetricFamily.type` ``"histogram"``).
+METRIC_HISTOGRAM = _ffi.MFA_METRIC_HISTOGRAM
+#: How many tenants a context's metrics label by default (``Context(metrics_tenants=...)``).
+METRICS_TENANTS_DEFAULT = _ffi.MFA_METRICS_TENANTS_DEFAULT
+#: Most tenants a context's metrics label.
+METRICS_TENANTS_MAX = _ffi.MFA_METRICS_TENANTS_MAX
+
 #: Length of a master key in bytes.
 MASTER_KEY_BYTES = _ffi.MFA_MASTER_KEY_BYTES
 #: Version of ``mfa_options`` this binding fills in.

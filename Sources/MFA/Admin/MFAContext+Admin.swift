@@ -86,6 +86,7 @@ extension MFAContext {
         let factor = AdminFactor(tenant: removed.tenant.isEmpty ? nil : removed.tenant, uid: removed.uid,
                                  info: (try? factorInfo(removed, masked: true)) ?? removedInfo(removed))
         let now = clock.now()
+        metrics.unenrollment(factorID: removed.factorID, by: .operator, tenant: removed.tenant)
         audit(AuditEvent(kind: .unenroll, tenant: removed.tenant, uid: removed.uid, factorID: removed.factorID,
                          enrollmentID: enrollmentID, time: now, detail: "ADMIN", actor: actor))
         auditForgotten(forgotten, tenant: removed.tenant, uid: removed.uid, detail: "LAST_FACTOR_REMOVED", time: now,
@@ -141,6 +142,7 @@ extension MFAContext {
         let now = clock.now()
         auditForgotten(forgotten, tenant: tenantKey, uid: uid, detail: "USER_RESET", time: now, actor: actor)
         for factor in removed {
+            metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
             audit(AuditEvent(kind: .unenroll, tenant: tenantKey, uid: uid, factorID: factor.factorID,
                              enrollmentID: factor.enrollmentID, time: now, detail: "ADMIN", actor: actor))
         }
@@ -175,6 +177,9 @@ extension MFAContext {
         }
         auditForgotten(result.devices, tenant: tenantKey, uid: uid, detail: "USER_DELETED", time: clock.now(),
                        actor: actor)
+        for factor in result.factors {
+            metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
+        }
         audit(AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: clock.now(),
                          detail: "\(result.factors.count) factors removed", actor: actor))
         return AdminRemoval(factors: result.factors.map(removedInfo))

@@ -60,6 +60,18 @@ extension MFAContext {
     /// `MultiFactor.enroll(with:displayName:)`: the assertion's factor kind
     /// checks it, then the enrollment is stored.
     func enroll(user: MFAUser, assertion: MultiFactorAssertion, displayName: String?) throws(MFAError) -> MultiFactorInfo {
+        do {
+            let info = try enrollUncounted(user: user, assertion: assertion, displayName: displayName)
+            metrics.enrollment(factorID: assertion.factorID, .success, tenant: user.tenantKey)
+            return info
+        } catch {
+            metrics.enrollment(factorID: assertion.factorID, MetricOutcome(error.code), tenant: user.tenantKey)
+            throw error
+        }
+    }
+
+    private func enrollUncounted(user: MFAUser, assertion: MultiFactorAssertion,
+                                 displayName: String?) throws(MFAError) -> MultiFactorInfo {
         try user.validate()
         let name = try Self.checkedDisplayName(displayName)
         guard let kind = FactorRegistry.kind(assertion.factorID) else {
@@ -109,6 +121,7 @@ extension MFAContext {
                                                                nowMs: clock.nowMilliseconds()) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor with this id")
         }
+        metrics.unenrollment(factorID: factor.factorID, by: .user, tenant: user.tenantKey)
         audit(AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: factor.factorID,
                          enrollmentID: enrollmentID, time: now))
         auditForgotten(forgotten, tenant: user.tenantKey, uid: user.uid, detail: "LAST_FACTOR_REMOVED", time: now)

@@ -9,7 +9,7 @@ extension MFAContext {
     public func signIn(_ user: MFAUser) throws(MFAError) -> SignInOutcome {
         let call = CallBudget.begin()
         defer { call.end() }
-        return try signIn(user, deviceToken: nil, now: clock.now())
+        return try countedSignIn(user, deviceToken: nil)
     }
 
     /// Reports a successful first factor, with the device token the user's
@@ -25,9 +25,26 @@ extension MFAContext {
     public func signIn(_ user: MFAUser, deviceToken: String?) throws(MFAError) -> SignInOutcome {
         let call = CallBudget.begin()
         defer { call.end() }
-        return try signIn(user, deviceToken: deviceToken, now: clock.now())
+        return try countedSignIn(user, deviceToken: deviceToken)
     }
 
+    /// A first factor's report, counted by how it ended (`metrics.signInStarted`).
+    private func countedSignIn(_ user: MFAUser, deviceToken: String?) throws(MFAError) -> SignInOutcome {
+        do {
+            let outcome = try signIn(user, deviceToken: deviceToken, now: clock.now())
+            if case .secondFactorRequired = outcome {
+                metrics.signInStarted(.secondFactorRequired, tenant: user.tenantKey)
+            } else {
+                metrics.signInStarted(.signedIn, tenant: user.tenantKey)
+            }
+            return outcome
+        } catch {
+            metrics.signInStarted(SignInStartOutcome(error.code), tenant: user.tenantKey)
+            throw error
+        }
+    }
+
+    /// `signIn(_:deviceToken:)`, uncounted.
     private func signIn(_ user: MFAUser, deviceToken: String?, now: Int64) throws(MFAError) -> SignInOutcome {
         try user.validate()
         let snapshot = try store.signInSnapshot(tenant: user.tenantKey, uid: user.uid)
@@ -100,6 +117,25 @@ extension MFAContext {
                               assertion: MultiFactorAssertion) throws(MFAError) -> SignInResult {
         let call = CallBudget.begin()
         defer { call.end() }
+        let start = metrics.start()
+        // What the status alone does not tell apart (a replayed code, an expired credential).
+        var outcome: MetricOutcome?
+        do {
+            let result = try resolve(pendingCredential: pendingCredential, tenant: tenant, assertion: assertion,
+                                     outcome: &outcome)
+            metrics.signIn(factorID: assertion.factorID, .success, tenant: tenant ?? "", since: start)
+            return result
+        } catch {
+            metrics.signIn(factorID: assertion.factorID, outcome ?? MetricOutcome(error.code), tenant: tenant ?? "",
+                           since: start)
+            throw error
+        }
+    }
+
+    /// `resolveSignIn(pendingCredential:tenant:assertion:)`, uncounted;
+    /// `outcome` says what a failure's status does not.
+    private func resolve(pendingCredential: String, tenant: String?, assertion: MultiFactorAssertion,
+                         outcome failure: inout MetricOutcome?) throws(MFAError) -> SignInResult {
         let now = clock.now()
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now, checkExpiry: false)
         guard let kind = FactorRegistry.kind(assertion.factorID) else {
@@ -118,7 +154,10 @@ extension MFAContext {
             }
             throw error
         }
-        guard claims.expires >= now else { throw MFAError(.invalidSession, "the pending credential has expired") }
+        guard claims.expires >= now else {
+            failure = .expired
+            throw MFAError(.invalidSession, "the pending credential has expired")
+        }
         let outcome = AttemptOutcome()
         let request = AttemptRequest(enrollmentID: attempt.enrollmentID, tenant: claims.tenant, uid: claims.uid,
                                      tokenID: claims.id, epoch: claims.epoch, now: now)
@@ -155,8 +194,10 @@ extension MFAContext {
             throw error
         }
         guard let factor = outcome.factor else { throw MFAError(.internal, "the attempt saw no factor") }
-        if case .failed(let failure, let message) = result {
-            reportFailure(factor, claims: claims, now: now, outcome: failure)
+        if case .failed(let counted, let message) = result {
+            reportFailure(factor, claims: claims, now: now, outcome: counted)
+            // A message of the store's: the code was right, and its claim missed (used already).
+            if message != nil { failure = .replay }
             throw MFAError(.invalidVerificationCode, message ?? outcome.message)
         }
         var factorClaims = outcome.claims
@@ -232,6 +273,7 @@ extension MFAContext {
                          enrollmentID: factor.enrollmentID, time: now,
                          detail: MFAErrorCode.invalidVerificationCode.name))
         if let outcome, outcome.startedBackoff {
+            metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant)
             audit(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
                              enrollmentID: factor.enrollmentID, time: now,
                              detail: "locked until \(outcome.lockedUntil)"))

@@ -18,6 +18,8 @@ public final class MFAContext: Sendable {
     let emailSender: (any EmailSender)?
     let appVerifier: (any AppVerifier)?
     let attestationTrust: (any WebAuthnAttestationTrust)?
+    /// The context's counters and latency histograms (see `MFAMetrics`).
+    public let metrics: MFAMetrics
 
     /// Opens a context. A store written by an earlier libmfa is migrated,
     /// and its factors re-sealed to the current binding with the keys given.
@@ -28,13 +30,16 @@ public final class MFAContext: Sendable {
     ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`);
     ///   `keyMismatch` naming the key id, if the store knows a key by that id
     ///   and the key given under it is another one;
-    ///   `storageError` if the store cannot be opened or migrated.
+    ///   `storageError` if the store cannot be opened or migrated;
+    ///   `invalidArgument` for a metrics tenant limit out of range.
     public init(options: MFAOptions) throws(MFAError) {
         guard !options.store.isEmpty, options.store.utf8.count <= 4096 else {
             throw MFAError(.invalidArgument, "the store location must be 1 to 4096 bytes")
         }
+        try options.metrics.validate()
         try Sodium.ensureReady()
-        store = try MFAStore(database: try StoreLocation.open(options.store))
+        metrics = MFAMetrics(options: options.metrics)
+        store = try MFAStore(database: try StoreLocation.open(options.store, metrics: metrics.store))
         keyring = options.keyring
         clock = options.clock
         random = options.random
@@ -46,6 +51,7 @@ public final class MFAContext: Sendable {
         attestationTrust = options.attestationTrust
         try checkKeys()
         try upgradeSeals()
+        metrics.store?.reset()
     }
 
     /// Closes the store; every later call fails with `storageError`. The

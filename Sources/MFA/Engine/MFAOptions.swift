@@ -37,6 +37,9 @@ public struct MFAOptions: Sendable {
     /// Decides which WebAuthn attestations are trusted (see
     /// `WebAuthnAttestationTrust`); nil leaves it to the configuration.
     public var attestationTrust: (any WebAuthnAttestationTrust)?
+    /// Which metrics the context keeps (`MFAContext.metrics`): on without a
+    /// tenant label by default; `.off`, or `.byTenant(limit:)`.
+    public var metrics: MetricsOptions
 
     /// Options with the system clock and randomness and no audit callback.
     /// - Parameters:
@@ -52,5 +55,6 @@ public struct MFAOptions: Sendable {
         emailSender = nil
         appVerifier = nil
         attestationTrust = nil
+        metrics = .on
     }
 }

@@ -6,12 +6,12 @@ package enum StoreLocation {
     /// - Throws: `invalidArgument` for a location meant for another database
     ///   (`misdirection(_:)`), which SQLite would otherwise take for a file
     ///   name; what the backend throws.
-    static func open(_ location: String) throws(MFAError) -> SQLDatabase {
+    static func open(_ location: String, metrics: StoreMetrics? = nil) throws(MFAError) -> SQLDatabase {
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            return try PostgresDatabase(url: location)
+            return try PostgresDatabase(url: location, metrics: metrics)
         }
         if let problem = misdirection(location) { throw MFAError(.invalidArgument, problem) }
-        return try SQLiteDatabase(path: location)
+        return try SQLiteDatabase(path: location, metrics: metrics)
     }
 
     /// Why `location`, which is not a PostgreSQL URL, is not an SQLite file

@@ -50,6 +50,9 @@ package protocol SecondFactor: Sendable {
     static var countsTowardLimit: Bool { get }
     /// At most one factor of this kind per user: enrolling another replaces it.
     static var replacesPrevious: Bool { get }
+    /// The channel its codes are sent on ("sms", "email"), for a kind that sends
+    /// codes: the `channel` label of `libmfa_code_sends_total`; nil for others.
+    static var codeChannel: String? { get }
 
     /// The top-level configuration keys it owns; the first is its section.
     static var configKeys: [String] { get }
@@ -100,6 +103,7 @@ extension SecondFactor {
     package static func check(_ settings: Settings) throws(MFAError) {}
     package static var countsTowardLimit: Bool { true }
     package static var replacesPrevious: Bool { false }
+    package static var codeChannel: String? { nil }
     package static var providerAliases: [String] { [] }
     package static var factorColumns: [String] { [] }
     package static var stateTables: [String] { [] }

@@ -18,9 +18,14 @@ enum SQLiteBusyWait {
     /// SQLite's sleeps, in milliseconds (`sqliteDefaultBusyCallback`).
     private static let delays: [Int64] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
 
-    /// Installs the handler on `handle`.
-    static func install(on handle: OpaquePointer?) {
-        sqlite3_busy_handler(handle, { _, count in SQLiteBusyWait.wait(count: Int(count)) ? 1 : 0 }, nil)
+    /// Installs the handler on `handle`; each wait is counted in `metrics`
+    /// (held unretained: the connection's database keeps it).
+    static func install(on handle: OpaquePointer?, metrics: StoreMetrics?) {
+        sqlite3_busy_handler(handle, { context, count in
+            guard SQLiteBusyWait.wait(count: Int(count)) else { return 0 }
+            if let context { Unmanaged<StoreMetrics>.fromOpaque(context).takeUnretainedValue().retried(.busy) }
+            return 1
+        }, metrics.map { Unmanaged.passUnretained($0).toOpaque() })
     }
 
     /// Sleeps before try `count` + 1 of a statement that met a lock.

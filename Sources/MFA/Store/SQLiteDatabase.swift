@@ -12,18 +12,20 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     private let lock = Lock()
     /// Only touched with `lock` held.
     private var connection: SQLiteConnection?
+    /// What the context counts of its store, if anything.
+    private let metrics: StoreMetrics?
 
     /// Opens (creating if needed) the database at `path`, or a private
-    /// in-memory database for `":memory:"`.
-    package init(path: String) throws(MFAError) {
-        connection = try SQLiteConnection(path: path)
+    /// in-memory database for `":memory:"`; `metrics` counts its operations.
+    package init(path: String, metrics: StoreMetrics? = nil) throws(MFAError) {
+        self.metrics = metrics
+        connection = try SQLiteConnection(path: path, metrics: metrics)
     }
 
     @discardableResult
     package func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
-        try lock.withLock { () throws(MFAError) -> R in
-            guard let connection else { throw MFAError(.storageError, "the store is closed") }
-            return try connection.transaction(begin: "BEGIN IMMEDIATE", body)
+        try run(.transaction) { (connection) throws(MFAError) -> R in
+            try connection.transaction(begin: "BEGIN IMMEDIATE", body)
         }
     }
 
@@ -32,13 +34,33 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     /// would, and waits for it the same way, with no BEGIN and COMMIT to run.
     @discardableResult
     package func write<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
-        try read(body)
+        try run(.write, body)
     }
 
     /// Reads run statement by statement, each in its own implicit
     /// transaction (a consistent snapshot per statement, as on PostgreSQL):
     /// no BEGIN and COMMIT around them.
     package func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        try run(.read, body)
+    }
+
+    /// Runs `body` on the connection, with the lock held, timed for the
+    /// metrics (the wait for the lock included) when there are some.
+    private func run<R>(_ operation: StoreOperation,
+                        _ body: (SQLiteConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+        guard let metrics else { return try locked(body) }
+        let start = CallBudget.now()
+        do {
+            let result = try locked(body)
+            metrics.observe(operation, since: start, failed: false)
+            return result
+        } catch {
+            metrics.observe(operation, since: start, failed: error.code == .storageError)
+            throw error
+        }
+    }
+
+    private func locked<R>(_ body: (SQLiteConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         try lock.withLock { () throws(MFAError) -> R in
             guard let connection else { throw MFAError(.storageError, "the store is closed") }
             return try body(connection)
@@ -94,7 +116,7 @@ final class SQLiteConnection: SQLConnection {
     /// When this connection checkpoints the write-ahead log (SQLite's hook holds it unretained).
     let checkpoints = SQLiteCheckpoints()
 
-    init(path: String) throws(MFAError) {
+    init(path: String, metrics: StoreMetrics?) throws(MFAError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, handle != nil else {
@@ -103,7 +125,7 @@ final class SQLiteConnection: SQLConnection {
             handle = nil
             throw MFAError(.storageError, "sqlite: \(message)")
         }
-        SQLiteBusyWait.install(on: handle)
+        SQLiteBusyWait.install(on: handle, metrics: metrics)
         sqlite3_extended_result_codes(handle, 1)
         if path != ":memory:" {
             _ = try query("PRAGMA journal_mode=WAL", [])

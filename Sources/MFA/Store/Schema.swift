@@ -166,10 +166,17 @@ package enum Schema {
         }
         for (name, migrations) in pending {
             for (index, migration) in zip(migrations.indices, migrations) {
+                // Another opener may have finished this migration since the
+                // versions were read: its work is not done twice (a table a
+                // later migration dropped is not made again).
+                if try storedVersion(name, database) > Int64(index) { continue }
                 let statements = try database.read { (db) throws(MFAError) -> [String] in
                     try Self.statements(of: migration, track: name, dialect, db)
                 }
-                for statement in statements { try applyAlone(statement, database) }
+                for statement in statements {
+                    if try storedVersion(name, database) > Int64(index) { break }
+                    try applyAlone(statement, database)
+                }
                 try database.write { (db) throws(MFAError) in
                     try db.execute("UPDATE mfa_meta SET value = ? WHERE name = ? AND value < ?",
                                    [.int(Int64(index + 1)), .text(name), .int(Int64(index + 1))])
@@ -191,7 +198,8 @@ package enum Schema {
     /// finds it gone (42703: the values moved before it went), a statement
     /// moving rows out of a table finds the table gone (42P01: they moved
     /// before it went), the rows were copied (23505: one statement copies
-    /// them all or none).
+    /// them all or none) or the table they were copied into is gone again
+    /// (42P01: a later migration moved them on and dropped it).
     package static func alreadyDone(_ statement: String) -> Set<String> {
         let words = statement.split(separator: " ", maxSplits: 6).map { $0.uppercased() }
         guard let first = words.first else { return [] }
@@ -199,7 +207,7 @@ package enum Schema {
         case "CREATE": return ["42P07"]
         case "ALTER" where words.contains("ADD"): return ["42701"]
         case "ALTER" where words.contains("DROP"): return ["42703"]
-        case "INSERT": return ["23505", "42703"]
+        case "INSERT": return ["23505", "42703", "42P01"]
         case "UPDATE", "DELETE": return ["42703", "42P01"]
         default: return []
         }

@@ -146,6 +146,16 @@ class Context {
     return JSON.parse(await native.configGet(this._handle, args.optionalText(tenant, 'tenant')));
   }
 
+  /**
+   * The context's metrics (sign-ins, enrollments, code sends, backoffs, store latency,
+   * counted since it opened) in Prometheus' text exposition format, version 0.0.4: what a
+   * /metrics endpoint serves, as "text/plain; version=0.0.4; charset=utf-8". Empty when the
+   * context keeps no metrics.
+   */
+  async metricsText() {
+    return native.metricsText(this._handle);
+  }
+
   // --- users and sign-in ----------------------------------------------------------------
 
   /** The second factors of `user` ({uid, tenant, email, emailVerified, provider, authTime}). */

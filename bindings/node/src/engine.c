@@ -138,6 +138,15 @@ static napi_value js_purge_expired(napi_env env, napi_callback_info info) {
     CALL_END;
 }
 
+static void metrics_text_run(job *j) {
+    j->status = L.mfa_metrics_prometheus(j->ctx->handle, &j->out_str, &j->err);
+}
+
+static napi_value js_metrics_text(napi_env env, napi_callback_info info) {
+    CALL_BEGIN(1, mfa_metrics_prometheus, metrics_text_run, done_string, free_string);
+    CALL_END;
+}
+
 /* ------------------------------------------------------------------ */
 /* Enrollment, every kind                                               */
 /* ------------------------------------------------------------------ */
@@ -552,6 +561,7 @@ bool export_engine(napi_env env, napi_value exports) {
         {"configGet", js_config_get},
         {"rotateKeys", js_rotate_keys},
         {"purgeExpired", js_purge_expired},
+        {"metricsText", js_metrics_text},
         {"sessionNew", js_session_new},
         {"enroll", js_enroll},
         {"factorsList", js_factors_list},

@@ -37,7 +37,7 @@
     X(mfa_admin_factor_free) X(mfa_admin_unenroll) X(mfa_admin_rename) X(mfa_admin_reset_user)                  \
     X(mfa_admin_delete_user) X(mfa_admin_stats_get) X(mfa_admin_stats_free)                                     \
     X(mfa_import_options_init) X(mfa_import) X(mfa_import_google_authenticator) X(mfa_rotate_keys_batched)      \
-    X(mfa_check_seals) X(mfa_seal_check_free)
+    X(mfa_check_seals) X(mfa_seal_check_free) X(mfa_metrics_prometheus)
 
 /* The table: one pointer per function, typed as mfa.h declares it. */
 typedef struct mfa_node_lib {

@@ -1,7 +1,8 @@
 'use strict';
 // The flow contract the C and Python suites run, through the Node binding, on SQLite and on
 // PostgreSQL: prerequisites, TOTP enrollment and resolver sign-in, replay refused, wrong code,
-// SMS through the outbox, recovery codes, revocation, and the operator's reset.
+// SMS through the outbox, recovery codes, revocation, the operator's reset, and the metrics
+// those flows counted.
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { mfa, storeKinds, freshStore, openKit, wrongCode } = require('./support');
@@ -233,6 +234,26 @@ for (const kind of storeKinds()) {
       const plain = await ctx.signIn(kit.user('reset-grace'));
       assert.equal(plain.factorId, null);
       await assert.rejects(admin.resetUser('never-seen'), mfa.MFAEnrollmentNotFoundError);
+    });
+
+    it('counts the flows above in its metrics, in Prometheus\' text format', async () => {
+      const text = await kit.ctx.metricsText();
+      assert.match(text, /^# HELP libmfa_/);
+      assert.match(text, /\n# TYPE libmfa_sign_ins_total counter\n/);
+      const value = (series) => {
+        const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+        assert.ok(line, `${series} is missing`);
+        return Number(line.slice(series.length + 1));
+      };
+      assert.ok(value('libmfa_sign_ins_total{kind="totp",outcome="success"}') >= 3);
+      assert.ok(value('libmfa_sign_ins_total{kind="totp",outcome="wrong_code"}') >= 2);
+      assert.ok(value('libmfa_sign_ins_total{kind="totp",outcome="replay"}') >= 1);
+      assert.ok(value('libmfa_sign_ins_total{kind="phone",outcome="success"}') >= 1);
+      assert.ok(value('libmfa_unenrollments_total{kind="totp",source="operator"}') >= 1);
+      assert.ok(value('libmfa_sign_in_duration_seconds_count{kind="totp"}') >= 6);
+      assert.equal(value('libmfa_sign_in_duration_seconds_bucket{kind="totp",le="+Inf"}'),
+        value('libmfa_sign_in_duration_seconds_count{kind="totp"}'));
+      assert.ok(!text.includes('reset-grace'));
     });
   });
 }

@@ -15,8 +15,8 @@ One module per concern: ``auth`` (first factor, step-up), ``second_factor``
 (hint chooser, resolver), ``account`` (factor list, unenroll), ``devices``
 (remembered browsers), one module
 per factor kind under ``factors/``, ``app_check`` (libmfa's app verifier),
-``audit`` (libmfa's audit callback), ``csrf``, ``sessions`` (server-side),
-``dev`` (``/dev/outbox``).
+``audit`` (libmfa's audit callback), ``metrics`` (``/metrics`` for
+Prometheus), ``csrf``, ``sessions`` (server-side), ``dev`` (``/dev/outbox``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from flask.typing import ResponseReturnValue
 import libmfa
 import werkzeug.exceptions
 
-from . import account, app_check, audit, auth, csrf, database, engine, factors, messages, second_factor, sessions
+from . import (account, app_check, audit, auth, csrf, database, engine, factors, messages, metrics, second_factor,
+               sessions)
 from .gateways import Gateways, MailOutbox
 from .settings import Settings, SettingsError
 
@@ -66,6 +67,7 @@ def create_app(settings: Optional[Settings] = None, gateways: Optional[Gateways]
         MFA_WEB_ISSUER=settings.issuer,
         MFA_WEB_URL=settings.url,
         MFA_WEB_SMS_OUTBOX=str(settings.sms_outbox),
+        MFA_WEB_METRICS_TOKEN=settings.metrics_token,
         MAX_CONTENT_LENGTH=64 * 1024,
         PREFERRED_URL_SCHEME="http" if settings.development else "https",
     )
@@ -81,7 +83,8 @@ def create_app(settings: Optional[Settings] = None, gateways: Optional[Gateways]
     app.before_request(auth.load_user)
     app.before_request(csrf.protect)
     app.after_request(_security_headers)
-    for blueprint in (auth.blueprint, second_factor.blueprint, account.blueprint, app_check.blueprint):
+    for blueprint in (auth.blueprint, second_factor.blueprint, account.blueprint, app_check.blueprint,
+                      metrics.blueprint):
         app.register_blueprint(blueprint)
     for kind in factors.KINDS:
         app.register_blueprint(kind.blueprint)

@@ -18,6 +18,9 @@
                            WebAuthn's relying party id, its origin the one origin
                            security keys and passkeys answer for (production:
                            required, ``https://``; development: ``http://localhost:<port>``)
+``MFA_WEB_METRICS_TOKEN``  the bearer token Prometheus sends to read ``/metrics`` (at
+                           least 16 characters); without it ``/metrics`` is off in
+                           production and open in development
 ``MFA_WEB_HOST``,          where ``run.py`` listens (default ``127.0.0.1``, ``5000``)
 ``MFA_WEB_PORT``
 =========================  ==========================================================
@@ -68,11 +71,17 @@ class Settings:
     issuer: str = "libmfa example"
     #: The application's own address (``MFA_WEB_URL``); None leaves WebAuthn off.
     url: Optional[str] = None
+    #: The bearer token of ``/metrics`` (``MFA_WEB_METRICS_TOKEN``), or None.
+    metrics_token: Optional[str] = None
     mfa_config: Dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_MFA_CONFIG))
 
     def __post_init__(self) -> None:
         if self.url is not None:
             self.url = public_url(self.url, self.development)
+        if self.metrics_token is not None and (len(self.metrics_token) < 16 or not self.metrics_token.isprintable()
+                                               or self.metrics_token != self.metrics_token.strip()):
+            raise SettingsError("MFA_WEB_METRICS_TOKEN must be at least 16 printable characters, without spaces "
+                                "around it")
 
     @property
     def origin(self) -> Optional[str]:
@@ -140,6 +149,7 @@ class Settings:
             master_key_id=env.get("MFA_WEB_MASTER_KEY_ID", "web-1"),
             issuer=env.get("MFA_WEB_ISSUER", "libmfa example"),
             url=url,
+            metrics_token=env.get("MFA_WEB_METRICS_TOKEN") or None,
         )
 
 

@@ -7,6 +7,8 @@ One module per part:
 * :mod:`libmfa.engine.admin`: :class:`Admin`, the operator's calls (users
   and their factors, reset, erasure, imports, key rotation), made by an actor
   the audit events record;
+* :mod:`libmfa.engine.metrics`: :class:`Metrics`, the context's counters and
+  latency histograms (:meth:`Context.metrics`, :meth:`Context.metrics_text`);
 * :mod:`libmfa.engine.flow`: what every kind of second factor shares:
   :class:`MultiFactorSession`, :class:`MultiFactor` (enroll, list,
   unenroll), :class:`MultiFactorResolver` (hints, resolve the sign-in) and
@@ -64,6 +66,7 @@ from .email import (
     EmailMultiFactorGenerator,
 )
 from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiFactorSession
+from .metrics import OTHER_TENANTS, PROMETHEUS_CONTENT_TYPE, MetricFamily, Metrics, MetricSample
 from .phone import PhoneAuthCredential, PhoneAuthProvider, PhoneMultiFactorAssertion, PhoneMultiFactorGenerator
 from .recovery_codes import RecoveryCodeMultiFactorAssertion, RecoveryCodes, RecoveryCodesMultiFactorGenerator
 from .totp import TOTPMultiFactorAssertion, TOTPMultiFactorGenerator, TOTPSecret
@@ -92,10 +95,15 @@ __all__ = [
     "ImportLine",
     "ImportSummary",
     "KeyRotationResult",
+    "MetricFamily",
+    "MetricSample",
+    "Metrics",
     "MultiFactor",
     "MultiFactorAssertion",
     "MultiFactorResolver",
     "MultiFactorSession",
+    "OTHER_TENANTS",
+    "PROMETHEUS_CONTENT_TYPE",
     "PhoneAuthCredential",
     "PhoneAuthProvider",
     "PhoneMultiFactorAssertion",

@@ -24,6 +24,7 @@ from .._lib import OK, lib
 from ..errors import SecondFactorRequired, check, take_message
 from ..models import AuditEvent, SignInResult, User
 from . import flow
+from . import metrics as _metrics
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -190,6 +191,13 @@ class Context:
             None: the configuration decides (``webauthn.attestation``
             ``"none"`` accepts every statement, the others only chains that
             lead to ``webauthn.attestationRoots``).
+        metrics: whether the context keeps metrics (:meth:`metrics`,
+            :meth:`metrics_text`): True by default; False counts nothing.
+        metrics_tenants: None for metrics without a tenant label; else the
+            most tenants (1 to ``MFA_METRICS_TENANTS_MAX``, 10,000) whose
+            events get series of their own, labelled ``tenant``, from the
+            first one counted; the events of tenants past the bound share
+            ``tenant="(other)"``. Out of range raises InvalidArgumentError.
         email_sender: the mail gateway for email codes, a callable receiving a
             :class:`libmfa.EmailMessage` (``to``, ``subject``, ``body``,
             ``code``, ``purpose``). Its return value is ignored; raising makes
@@ -215,7 +223,8 @@ class Context:
             callback that is not callable).
         InvalidArgumentError: a key that is not 32 bytes, a bad key id,
             duplicate key ids, both ``sms_sender`` and ``sms_outbox`` (or
-            ``email_sender`` and ``email_outbox``), an empty outbox path.
+            ``email_sender`` and ``email_outbox``), an empty outbox path, a
+            ``metrics_tenants`` out of range or with ``metrics=False``.
         KeyMismatchError: the store knows a key id given (``key_id`` or one of
             ``previous_keys``) with another key under it; the message names the id.
         StorageError: the store cannot be opened, or was written by a newer libmfa.
@@ -234,6 +243,8 @@ class Context:
         sms_outbox: Union[str, bytes, os.PathLike[str], None] = None,
         app_verifier: Optional[Callable[[str, str], object]] = None,
         webauthn_trust: Optional[Callable[[Any], object]] = None,
+        metrics: bool = True,
+        metrics_tenants: Optional[int] = None,
         email_sender: Optional[Callable[[Any], object]] = None,
         email_outbox: Union[str, bytes, os.PathLike[str], None] = None,
     ) -> None:
@@ -269,6 +280,7 @@ class Context:
         if mail_outbox_raw == b"":
             raise _args.invalid("email_outbox must not be empty")
 
+        metrics_mode, tenant_bound = _metrics.options(metrics, metrics_tenants)
         key_raw_id, key_buffer = _master_key(key_id, master_key, "master_key")
         pairs = _key_pairs(previous_keys)
         previous = (_ffi.mfa_master_key * max(len(pairs), 1))()
@@ -318,6 +330,8 @@ class Context:
             options.app_verifier = self._app_verifier_fn
         if self._webauthn_trust_fn is not None:
             options.webauthn_trust = self._webauthn_trust_fn
+        options.metrics = metrics_mode
+        options.metrics_tenants = tenant_bound
         if self._email_sender_fn is not None:
             options.email_sender = self._email_sender_fn
         if mail_outbox_raw is not None:
@@ -485,6 +499,36 @@ class Context:
         raw_tenant = _args.optional_text(tenant, "tenant")
         document: Dict[str, Any] = json.loads(self._string_call(lib.mfa_config_get_json, raw_tenant))
         return document
+
+    # --- metrics ----------------------------------------------------------------------
+
+    def metrics(self) -> _metrics.Metrics:
+        """The context's metrics now: counters and latency histograms since it opened.
+
+        Returns:
+            A :class:`libmfa.Metrics` (no families when the context was opened
+            with ``metrics=False``); ``metrics.value("libmfa_sign_ins_total",
+            kind="totp", outcome="success")`` reads one series.
+        """
+        _lib.require(("mfa_metrics_snapshot", "mfa_metrics_free"), "metrics")
+        out = _metrics.snapshot_pointer()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                check(lib.mfa_metrics_snapshot(handle, ctypes.byref(out), ctypes.byref(err)), err)
+            return _metrics.from_c(out.contents)
+        finally:
+            lib.mfa_metrics_free(out)
+
+    def metrics_text(self) -> str:
+        """The context's metrics in Prometheus' text exposition format (version 0.0.4), in one call.
+
+        What a ``/metrics`` endpoint serves, with the content type
+        :data:`libmfa.PROMETHEUS_CONTENT_TYPE`: ``# HELP`` and ``# TYPE``
+        lines, then each series; "" when the context keeps no metrics.
+        """
+        _lib.require(("mfa_metrics_prometheus",), "metrics")
+        return self._string_call(lib.mfa_metrics_prometheus)
 
     # --- users and sign-in --------------------------------------------------------------
 

@@ -29,8 +29,26 @@ package enum EmailCodes {
 extension MFAContext {
     /// `EmailAuthProvider.sendVerificationCode(to:multiFactorSession:)`.
     func startEmailEnrollment(sessionToken: String, address: String) throws(MFAError) -> String {
+        var request = CodeSendRequest()
+        return try countedSend(factorID: EmailMultiFactorID, .enrollment, &request) { (request) throws(MFAError) in
+            try enrollmentCode(sessionToken: sessionToken, address: address, request: &request)
+        }
+    }
+
+    /// `EmailAuthProvider.sendVerificationCode(with:resolver:)`.
+    func startEmailSignIn(pendingCredential: String, tenant: String?, enrollmentID: String) throws(MFAError) -> String {
+        var request = CodeSendRequest(tenant: tenant ?? "")
+        return try countedSend(factorID: EmailMultiFactorID, .signIn, &request) { (_) throws(MFAError) in
+            try signInCode(pendingCredential: pendingCredential, tenant: tenant, enrollmentID: enrollmentID)
+        }
+    }
+
+    /// `startEmailEnrollment`, uncounted.
+    private func enrollmentCode(sessionToken: String, address: String,
+                                request: inout CodeSendRequest) throws(MFAError) -> String {
         let now = clock.now()
         let session = try openSession(sessionToken, now: now)
+        request.tenant = session.tenant
         let config = try config(tenant: session.tenant.isEmpty ? nil : session.tenant)
         guard config.allows(EmailMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "email second factors are disabled")
@@ -47,8 +65,8 @@ extension MFAContext {
         }
     }
 
-    /// `EmailAuthProvider.sendVerificationCode(with:resolver:)`.
-    func startEmailSignIn(pendingCredential: String, tenant: String?, enrollmentID: String) throws(MFAError) -> String {
+    /// `startEmailSignIn`, uncounted.
+    private func signInCode(pendingCredential: String, tenant: String?, enrollmentID: String) throws(MFAError) -> String {
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let now = clock.now()
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)

@@ -9,6 +9,7 @@ package enum EmailFactor: SecondFactor {
 
     package static var id: String { EmailMultiFactorID }
     package static var kind: Int32 { 5 }
+    package static var codeChannel: String? { "email" }
     package static var configKeys: [String] { ["email"] }
     package static var defaultSettings: EmailSettings { EmailSettings() }
     package static var migrations: [Migration] { EmailCodes.migrations }

@@ -8,6 +8,7 @@ package enum PhoneFactor: SecondFactor {
 
     package static var id: String { PhoneMultiFactorID }
     package static var kind: Int32 { 2 }
+    package static var codeChannel: String? { "sms" }
     package static var configKeys: [String] { ["phone", "testPhoneNumbers"] }
     package static var defaultSettings: PhoneSettings { PhoneSettings() }
     package static var migrations: [Migration] { SMSStore.migrations }

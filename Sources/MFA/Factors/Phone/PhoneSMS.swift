@@ -2,8 +2,29 @@ extension MFAContext {
     /// `PhoneAuthProvider.verifyPhoneNumber(_:appCredential:multiFactorSession:)`.
     func startPhoneEnrollment(sessionToken: String, phoneNumber: String,
                               appCredential: String?) throws(MFAError) -> String {
+        var request = CodeSendRequest()
+        return try countedSend(factorID: PhoneMultiFactorID, .enrollment, &request) { (request) throws(MFAError) in
+            try enrollmentCode(sessionToken: sessionToken, phoneNumber: phoneNumber, appCredential: appCredential,
+                               request: &request)
+        }
+    }
+
+    /// `PhoneAuthProvider.verifyPhoneNumber(with:appCredential:resolver:)`.
+    func startPhoneSignIn(pendingCredential: String, tenant: String?, enrollmentID: String,
+                          appCredential: String?) throws(MFAError) -> String {
+        var request = CodeSendRequest(tenant: tenant ?? "")
+        return try countedSend(factorID: PhoneMultiFactorID, .signIn, &request) { (request) throws(MFAError) in
+            try signInCode(pendingCredential: pendingCredential, tenant: tenant, enrollmentID: enrollmentID,
+                           appCredential: appCredential, request: &request)
+        }
+    }
+
+    /// `startPhoneEnrollment`, uncounted.
+    private func enrollmentCode(sessionToken: String, phoneNumber: String, appCredential: String?,
+                                request: inout CodeSendRequest) throws(MFAError) -> String {
         let now = clock.now()
         let session = try openSession(sessionToken, now: now)
+        request.tenant = session.tenant
         let config = try config(tenant: session.tenant.isEmpty ? nil : session.tenant)
         guard config.allows(PhoneMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "phone second factors are disabled")
@@ -15,15 +36,18 @@ extension MFAContext {
         guard try !phoneNumbers(of: existing).contains(phoneNumber) else {
             throw MFAError(.secondFactorExists, "this number is already one of the user's second factors")
         }
-        return try sendEnrollmentCode(SMSStore.channel, to: phoneNumber, budgetAddress: phoneNumber, session: session,
-                                      config: config, now: now, fixedCode: config.testCode(for: phoneNumber)) {
+        let fixedCode = config.testCode(for: phoneNumber)
+        let verificationID = try sendEnrollmentCode(SMSStore.channel, to: phoneNumber, budgetAddress: phoneNumber,
+                                                    session: session, config: config, now: now, fixedCode: fixedCode) {
             (code) throws(MFAError) in try sendSMS(code, to: phoneNumber)
         }
+        request.fixedCode = fixedCode != nil
+        return verificationID
     }
 
-    /// `PhoneAuthProvider.verifyPhoneNumber(with:appCredential:resolver:)`.
-    func startPhoneSignIn(pendingCredential: String, tenant: String?, enrollmentID: String,
-                          appCredential: String?) throws(MFAError) -> String {
+    /// `startPhoneSignIn`, uncounted.
+    private func signInCode(pendingCredential: String, tenant: String?, enrollmentID: String, appCredential: String?,
+                            request: inout CodeSendRequest) throws(MFAError) -> String {
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let now = clock.now()
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
@@ -32,10 +56,13 @@ extension MFAContext {
         let (factor, config) = try admit(view, claims: claims, kind: PhoneFactor.self, now: now)
         try verifyApp(appCredential, action: .signIn, config: config)
         let number = try phoneNumber(of: factor)
-        return try sendSignInCode(SMSStore.channel, to: number, factor: factor, claims: claims, config: config,
-                                  now: now, fixedCode: config.testCode(for: number)) {
+        let fixedCode = config.testCode(for: number)
+        let verificationID = try sendSignInCode(SMSStore.channel, to: number, factor: factor, claims: claims,
+                                                config: config, now: now, fixedCode: fixedCode) {
             (code) throws(MFAError) in try sendSMS(code, to: number)
         }
+        request.fixedCode = fixedCode != nil
+        return verificationID
     }
 
     /// Checks an enrollment's SMS code (a wrong one is counted against its

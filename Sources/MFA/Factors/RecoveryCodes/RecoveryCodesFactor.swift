@@ -78,8 +78,23 @@ extension MFAContext {
     /// Generates a new recovery-code set for the user of `sessionToken`,
     /// replacing the previous one, and returns its codes (shown once).
     func generateRecoveryCodes(sessionToken: String, displayName: String?) throws(MFAError) -> RecoveryCodes {
+        var tenant = ""
+        do {
+            let codes = try recoveryCodes(sessionToken: sessionToken, displayName: displayName, tenant: &tenant)
+            metrics.enrollment(factorID: RecoveryCodesMultiFactorID, .success, tenant: tenant)
+            return codes
+        } catch {
+            metrics.enrollment(factorID: RecoveryCodesMultiFactorID, MetricOutcome(error.code), tenant: tenant)
+            throw error
+        }
+    }
+
+    /// `generateRecoveryCodes`, uncounted; `tenant` is the session's, once it is open.
+    private func recoveryCodes(sessionToken: String, displayName: String?,
+                               tenant: inout String) throws(MFAError) -> RecoveryCodes {
         let now = clock.now()
         let session = try openSession(sessionToken, now: now)
+        tenant = session.tenant
         let config = try config(tenant: session.tenant.isEmpty ? nil : session.tenant)
         guard config.allows(RecoveryCodesMultiFactorID) else {
             throw MFAError(.operationNotAllowed, "recovery codes are disabled")

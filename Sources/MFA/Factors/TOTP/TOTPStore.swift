@@ -30,6 +30,9 @@ package enum TOTPStore {
         // is stored, move into the factor's row: the sign-in read gets them
         // without a join (on PostgreSQL each table a statement touches costs
         // its set-up on every execution; bench/probes/pg_read_parts.sh).
+        // Only rows found in mfa_totp_factors are filled: with schema changes
+        // one per transaction an opener that came late may have made the
+        // table again, empty, and must not blank what another one moved.
         { _, _ in [
             "ALTER TABLE mfa_factors ADD COLUMN totp_algorithm BIGINT",
             "ALTER TABLE mfa_factors ADD COLUMN totp_digits BIGINT",
@@ -38,7 +41,8 @@ package enum TOTPStore {
             """
             UPDATE mfa_factors SET (totp_algorithm, totp_digits, totp_period, totp_last_step) = \
             (SELECT t.algorithm, t.digits, t.period, t.last_step FROM mfa_totp_factors t \
-            WHERE t.enrollment_id = mfa_factors.enrollment_id) WHERE factor_id = 'totp'
+            WHERE t.enrollment_id = mfa_factors.enrollment_id) WHERE factor_id = 'totp' \
+            AND EXISTS (SELECT 1 FROM mfa_totp_factors t WHERE t.enrollment_id = mfa_factors.enrollment_id)
             """,
             "DROP TABLE IF EXISTS mfa_totp_factors",
         ] },

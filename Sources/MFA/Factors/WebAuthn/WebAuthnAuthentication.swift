@@ -182,6 +182,7 @@ extension MFAContext {
         audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
                          enrollmentID: factor.enrollmentID, time: now, detail: error.code.name))
         if let outcome, outcome.startedBackoff {
+            metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant)
             audit(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
                              enrollmentID: factor.enrollmentID, time: now, detail: "locked until \(outcome.lockedUntil)"))
         }

@@ -47,15 +47,18 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// Set by `close`; only touched with `lock` held.
     private var closed = false
     private static let maxIdle = 8
+    /// What the context counts of its store, if anything.
+    private let metrics: StoreMetrics?
     /// How many times a transaction is run again after a serialization failure or a deadlock.
     package static let maxRetries = 12
 
     /// Connects to the database at `url` (a `postgres://` or
     /// `postgresql://` URL, as libpq reads it, plus libmfa's own
-    /// `mfa_deadline_ms`).
+    /// `mfa_deadline_ms`); `metrics` counts its operations and retries.
     /// - Throws: `invalidArgument` for a bad `mfa_deadline_ms`; `storageError`
     ///   if libpq cannot be loaded or the server cannot be reached.
-    package init(url: String) throws(MFAError) {
+    package init(url: String, metrics: StoreMetrics? = nil) throws(MFAError) {
+        self.metrics = metrics
         settings = try PostgresSettings(url: url)
         deadline = settings.deadline
         pq = try LibPQ.shared()
@@ -81,7 +84,7 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     package func applySchemaChange(_ sql: String, alreadyDone: Set<String>) throws(MFAError) -> Bool {
         var state: String?
         do throws(MFAError) {
-            try run(begin: nil) { (db) throws(MFAError) in
+            try run(.write, begin: nil) { (db) throws(MFAError) in
                 do throws(MFAError) {
                     try db.execute(sql, [])
                 } catch {
@@ -101,7 +104,7 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
 
     @discardableResult
     package func transaction<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
-        try run(begin: "BEGIN", body)
+        try run(.transaction, begin: "BEGIN", body)
     }
 
     /// Reads run statement by statement, each on its own snapshot, without a
@@ -109,14 +112,14 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// statements, and every decision is checked again inside the write
     /// transaction that acts on it. (It saves two round trips per read.)
     package func read<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
-        try run(begin: nil, body)
+        try run(.read, begin: nil, body)
     }
 
     /// Runs each statement of `body` as its own transaction (autocommit):
     /// for a check-and-write that is one statement.
     @discardableResult
     package func write<R>(_ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
-        try run(begin: nil, body)
+        try run(.write, begin: nil, body)
     }
 
     package func close() {
@@ -131,10 +134,17 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// Runs `body` on a connection of the pool, again after a conflict
     /// (bounded), all within the call's budget (`CallBudget`): what the
     /// call spent before, this run's waits and its retries' pauses together
-    /// never pass the deadline.
-    private func run<R>(begin: String?, _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
+    /// never pass the deadline. The metrics, if any, time the whole of it
+    /// and count each retry.
+    private func run<R>(_ operation: StoreOperation, begin: String?,
+                        _ body: (SQLConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         let start = CallBudget.now()
-        defer { CallBudget.charge(CallBudget.now() - start) }
+        var failed = true
+        defer {
+            let end = CallBudget.now()
+            CallBudget.charge(end - start)
+            metrics?.observe(operation, since: start, failed: failed)
+        }
         let until = PostgresDeadline(milliseconds: deadline, start: start, spent: CallBudget.spent ?? 0)
         guard !until.passed else { throw Self.spent(until, retries: 0) }
         var retries = 0
@@ -144,6 +154,7 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
                 let result = try connection.transaction(begin: begin, until: until, body)
                 adopt(connection)
                 checkIn(connection)
+                failed = false
                 return result
             } catch {
                 adopt(connection)
@@ -157,8 +168,12 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
                     connection.finish()
                     dropIdle()
                 }
-                guard usable, retries < Self.maxRetries, Self.isRetryable(connection.lastSQLState) else { throw error }
+                guard usable, retries < Self.maxRetries, Self.isRetryable(connection.lastSQLState) else {
+                    if error.code != .storageError { failed = false }
+                    throw error
+                }
                 retries += 1
+                if let metrics { metrics.retried(Self.retryReason(connection.lastSQLState)) }
                 Self.pause(before: retries)
                 // The call's budget covers its retries.
                 guard !until.passed else { throw Self.spent(until, retries: retries) }
@@ -179,6 +194,15 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
     /// the same way: the connection that met it has stopped naming them.)
     static func isRetryable(_ state: String?) -> Bool {
         state == "40001" || state == "40P01" || state == PostgresConnection.missingStatement
+    }
+
+    /// The metrics' name for why a transaction that failed with `state` runs again.
+    static func retryReason(_ state: String?) -> StoreRetryReason {
+        switch state {
+        case "40001": .serializationFailure
+        case "40P01": .deadlock
+        default: .statementLost
+        }
     }
 
     /// Takes what `connection` found out about a pooler for the connections to come.

@@ -448,7 +448,22 @@ pub struct mfa_webauthn_attestation {
 /// `int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation)`
 pub type mfa_webauthn_trust_fn = Option<unsafe extern "C" fn(context: *mut c_void, attestation: *const mfa_webauthn_attestation) -> c_int>;
 
-/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 the email sender).
+/// mfa_options.metrics: keep metrics, without a tenant label (the default).
+pub const MFA_METRICS_ON: i32 = 0;
+
+/// mfa_options.metrics: keep no metrics (mfa_metrics_snapshot() returns no family).
+pub const MFA_METRICS_OFF: i32 = 1;
+
+/// mfa_options.metrics: keep metrics, the counters labelled by tenant for at most mfa_options.metrics_tenants tenants.
+pub const MFA_METRICS_BY_TENANT: i32 = 2;
+
+/// mfa_options.metrics_tenants by default.
+pub const MFA_METRICS_TENANTS_DEFAULT: i32 = 100;
+
+/// Most tenants mfa_options.metrics_tenants may name.
+pub const MFA_METRICS_TENANTS_MAX: i32 = 10000;
+
+/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics and the email sender).
 pub const MFA_OPTIONS_VERSION: u32 = 3;
 
 /// How to open a context. Fill with mfa_options_init() or MFA_OPTIONS_INIT,
@@ -510,6 +525,15 @@ pub struct mfa_options {
     pub webauthn_trust: mfa_webauthn_trust_fn,
     /// Version 2. Passed to webauthn_trust.
     pub webauthn_trust_context: *mut c_void,
+    /// Version 3. Which metrics the context keeps (see "Metrics" below):
+    /// MFA_METRICS_ON (the default), MFA_METRICS_OFF or MFA_METRICS_BY_TENANT;
+    /// anything else is MFA_ERR_INVALID_ARGUMENT.
+    pub metrics: i32,
+    /// Version 3. With MFA_METRICS_BY_TENANT, how many tenants get series of
+    /// their own, 1 to MFA_METRICS_TENANTS_MAX (MFA_METRICS_TENANTS_DEFAULT);
+    /// the events of later tenants share the series tenant="(other)".
+    /// Ignored otherwise.
+    pub metrics_tenants: u32,
     /// Version 3. The mail gateway for email codes, or NULL.
     pub email_sender: mfa_email_sender_fn,
     /// Version 3. Passed to email_sender.
@@ -1070,6 +1094,85 @@ pub struct mfa_seal_check {
     pub stopped: bool,
 }
 
+// --- Metrics -------------------------------------------------------------------------------------
+
+/// mfa_metric_family.type: a counter (mfa_metric_sample.value only goes up).
+/// A context keeps counters and latency histograms of its sign-ins,
+/// enrollments, code sends, backoffs and store operations (unless opened
+/// with MFA_METRICS_OFF), counted with atomic additions from the context's
+/// opening. mfa_metrics_snapshot() reads them as structs;
+/// mfa_metrics_prometheus() writes them in Prometheus' text exposition
+/// format, for a /metrics endpoint. The metrics, their labels and what to
+/// alert on are in the documentation's metrics guide.
+pub const MFA_METRIC_COUNTER: i32 = 1;
+
+/// mfa_metric_family.type: a histogram (value is the count, with sum and buckets).
+pub const MFA_METRIC_HISTOGRAM: i32 = 2;
+
+/// One label of a series: a name and its value.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metric_label {
+    /// The label's name: "kind", "outcome", "tenant", ...
+    pub name: *const c_char,
+    /// Its value.
+    pub value: *const c_char,
+}
+
+/// One bucket of a histogram series.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metric_bucket {
+    /// The upper bound, in seconds; the last bucket's is INFINITY ("+Inf").
+    pub upper_bound: f64,
+    /// Observations at most upper_bound (cumulative).
+    pub count: u64,
+}
+
+/// One series of a metric family.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metric_sample {
+    /// Number of labels.
+    pub label_count: usize,
+    /// The labels, in a fixed order.
+    pub labels: *const mfa_metric_label,
+    /// A counter's value; a histogram's count of observations.
+    pub value: u64,
+    /// A histogram's sum of observations, in seconds; 0 for a counter.
+    pub sum: f64,
+    /// Number of buckets (0 for a counter).
+    pub bucket_count: usize,
+    /// A histogram's buckets, by upper bound, the last one +Inf.
+    pub buckets: *const mfa_metric_bucket,
+}
+
+/// One metric: a name, a help text, a type and its series.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metric_family {
+    /// The name, "libmfa_..." (a counter's ends in _total, a duration's in _seconds).
+    pub name: *const c_char,
+    /// What it counts, in one sentence.
+    pub help: *const c_char,
+    /// MFA_METRIC_COUNTER or MFA_METRIC_HISTOGRAM.
+    pub r#type: i32,
+    /// Number of series.
+    pub sample_count: usize,
+    /// The series.
+    pub samples: *const mfa_metric_sample,
+}
+
+/// A context's metrics at one moment, in one allocation: free with mfa_metrics_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_metrics {
+    /// Number of families (0 when the context keeps no metrics).
+    pub family_count: usize,
+    /// The families, in a fixed order.
+    pub families: *const mfa_metric_family,
+}
+
 // --- Functions (include/mfa.h) ---------------------------------------------------------------
 
 extern "C" {
@@ -1227,7 +1330,9 @@ extern "C" {
     /// pointers, a version 0 or newer than the library's, more than 64 previous
     /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, both
     /// a sender and an outbox for SMS or for email, an empty email outbox, a
-    /// store location meant for another database: see mfa_options.store),
+    /// store location meant for another database: see mfa_options.store; a
+    /// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
+    /// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX),
     /// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
     /// as the master key or a previous key, and the key given under that id is
     /// another one; the message names the id; nothing was read or written) or
@@ -1914,4 +2019,30 @@ extern "C" {
 
     /// Frees what mfa_check_seals() found. NULL is a no-op.
     pub fn mfa_seal_check_free(check: *mut mfa_seal_check);
+
+    // Metrics: counters, latency histograms, Prometheus' text format
+
+    /// Reads the context's metrics now: counters and latency histograms of
+    /// its sign-ins, enrollments, code sends, backoffs and store operations,
+    /// counted since mfa_open() (see "Metrics" in mfa_types.h). Each value is
+    /// read atomically, not all at one instant. On MFA_OK, `*out` holds every
+    /// family (none when the context was opened with MFA_METRICS_OFF), in one
+    /// allocation: free it with mfa_metrics_free(). Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+    /// Thread-safe, and never waits for the store.
+    pub fn mfa_metrics_snapshot(ctx: *mut mfa_ctx, out: *mut *mut mfa_metrics, err: *mut *mut c_char) -> i32;
+
+    /// Frees what mfa_metrics_snapshot() returned. NULL is a no-op.
+    pub fn mfa_metrics_free(metrics: *mut mfa_metrics);
+
+    /// Writes the context's metrics in Prometheus' text exposition format
+    /// (version 0.0.4): for each family a "# HELP" and a "# TYPE" line, then
+    /// its series (a histogram's as _bucket{le="..."}, _sum and _count lines),
+    /// label values escaped. Serve it from a /metrics endpoint with the
+    /// content type "text/plain; version=0.0.4; charset=utf-8". On MFA_OK,
+    /// `*out` is the text (empty when the context was opened with
+    /// MFA_METRICS_OFF): free it with mfa_free(). Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_OUT_OF_MEMORY.
+    /// Thread-safe, and never waits for the store.
+    pub fn mfa_metrics_prometheus(ctx: *mut mfa_ctx, out: *mut *mut c_char, err: *mut *mut c_char) -> i32;
 }

@@ -95,6 +95,8 @@ int main(void) {
     printf("field mfa_options.app_verifier_context %zu %zu\n", offsetof(mfa_options, app_verifier_context), sizeof(((mfa_options *)0)->app_verifier_context));
     printf("field mfa_options.webauthn_trust %zu %zu\n", offsetof(mfa_options, webauthn_trust), sizeof(((mfa_options *)0)->webauthn_trust));
     printf("field mfa_options.webauthn_trust_context %zu %zu\n", offsetof(mfa_options, webauthn_trust_context), sizeof(((mfa_options *)0)->webauthn_trust_context));
+    printf("field mfa_options.metrics %zu %zu\n", offsetof(mfa_options, metrics), sizeof(((mfa_options *)0)->metrics));
+    printf("field mfa_options.metrics_tenants %zu %zu\n", offsetof(mfa_options, metrics_tenants), sizeof(((mfa_options *)0)->metrics_tenants));
     printf("field mfa_options.email_sender %zu %zu\n", offsetof(mfa_options, email_sender), sizeof(((mfa_options *)0)->email_sender));
     printf("field mfa_options.email_sender_context %zu %zu\n", offsetof(mfa_options, email_sender_context), sizeof(((mfa_options *)0)->email_sender_context));
     printf("field mfa_options.email_outbox %zu %zu\n", offsetof(mfa_options, email_outbox), sizeof(((mfa_options *)0)->email_outbox));
@@ -251,6 +253,28 @@ int main(void) {
     printf("field mfa_seal_check.failed_id_count %zu %zu\n", offsetof(mfa_seal_check, failed_id_count), sizeof(((mfa_seal_check *)0)->failed_id_count));
     printf("field mfa_seal_check.failed_ids %zu %zu\n", offsetof(mfa_seal_check, failed_ids), sizeof(((mfa_seal_check *)0)->failed_ids));
     printf("field mfa_seal_check.stopped %zu %zu\n", offsetof(mfa_seal_check, stopped), sizeof(((mfa_seal_check *)0)->stopped));
+    printf("struct mfa_metric_label %zu %zu\n", sizeof(mfa_metric_label), ALIGN(mfa_metric_label));
+    printf("field mfa_metric_label.name %zu %zu\n", offsetof(mfa_metric_label, name), sizeof(((mfa_metric_label *)0)->name));
+    printf("field mfa_metric_label.value %zu %zu\n", offsetof(mfa_metric_label, value), sizeof(((mfa_metric_label *)0)->value));
+    printf("struct mfa_metric_bucket %zu %zu\n", sizeof(mfa_metric_bucket), ALIGN(mfa_metric_bucket));
+    printf("field mfa_metric_bucket.upper_bound %zu %zu\n", offsetof(mfa_metric_bucket, upper_bound), sizeof(((mfa_metric_bucket *)0)->upper_bound));
+    printf("field mfa_metric_bucket.count %zu %zu\n", offsetof(mfa_metric_bucket, count), sizeof(((mfa_metric_bucket *)0)->count));
+    printf("struct mfa_metric_sample %zu %zu\n", sizeof(mfa_metric_sample), ALIGN(mfa_metric_sample));
+    printf("field mfa_metric_sample.label_count %zu %zu\n", offsetof(mfa_metric_sample, label_count), sizeof(((mfa_metric_sample *)0)->label_count));
+    printf("field mfa_metric_sample.labels %zu %zu\n", offsetof(mfa_metric_sample, labels), sizeof(((mfa_metric_sample *)0)->labels));
+    printf("field mfa_metric_sample.value %zu %zu\n", offsetof(mfa_metric_sample, value), sizeof(((mfa_metric_sample *)0)->value));
+    printf("field mfa_metric_sample.sum %zu %zu\n", offsetof(mfa_metric_sample, sum), sizeof(((mfa_metric_sample *)0)->sum));
+    printf("field mfa_metric_sample.bucket_count %zu %zu\n", offsetof(mfa_metric_sample, bucket_count), sizeof(((mfa_metric_sample *)0)->bucket_count));
+    printf("field mfa_metric_sample.buckets %zu %zu\n", offsetof(mfa_metric_sample, buckets), sizeof(((mfa_metric_sample *)0)->buckets));
+    printf("struct mfa_metric_family %zu %zu\n", sizeof(mfa_metric_family), ALIGN(mfa_metric_family));
+    printf("field mfa_metric_family.name %zu %zu\n", offsetof(mfa_metric_family, name), sizeof(((mfa_metric_family *)0)->name));
+    printf("field mfa_metric_family.help %zu %zu\n", offsetof(mfa_metric_family, help), sizeof(((mfa_metric_family *)0)->help));
+    printf("field mfa_metric_family.type %zu %zu\n", offsetof(mfa_metric_family, type), sizeof(((mfa_metric_family *)0)->type));
+    printf("field mfa_metric_family.sample_count %zu %zu\n", offsetof(mfa_metric_family, sample_count), sizeof(((mfa_metric_family *)0)->sample_count));
+    printf("field mfa_metric_family.samples %zu %zu\n", offsetof(mfa_metric_family, samples), sizeof(((mfa_metric_family *)0)->samples));
+    printf("struct mfa_metrics %zu %zu\n", sizeof(mfa_metrics), ALIGN(mfa_metrics));
+    printf("field mfa_metrics.family_count %zu %zu\n", offsetof(mfa_metrics, family_count), sizeof(((mfa_metrics *)0)->family_count));
+    printf("field mfa_metrics.families %zu %zu\n", offsetof(mfa_metrics, families), sizeof(((mfa_metrics *)0)->families));
     return 0;
 }
 "#;
@@ -525,6 +549,14 @@ fn rust_layout() -> Vec<String> {
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).webauthn_trust_context) });
         lines.push(format!("field mfa_options.webauthn_trust_context {} {}", offset!(T, webauthn_trust_context), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).metrics) });
+        lines.push(format!("field mfa_options.metrics {} {}", offset!(T, metrics), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).metrics_tenants) });
+        lines.push(format!("field mfa_options.metrics_tenants {} {}", offset!(T, metrics_tenants), size));
         let value = MaybeUninit::<T>::uninit();
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).email_sender) });
@@ -1150,6 +1182,94 @@ fn rust_layout() -> Vec<String> {
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).stopped) });
         lines.push(format!("field mfa_seal_check.stopped {} {}", offset!(T, stopped), size));
     }
+    {
+        type T = mfa_sys::mfa_metric_label;
+        lines.push(format!("struct mfa_metric_label {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).name) });
+        lines.push(format!("field mfa_metric_label.name {} {}", offset!(T, name), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).value) });
+        lines.push(format!("field mfa_metric_label.value {} {}", offset!(T, value), size));
+    }
+    {
+        type T = mfa_sys::mfa_metric_bucket;
+        lines.push(format!("struct mfa_metric_bucket {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).upper_bound) });
+        lines.push(format!("field mfa_metric_bucket.upper_bound {} {}", offset!(T, upper_bound), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).count) });
+        lines.push(format!("field mfa_metric_bucket.count {} {}", offset!(T, count), size));
+    }
+    {
+        type T = mfa_sys::mfa_metric_sample;
+        lines.push(format!("struct mfa_metric_sample {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).label_count) });
+        lines.push(format!("field mfa_metric_sample.label_count {} {}", offset!(T, label_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).labels) });
+        lines.push(format!("field mfa_metric_sample.labels {} {}", offset!(T, labels), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).value) });
+        lines.push(format!("field mfa_metric_sample.value {} {}", offset!(T, value), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).sum) });
+        lines.push(format!("field mfa_metric_sample.sum {} {}", offset!(T, sum), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).bucket_count) });
+        lines.push(format!("field mfa_metric_sample.bucket_count {} {}", offset!(T, bucket_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).buckets) });
+        lines.push(format!("field mfa_metric_sample.buckets {} {}", offset!(T, buckets), size));
+    }
+    {
+        type T = mfa_sys::mfa_metric_family;
+        lines.push(format!("struct mfa_metric_family {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).name) });
+        lines.push(format!("field mfa_metric_family.name {} {}", offset!(T, name), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).help) });
+        lines.push(format!("field mfa_metric_family.help {} {}", offset!(T, help), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).r#type) });
+        lines.push(format!("field mfa_metric_family.type {} {}", offset!(T, r#type), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).sample_count) });
+        lines.push(format!("field mfa_metric_family.sample_count {} {}", offset!(T, sample_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).samples) });
+        lines.push(format!("field mfa_metric_family.samples {} {}", offset!(T, samples), size));
+    }
+    {
+        type T = mfa_sys::mfa_metrics;
+        lines.push(format!("struct mfa_metrics {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).family_count) });
+        lines.push(format!("field mfa_metrics.family_count {} {}", offset!(T, family_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).families) });
+        lines.push(format!("field mfa_metrics.families {} {}", offset!(T, families), size));
+    }
     lines
 }
 
@@ -1189,7 +1309,7 @@ fn every_struct_has_the_c_layout() {
 
 #[test]
 fn every_function_is_in_the_library() {
-    let addresses: [usize; 86] = [
+    let addresses: [usize; 89] = [
         mfa_sys::mfa_version as *const () as usize,
         mfa_sys::mfa_version_string as *const () as usize,
         mfa_sys::mfa_errstr as *const () as usize,
@@ -1276,6 +1396,9 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_rotate_keys_batched as *const () as usize,
         mfa_sys::mfa_check_seals as *const () as usize,
         mfa_sys::mfa_seal_check_free as *const () as usize,
+        mfa_sys::mfa_metrics_snapshot as *const () as usize,
+        mfa_sys::mfa_metrics_free as *const () as usize,
+        mfa_sys::mfa_metrics_prometheus as *const () as usize,
     ];
     assert!(addresses.iter().all(|&address| address != 0));
 }

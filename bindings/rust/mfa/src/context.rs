@@ -227,6 +227,17 @@ impl Context {
         self.string_call(|handle, out, err| unsafe { mfa_sys::mfa_config_get_json(handle, out, ptr_of(&tenant), err) })
     }
 
+    // --- metrics ------------------------------------------------------------------------
+
+    /// The context's metrics (sign-ins, enrollments, code sends, backoffs,
+    /// store latency, counted since it opened) in Prometheus' text exposition
+    /// format, version 0.0.4, in one call: what a `/metrics` endpoint serves,
+    /// as `text/plain; version=0.0.4; charset=utf-8`. Empty when the context
+    /// keeps no metrics. Never waits for the store.
+    pub fn metrics_text(&self) -> Result<MfaString> {
+        self.string_call(|handle, out, err| unsafe { mfa_sys::mfa_metrics_prometheus(handle, out, err) })
+    }
+
     // --- users and sign-in --------------------------------------------------------------
 
     /// The second factors of `user` (Firebase's `user.multiFactor`): enroll, list, unenroll.

@@ -1,7 +1,7 @@
 //! The flow contract through the Rust binding, as the C and Python suites
 //! run it: prerequisites, TOTP enrollment and resolver sign-in, replay
-//! refused, wrong code, SMS through the outbox, recovery codes, revocation
-//! and an operator's reset. Each case runs on SQLite and on PostgreSQL
+//! refused, wrong code, SMS through the outbox, recovery codes, revocation,
+//! an operator's reset, and the metrics those flows count. Each case runs on SQLite and on PostgreSQL
 //! (MFA_TEST_POSTGRES_URL), each in a store of its own.
 
 mod support;
@@ -38,6 +38,7 @@ contract!(
     recovery_codes,
     revocation,
     admin_reset,
+    metrics_text,
 );
 
 fn resolver<'a>(kit: &'a Kit, user: &mfa::User) -> mfa::Resolver<'a> {
@@ -138,6 +139,28 @@ fn replay_is_refused(kit: &Kit) {
     assert_error(second.resolve_sign_in(&Assertion::totp_sign_in(&eid, &earlier)), "INVALID_VERIFICATION_CODE");
     let later = app.at(kit.now() + 30).unwrap();
     second.resolve_sign_in(&Assertion::totp_sign_in(&eid, &later)).unwrap();
+}
+
+fn metrics_text(kit: &Kit) {
+    let user = kit.user("dora");
+    let (eid, app) = kit.enroll_totp(&user);
+    kit.advance(30);
+    let wrong = support::wrong_code(&app, kit.now());
+    let pending = resolver(kit, &user);
+    assert_error(pending.resolve_sign_in(&Assertion::totp_sign_in(&eid, &wrong)), "INVALID_VERIFICATION_CODE");
+    pending.resolve_sign_in(&Assertion::totp_sign_in(&eid, &app.at(kit.now()).unwrap())).unwrap();
+    let text = kit.ctx.metrics_text().unwrap();
+    assert!(text.starts_with("# HELP libmfa_"), "{}", &text[..80]);
+    for line in [
+        "\n# TYPE libmfa_sign_ins_total counter\n",
+        "\nlibmfa_sign_ins_total{kind=\"totp\",outcome=\"success\"} 1\n",
+        "\nlibmfa_sign_ins_total{kind=\"totp\",outcome=\"wrong_code\"} 1\n",
+        "\nlibmfa_enrollments_total{kind=\"totp\",outcome=\"success\"} 1\n",
+        "\nlibmfa_sign_in_duration_seconds_count{kind=\"totp\"} 2\n",
+    ] {
+        assert!(text.contains(line), "{} not in the metrics", line);
+    }
+    assert!(!text.contains("dora"));
 }
 
 fn wrong_code(kit: &Kit) {
