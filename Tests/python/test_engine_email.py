@@ -136,6 +136,28 @@ def test_failing_sender_counts_nothing_and_logs_no_address(mail, caplog):
     provider.send_verification_code("jane@example.com", session=session)  # no cooldown was started
 
 
+def test_code_sends_are_counted_on_the_email_channel(mail):
+    def sends(purpose, outcome):
+        line = 'libmfa_code_sends_total{channel="email",purpose="%s",outcome="%s"} ' % (purpose, outcome)
+        return [int(float(l[len(line):])) for l in mail.ctx.metrics_text().splitlines() if l.startswith(line)]
+
+    assert sends("enrollment", "sent") == [0] and sends("sign_in", "sent") == [0]
+    user = mail.user()
+    provider = libmfa.EmailAuthProvider(mail.ctx)
+    with pytest.raises(libmfa.InvalidEmailError):
+        provider.send_verification_code("jane@example", session=mail.ctx.multi_factor(user).session())
+    mail.box.failing = True
+    with pytest.raises(libmfa.EmailSendFailedError):
+        provider.send_verification_code("jane@example.com", session=mail.ctx.multi_factor(user).session())
+    mail.box.failing = False
+    info = enroll(mail, user, "jane@example.com")
+    mail.clock.advance(31)
+    sign_in(mail, user, info)
+    assert sends("enrollment", "invalid_argument") == [1] and sends("enrollment", "send_failed") == [1]
+    assert sends("enrollment", "sent") == [1] and sends("sign_in", "sent") == [1]
+    assert 'channel="sms",purpose="sign_in",outcome="sent"} 0' in mail.ctx.metrics_text()
+
+
 def test_caps_cannot_spend_another_users_sign_in_codes(mail):
     mail.ctx.update_config({"email": {"perAddressHour": 2, "perAddressDay": 2}})
     victim = mail.user("victim")
