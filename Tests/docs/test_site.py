@@ -18,7 +18,7 @@ from conftest import ARTIFACTS, REPO
 
 #: The top-level sections of mkdocs.yml's navigation, in order.
 SECTIONS = ["Home", "Getting started", "Concepts", "Factors", "Guides", "Security model and defaults",
-            "Performance", "Scaling and sizing", "Troubleshooting", "Reference"]
+            "Availability under attack", "Performance", "Scaling and sizing", "Troubleshooting", "Reference"]
 
 
 def open_page(browser, url):
@@ -55,10 +55,10 @@ def test_home_page(browser, served):
     assert browser.title.startswith("libmfa")
     assert browser.find_element(By.TAG_NAME, "h1").text == "libmfa"
     assert nav_titles(browser) == SECTIONS
-    # The factor table is a table, with its four kinds as rows.
+    # The factor table is a table, with its five kinds and remembered devices as rows.
     tables = browser.find_elements(By.CSS_SELECTOR, "article table")
     factors = next(table for table in tables if "factor kind" in table.text)
-    assert len(factors.find_elements(By.CSS_SELECTOR, "tbody tr")) == 4
+    assert len(factors.find_elements(By.CSS_SELECTOR, "tbody tr")) == 6
     # The screenshot of the web example is there and loaded.
     image = browser.find_element(By.CSS_SELECTOR, "article img[src*='web-second-factor']")
     assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) > 0
