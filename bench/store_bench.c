@@ -15,6 +15,10 @@
  * are made beforehand for its first SIGNINS_PER_PROCESS sign-ins, and in the
  * loop after those)
  * Prints: processes, sign-ins per second in all.
+ * With BENCH_AUDIT_TRAIL=1 the configuration keeps the audit trail
+ * (auditTrail.store): every sign-in stores its event; with
+ * BENCH_AUDIT_CHAINS=1 each process appends to a chain of its own
+ * (mfa_options.audit_chain) instead of them all to "main" (bench/audit.sh).
  * With BENCH_METRICS=off|on|tenant, the contexts keep no metrics, metrics
  * (the default), or metrics labelled by tenant; with BENCH_TENANT=T, every
  * user belongs to tenant T (bench/metrics_cost.sh).
@@ -33,6 +37,9 @@
 
 static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
 
+/* The audit chain of this process (BENCH_AUDIT_CHAINS=1), or NULL for "main". */
+static char chain[32];
+
 /* BENCH_TENANT: the users' tenant, or NULL for the project. */
 static const char *bench_tenant(void) {
     const char *tenant = getenv("BENCH_TENANT");
@@ -49,6 +56,7 @@ static mfa_ctx *open_store(const char *store) {
     options.master_key.id = "bench";
     options.master_key.key = master;
     options.clock = bench_clock;
+    if (chain[0]) options.audit_chain = chain;
     const char *metrics = getenv("BENCH_METRICS");
     if (metrics && strcmp(metrics, "off") == 0) options.metrics = MFA_METRICS_OFF;
     else if (metrics && strcmp(metrics, "tenant") == 0) options.metrics = MFA_METRICS_BY_TENANT;
@@ -101,7 +109,12 @@ int main(int argc, char **argv) {
     bench_sqlite_host_config();
     mfa_ctx *ctx = open_store(store);
     char *err = NULL;
-    int status = mfa_config_set_json(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}", &err);
+    const char *trail = getenv("BENCH_AUDIT_TRAIL");
+    int status = mfa_config_set_json(
+        ctx, NULL, trail && *trail == '1'
+            ? "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},\"auditTrail\":{\"store\":true}}"
+            : "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},\"auditTrail\":{\"store\":false}}",
+        &err);
     if (status != MFA_OK) die("config", status, err);
     /* BENCH_TIME_OFFSET=S: start S seconds later (a second run on the same users needs new time steps). */
     const char *offset = getenv("BENCH_TIME_OFFSET");
@@ -143,6 +156,8 @@ int main(int argc, char **argv) {
     for (long p = 0; p < processes; p++) {
         pid_t pid = fork();
         if (pid == 0) {
+            const char *chains = getenv("BENCH_AUDIT_CHAINS");
+            if (chains && *chains == '1') snprintf(chain, sizeof chain, "p%ld", p);
             mfa_ctx *mine = open_store(store);
             /* BENCH_RESOLVE_ELSEWHERE=1: each resolve on a second context, as when another server gets it. */
             const char *elsewhere = getenv("BENCH_RESOLVE_ELSEWHERE");

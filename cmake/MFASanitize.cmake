@@ -77,8 +77,8 @@ execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libclang_rt.asan-x8
 set(MFA_VECTORS ${PROJECT_SOURCE_DIR}/Tests/vectors/otp_vectors.txt)
 set(MFA_SANITIZE_ENGINE_TESTS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp
     sign_in_phone unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes
-    bad_input phone_bad_input generic_bad_input flow_contract hardening webauthn admin admin_imports admin_keys
-    email devices)
+    bad_input phone_bad_input generic_bad_input flow_contract hardening webauthn webauthn_passkeys admin admin_imports
+    admin_keys email devices)
 set(MFA_SANITIZE_TESTS mfa sanitizer_control)
 foreach(flow ${MFA_SANITIZE_ENGINE_TESTS})
   list(APPEND MFA_SANITIZE_TESTS engine_${flow})
@@ -97,7 +97,7 @@ endforeach()
 # The flow contract and the admin tests open their store through test_pg_store.h
 # (libpq); the flow contract signs WebAuthn answers with libsodium; the hardening
 # and key tests write to an SQLite file behind libmfa's back.
-foreach(name engine_flow_contract engine_admin engine_admin_imports engine_admin_keys)
+foreach(name engine_flow_contract engine_admin engine_admin_imports engine_admin_keys engine_webauthn_passkeys)
   target_include_directories(san_${name} PRIVATE ${PQ_INCLUDE_DIRS})
   target_link_libraries(san_${name} PRIVATE ${PQ_LINK_LIBRARIES})
 endforeach()
@@ -106,6 +106,7 @@ target_link_libraries(san_engine_hardening PRIVATE PkgConfig::SQLITE)
 target_link_libraries(san_engine_admin_keys PRIVATE PkgConfig::SQLITE)
 # The WebAuthn tests' software authenticator signs with libsodium (test_webauthn_authenticator.h).
 target_link_libraries(san_engine_webauthn PRIVATE PkgConfig::SODIUM)
+target_link_libraries(san_engine_webauthn_passkeys PRIVATE PkgConfig::SODIUM)
 add_test(NAME san_c_api COMMAND san_mfa ${MFA_VECTORS})
 set(MFA_SANITIZE_ENGINE_NAMES "")
 foreach(flow ${MFA_SANITIZE_ENGINE_TESTS})

@@ -36,6 +36,9 @@ endforeach()
 #   engine_sms_limits     resend cooldown, enrollment caps, sign-in budget per factor, sender failure
 #   engine_test_numbers   test phone numbers and the development outbox
 #   engine_audit          every audit event, none holding a secret, code, token or number
+#   engine_audit_trail    the stored audit trail (issue 52): read back as reported, filters, a
+#                 deleted row found by mfa_trail_verify, purge by size, chains, options version 2
+#                 and 3, every bad query
 #   engine_at_rest        nothing secret in the SQLite file or its WAL
 #   engine_key_rotation   master key rotation, key options
 #   engine_random         the injected random source; one that repeats itself (all 0x00, all 0xFF,
@@ -53,6 +56,12 @@ endforeach()
 #   engine_webauthn       a security key (Ed25519, libsodium) enrolled and signing in through
 #                 mfa_enroll/mfa_resolve (assertion version 2), replay, a clone, the trust
 #                 callback (options version 2), version-1 structs, the stateless checks
+#   engine_webauthn_passkeys  passkeys (issue 49): registration with mfa_webauthn_options, sign-in
+#                 with a passkey alone (mfa_passkey_sign_in_options / mfa_passkey_sign_in), the
+#                 listing, and the contract (two passkeys, another user handle, an unknown
+#                 credential, a security key, UV missing, replay, clone, removed, another tenant's,
+#                 revocation, backoff) with one answer for every refusal that could tell whether a
+#                 credential exists (also on PostgreSQL, below)
 #   engine_admin          issue 12's admin API (mfa_admin_*): pages of users, filters, a user's
 #                 factors, rename, unenroll, reset, delete, stats, each with its actor audited
 #   engine_admin_imports  mfa_import (otpauth, users file, CSV) and mfa_import_google_authenticator:
@@ -84,8 +93,8 @@ endforeach()
 # their PostgreSQL runs are registered below (test_pg_store.h, linked with libpq); the worker
 # processes of the race tests are in test_race_support.h.
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
-    unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes bad_input
-    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn admin admin_imports admin_keys
+    unenroll backoff sms_limits test_numbers audit audit_trail at_rest key_rotation random imports recovery_codes bad_input
+    phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn webauthn_passkeys admin admin_imports admin_keys
     email devices answers metrics key_mismatch)
 set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
@@ -99,12 +108,14 @@ set(MFA_ENGINE_LIBS_engine_admin_keys ${PQ_LDFLAGS} ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_answers ${PQ_LDFLAGS} ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_key_mismatch ${PQ_LDFLAGS} ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_hardening ${SQLITE_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_audit_trail ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_key_memory ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
 set(MFA_ENGINE_LIBS_abi_hardening "")
 set(MFA_ENGINE_LIBS_engine_webauthn ${SODIUM_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_webauthn_passkeys ${PQ_LDFLAGS} ${SODIUM_LDFLAGS})
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h ${PROJECT_SOURCE_DIR}/Tests/c/test_webauthn_authenticator.h
@@ -123,6 +134,11 @@ foreach(name ${MFA_ENGINE_PROGRAMS})
     add_test(NAME ${name}_${compiler} COMMAND ${program})
     set_tests_properties(${name}_${compiler} PROPERTIES TIMEOUT 120)
   endforeach()
+endforeach()
+# The races run rounds of processes until enough of them overlapped: on a loaded
+# machine that takes longer, which is no hang.
+foreach(compiler gcc clang)
+  set_tests_properties(engine_race_${compiler} engine_phone_race_${compiler} PROPERTIES TIMEOUT 300)
 endforeach()
 
 # Reading a WebAuthn extension map is linear in its size: callgrind's instruction count of
@@ -166,6 +182,7 @@ set_tests_properties(abi_all_exports PROPERTIES TIMEOUT 900)
 #                 server, 1,000 rounds for each two-process race; plus (f), a forced
 #                 interleaving of an enrollment's last SMS try that only PostgreSQL allows
 #   engine_flow_contract_pg  the flow contract (its gcc build) on that server
+#   engine_webauthn_passkeys_pg  the passkey contract (its gcc build) on that server
 #   engine_admin_pg, engine_admin_imports_pg, engine_admin_keys_pg, engine_answers_pg,
 #   engine_key_mismatch_pg  the admin, import, key-rotation, answers and key-check tests (their
 #                 gcc builds) on that server
@@ -198,7 +215,7 @@ set_tests_properties(postgres_start PROPERTIES FIXTURES_SETUP postgres TIMEOUT 1
 add_test(NAME postgres_stop COMMAND ${MFA_PG_SCRIPT} stop ${MFA_PG_PORT})
 set_tests_properties(postgres_stop PROPERTIES FIXTURES_CLEANUP postgres TIMEOUT 120)
 foreach(name engine_race engine_phone_race engine_flow_contract engine_admin engine_admin_imports engine_admin_keys
-             engine_answers engine_key_mismatch)
+             engine_webauthn_passkeys engine_answers engine_key_mismatch)
   add_test(NAME ${name}_pg COMMAND ${PROJECT_BINARY_DIR}/${name}_test_gcc env:MFA_CTEST_POSTGRES_URL)
   set_tests_properties(${name}_pg PROPERTIES
     FIXTURES_REQUIRED postgres

@@ -2,7 +2,8 @@
  * WebAuthn registration responses through mfa_webauthn_verify_registration():
  * the CBOR of the attestation object (libcbor's decoder, the authenticator
  * data, the COSE key, the attestation statements, X.509 certificates through
- * GnuTLS), the credential JSON and clientDataJSON.
+ * GnuTLS; the TPM structures, the Android key description and Apple's
+ * nonce through libmfa's DER reader), the credential JSON and clientDataJSON.
  *
  * byte 0 (mod 3) says what the rest of the input is:
  *   0: the attestation object, in a credential whose clientDataJSON is genuine
@@ -12,7 +13,8 @@
  * Invariants: the status is one the function documents; on MFA_OK the
  * credential is well formed (an id of 1 to 1023 bytes, and in modes 0 and 2
  * the rawId given; a supported algorithm and format; an attestation kind that
- * fits the format; the UP flag) and *out is set; otherwise *out is NULL.
+ * fits the format, with certificates when it has a chain; the UP flag) and
+ * *out is set; otherwise *out is NULL.
  */
 #include "fuzz_webauthn_support.h"
 
@@ -52,16 +54,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                            memcmp(out->credential_id, FW_CREDENTIAL_ID, sizeof FW_CREDENTIAL_ID) == 0,
                        "the credential id is not the rawId given");
         }
-        FUZZ_CHECK(out->algorithm == -7 || out->algorithm == -8 || out->algorithm == -257, "algorithm %d",
-                   (int)out->algorithm);
+        FUZZ_CHECK(out->algorithm == MFA_COSE_ES256 || out->algorithm == MFA_COSE_EDDSA ||
+                       out->algorithm == MFA_COSE_RS256 || out->algorithm == MFA_COSE_ES384 ||
+                       out->algorithm == MFA_COSE_ES512 || out->algorithm == MFA_COSE_PS256,
+                   "algorithm %d", (int)out->algorithm);
         FUZZ_CHECK(out->public_key_len > 0 && (out->flags & MFA_WEBAUTHN_FLAG_UP), "key or UP flag");
         int none = strcmp(out->format, "none") == 0;
-        FUZZ_CHECK(none || !strcmp(out->format, "packed") || !strcmp(out->format, "fido-u2f"), "format %s",
-                   out->format);
-        FUZZ_CHECK(none == (strcmp(out->attestation_kind, "none") == 0), "kind %s for %s", out->attestation_kind,
-                   out->format);
-        FUZZ_CHECK(strcmp(out->attestation_kind, "basic") != 0 || out->certificate_count >= 1,
-                   "a basic attestation without certificates");
+        const char *kind = out->attestation_kind;
+        FUZZ_CHECK(none || !strcmp(out->format, "packed") || !strcmp(out->format, "fido-u2f") ||
+                       !strcmp(out->format, "tpm") || !strcmp(out->format, "android-key") || !strcmp(out->format, "apple"),
+                   "format %s", out->format);
+        FUZZ_CHECK(none == (strcmp(kind, "none") == 0), "kind %s for %s", kind, out->format);
+        FUZZ_CHECK(strcmp(out->format, "tpm") != 0 || strcmp(kind, "attca") == 0, "kind %s for tpm", kind);
+        FUZZ_CHECK(strcmp(out->format, "apple") != 0 || strcmp(kind, "anonca") == 0, "kind %s for apple", kind);
+        FUZZ_CHECK((strcmp(kind, "basic") != 0 && strcmp(kind, "attca") != 0 && strcmp(kind, "anonca") != 0) ||
+                       out->certificate_count >= 1,
+                   "an attestation with a chain but no certificates");
         mfa_free(out);
     }
     free(json);

@@ -291,7 +291,9 @@ def webauthn_register_seeds():
     options = {"challenge": challenge, "rp": {"id": "example.com"}, "user": {"id": "AQ"}}
     seeds = []
     for algorithm, fmt in [("EdDSA", "none"), ("ES256", "none"), ("RS256", "none"), ("EdDSA", "packed"),
-                           ("ES256", "packed"), ("RS256", "packed"), ("ES256", "packed-x5c"), ("ES256", "fido-u2f")]:
+                           ("ES256", "packed"), ("RS256", "packed"), ("ES256", "packed-x5c"), ("ES256", "fido-u2f"),
+                           ("ES384", "packed"), ("ES512", "packed"), ("PS256", "packed"), ("ES256", "tpm"),
+                           ("RS256", "tpm"), ("ES256", "android-key"), ("ES256", "apple")]:
         key = Authenticator(algorithm, fmt)
         key.credential_id = b"fuzz-credential!"
         key.backup_eligible = algorithm == "RS256"

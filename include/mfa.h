@@ -211,10 +211,11 @@ int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) M
 /// a sender and an outbox for SMS or for email, an empty email outbox, a
 /// store location meant for another database: see mfa_options.store; a
 /// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
-/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX),
-/// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
-/// as the master key or a previous key, and the key given under that id is
-/// another one; the message names the id; nothing was read or written) or
+/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad
+/// audit_chain), MFA_ERR_KEY_MISMATCH (the store keeps a check value for a
+/// key id given, as the master key or a previous key, and the key given
+/// under that id is another one; the message names the id; nothing was read
+/// or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
@@ -567,9 +568,9 @@ void mfa_recovery_codes_free(mfa_recovery_codes * MFA_NULLABLE codes) MFA_NOEXCE
 /// user, tenant and revocation epoch, expiring after webauthn.timeout), the
 /// relying party (webauthn.rpId, rpName), the user (a stable random handle,
 /// `user_name`, and `user_display_name` or NULL for `user_name`), the
-/// algorithms ES256, EdDSA and RS256, the user's registered credentials to
-/// exclude, and residentKey, userVerification and attestation from the
-/// configuration. Finish with mfa_enroll() and an assertion of kind
+/// algorithms ES256, EdDSA, RS256, ES384, ES512 and PS256, the user's
+/// registered credentials to exclude, residentKey, userVerification and
+/// attestation from the configuration, and the credProps extension. Finish with mfa_enroll() and an assertion of kind
 /// MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential JSON;
 /// that uses up the session.
 /// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no
@@ -579,6 +580,24 @@ void mfa_recovery_codes_free(mfa_recovery_codes * MFA_NULLABLE codes) MFA_NOEXCE
 /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user
 /// name empty or over 256 bytes) or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_webauthn_registration_options(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char const * MFA_NULLABLE user_name, char const * MFA_NULLABLE user_display_name, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// mfa_webauthn_registration_options() with this ceremony's choices over
+/// the configuration's (`options`, NULL for none; see mfa_webauthn_options):
+/// authenticatorAttachment, userVerification, residentKey, Level 3 hints and
+/// the algorithms offered. A passkey that signs in without a password is
+/// registered with resident_key "required" and user_verification
+/// "required"; the options then ask for the credProps extension, and
+/// mfa_enroll() refuses a credential the browser says is not discoverable.
+/// Returns as mfa_webauthn_registration_options(); MFA_ERR_INVALID_ARGUMENT
+/// also for options that are not one of their values.
+int32_t mfa_webauthn_registration_options_ext(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char const * MFA_NULLABLE user_name, char const * MFA_NULLABLE user_display_name, mfa_webauthn_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// mfa_webauthn_authentication_options() with this ceremony's choices
+/// (`options`, NULL for none): of mfa_webauthn_options, user_verification
+/// (which can only tighten the configuration's, and is checked by
+/// mfa_resolve()) and hints apply.
+/// Returns as mfa_webauthn_authentication_options().
+int32_t mfa_webauthn_authentication_options_ext(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, mfa_webauthn_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// The PublicKeyCredentialRequestOptions for signing in with a WebAuthn
 /// credential, as JSON in `*out` (free with mfa_free()): hand it to the
@@ -603,8 +622,8 @@ int32_t mfa_webauthn_authentication_options(mfa_ctx * MFA_NULLABLE ctx, char * M
 /// (toJSON()), `challenge` the challenge the host put in its options
 /// (base64url, as in clientDataJSON), `rp_id` and `origin` the relying party
 /// and the page's origin, and `require_user_verification` non-zero to
-/// require the UV flag. The attestation statement (none, packed, fido-u2f)
-/// is verified; its chain is returned, not judged.
+/// require the UV flag. The attestation statement (none, packed, fido-u2f,
+/// tpm, android-key, apple) is verified; its chain is returned, not judged.
 /// On MFA_OK, `*out` is the credential (free with mfa_free()). Returns
 /// MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR,
 /// client or authenticator data, an unsupported algorithm or format, a key
@@ -736,6 +755,75 @@ int32_t mfa_devices_revoke(mfa_ctx * MFA_NULLABLE ctx, size_t * MFA_NULLABLE out
 /// Returns MFA_OK, MFA_ERR_DEVICE_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT (a bad
 /// actor, uid or tenant) or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_admin_devices_revoke(mfa_ctx * MFA_NULLABLE ctx, size_t * MFA_NULLABLE out_count, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char const * MFA_NULLABLE device_id, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* Passkeys: signing in without a password                            */
+/* ------------------------------------------------------------------ */
+
+/// The PublicKeyCredentialRequestOptions of a sign-in with a passkey alone,
+/// before anyone is known, as JSON in `*out` (free with mfa_free()): hand
+/// it to the browser's navigator.credentials.get({publicKey:
+/// PublicKeyCredential.parseRequestOptionsFromJSON(options), mediation:
+/// "conditional"}) for the username field's autofill (an input with
+/// autocomplete="username webauthn"), or without `mediation` for a "Sign in
+/// with a passkey" button.
+/// allowCredentials is empty (the browser offers the passkeys it holds for
+/// the rp id), userVerification is "required", and the challenge is a fresh
+/// libmfa token bound to `tenant` (NULL for the project), expiring after
+/// webauthn.timeout. Nothing about any user is read: the answer is the same
+/// whoever asks. Of `options` (NULL for none), the hints apply.
+/// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no
+/// webauthn.rpId, or webauthn.passkeySignIn not true),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_passkey_sign_in_options(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, mfa_webauthn_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Signs a user in with a passkey alone (first and second factor at once:
+/// possession of the key, and the user verified by the authenticator):
+/// `credential_json` is the browser's credential (toJSON()) answering
+/// mfa_passkey_sign_in_options(), `tenant` the tenant the host serves (NULL
+/// for the project).
+/// The credential is found by its id among the tenant's; it must be a
+/// passkey (discoverable, registered with user verification) and its
+/// userHandle the user's. Origin, rp id, flags (UP and UV), signature and
+/// counter are checked as for a second factor, with the same rules: the
+/// challenge is used once, failures count toward backoff, every attempt is
+/// audited (MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS / _FAILURE), a challenge made
+/// before the user's tokens were revoked is refused.
+/// On MFA_OK, `*out` is the result (free with mfa_sign_in_result_free()):
+/// the user, factor_id "webauthn", the credential's enrollment id, and the
+/// claims sign_in_second_factor, second_factor_identifier, sign_in_method
+/// "passkey", amr ("hwk user mfa" for a device-bound key, "swk user mfa" for
+/// a synced passkey), webauthn_user_verified, webauthn_key ("synced passkey"
+/// or "device-bound key") and webauthn_backed_up.
+/// A refusal never tells whether an account or a credential exists: an
+/// unknown credential, another tenant's, a removed one, one that is not a
+/// passkey, another user handle and a wrong signature all return
+/// MFA_ERR_INVALID_VERIFICATION_CODE with the same message. Other results,
+/// each about the response itself or told only to the passkey's holder:
+/// MFA_ERR_INVALID_ARGUMENT (malformed, or no userHandle),
+/// MFA_ERR_INVALID_SESSION (another ceremony's challenge, expired, used),
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH,
+/// MFA_ERR_USER_VERIFICATION_REQUIRED, MFA_ERR_OPERATION_NOT_ALLOWED,
+/// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER, MFA_ERR_USER_TOKEN_EXPIRED,
+/// MFA_ERR_CREDENTIAL_CLONED, MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_passkey_sign_in(mfa_ctx * MFA_NULLABLE ctx, mfa_sign_in_result * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE credential_json, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// A user's WebAuthn credentials, oldest first, in `*out` (free with
+/// mfa_webauthn_credential_list_free()): which are passkeys that sign in
+/// without a password, which are synced (the backup flags), how each was
+/// attested. An operator's call, like mfa_admin_user_factors(): no session.
+/// Returns MFA_OK (an empty list for a user with none),
+/// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_webauthn_credentials_list(mfa_ctx * MFA_NULLABLE ctx, mfa_webauthn_credential_list * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a list from mfa_webauthn_credentials_list(). NULL is a no-op.
+void mfa_webauthn_credential_list_free(mfa_webauthn_credential_list * MFA_NULLABLE list) MFA_NOEXCEPT;
+
+/// Fills `*options` with the defaults of struct version `version` (every
+/// field "as configured"); pass MFA_WEBAUTHN_OPTIONS_VERSION.
+/// Returns MFA_OK, or MFA_ERR_INVALID_ARGUMENT (NULL, or a version this
+/// library does not know).
+int32_t mfa_webauthn_options_init(mfa_webauthn_options * MFA_NULLABLE options, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /* ------------------------------------------------------------------ */
 /* Administration: users, factors, imports, keys                      */
@@ -918,6 +1006,56 @@ int32_t mfa_check_seals(mfa_ctx * MFA_NULLABLE ctx, mfa_seal_check * MFA_NULLABL
 
 /// Frees what mfa_check_seals() found. NULL is a no-op.
 void mfa_seal_check_free(mfa_seal_check * MFA_NULLABLE check) MFA_NOEXCEPT;
+
+/* ------------------------------------------------------------------ */
+/* The stored audit trail: reading, verifying, purging                */
+/* ------------------------------------------------------------------ */
+
+/// Fills `query` with the defaults of struct version `version` (pass
+/// MFA_TRAIL_QUERY_VERSION): every event, the earliest 100. Only the fields
+/// that version has are written; MFA_TRAIL_QUERY_INIT is the same as a
+/// static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `query`, a version 0 or
+/// newer than the library's).
+int32_t mfa_trail_query_init(mfa_trail_query * MFA_NULLABLE query, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Reads stored audit events (the configuration's auditTrail.store keeps
+/// them), as `query` selects them (NULL: the defaults of
+/// MFA_TRAIL_QUERY_INIT), oldest first: by time, then chain, then number;
+/// by number alone when `query->chain` is set. For the next page, pass the
+/// last record's time, chain and number as after_time, after_chain and
+/// after_seq (or, with `chain`, its number as after_seq).
+/// On MFA_OK, `*out` holds the records (free with
+/// mfa_trail_record_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+/// (NULL `ctx` or `out`, a bad version, a limit out of 1 to
+/// MFA_TRAIL_READ_MAX, an unknown kind, a bad tenant, uid or chain) or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_trail_read(mfa_ctx * MFA_NULLABLE ctx, mfa_trail_record_list * MFA_NULLABLE * MFA_NULLABLE out, mfa_trail_query const * MFA_NULLABLE query, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees the records from mfa_trail_read(). NULL is a no-op.
+void mfa_trail_record_list_free(mfa_trail_record_list * MFA_NULLABLE list) MFA_NOEXCEPT;
+
+/// Verifies the stored audit trail: in each chain, every event's MAC and
+/// its link to the event before, the numbering from the anchor (the first
+/// event kept after purges) to the head, and the head's own MAC. Events
+/// MACed under a key that is not among the context's keys are counted as
+/// unchecked. Reads without locks while other processes append.
+/// On MFA_OK, `*out` says what was found (free with
+/// mfa_trail_verification_free()): MFA_OK means the trail could be read,
+/// `(*out)->intact` whether it is whole, and each broken chain's
+/// `broken_at` the event where it breaks. Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_trail_verify(mfa_ctx * MFA_NULLABLE ctx, mfa_trail_verification * MFA_NULLABLE * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees the result of mfa_trail_verify(). NULL is a no-op.
+void mfa_trail_verification_free(mfa_trail_verification * MFA_NULLABLE verification) MFA_NOEXCEPT;
+
+/// Deletes stored audit events by the configuration's retention and size
+/// (auditTrail.retentionDays, auditTrail.maxEvents), keeping each chain
+/// verifiable from its new anchor. mfa_purge_expired() does this too.
+/// `out` may be NULL; if not, it receives how many events were deleted. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx`) or
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_trail_purge(mfa_ctx * MFA_NULLABLE ctx, int64_t * MFA_NULLABLE out, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /* ------------------------------------------------------------------ */
 /* Metrics: counters, latency histograms, Prometheus' text format     */

@@ -290,6 +290,10 @@ typedef struct mfa_ctx {
 #define MFA_AUDIT_DEVICE_REVOKED 18
 /** Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed). */
 #define MFA_AUDIT_EMAIL_SENT 19
+/** Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()). */
+#define MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS 24
+/** Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant answered, or none that signs in). */
+#define MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE 25
 
 /**
  * One audit event, passed to the host's mfa_audit_fn. Every string is
@@ -301,7 +305,7 @@ typedef struct mfa_ctx {
 typedef struct mfa_audit_event {
     /** MFA_AUDIT_*. */
     int32_t kind;
-    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT". */
+    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE". */
     const char *kind_name;
     /** The tenant, "" for the project. */
     const char *tenant;
@@ -379,13 +383,13 @@ typedef struct mfa_master_key {
  * for the duration of the call only.
  */
 typedef struct mfa_webauthn_attestation {
-    /** The statement format: "none", "packed" or "fido-u2f". */
+    /** The statement format: "none", "packed", "fido-u2f", "tpm", "android-key", "apple", or another the authenticator wrote (kind "unverified"). */
     const char *format;
-    /** How it was made: "none", "self" (the credential's own key) or "basic" (a certificate chain). */
+    /** How it was made: "none", "self" (the credential's own key), "basic" (a certificate chain: packed, fido-u2f, android-key), "attca" (a TPM's attestation CA), "anonca" (Apple's anonymization CA) or "unverified" (a format libmfa does not verify, under webauthn.attestation "none"). */
     const char *kind;
     /** The authenticator model's AAGUID, 16 bytes (zeros from U2F keys and when not attested). */
     const uint8_t *aaguid;
-    /** Number of certificates (0 unless kind is "basic"). */
+    /** Number of certificates (0 unless kind is "basic", "attca" or "anonca"). */
     size_t certificate_count;
     /** The certificate chain, leaf first, each DER. */
     const uint8_t *const *certificates;
@@ -417,7 +421,7 @@ typedef int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestati
 /** Most tenants mfa_options.metrics_tenants may name. */
 #define MFA_METRICS_TENANTS_MAX 10000
 
-/** Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics and the email sender). */
+/** Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain and the email sender). */
 #define MFA_OPTIONS_VERSION 3
 
 /**
@@ -496,6 +500,14 @@ typedef struct mfa_options {
      * Ignored otherwise.
      */
     uint32_t metrics_tenants;
+    /**
+     * Version 3. The chain of the stored audit trail this context appends
+     * to, when the configuration keeps the trail (auditTrail.store): 1 to 64
+     * letters, digits and . _ - :, or NULL for "main". Appends to one chain
+     * wait for each other (one verifiable order); servers that write many
+     * events to one PostgreSQL store may each name their own.
+     */
+    const char *audit_chain;
     /** Version 3. The mail gateway for email codes, or NULL. */
     mfa_email_sender_fn email_sender;
     /** Version 3. Passed to email_sender. */
@@ -507,7 +519,7 @@ typedef struct mfa_options {
 /** A static initializer for mfa_options: the same as mfa_options_init(&o, MFA_OPTIONS_VERSION). */
 #define MFA_OPTIONS_INIT \
     { MFA_OPTIONS_VERSION, NULL, { NULL, NULL }, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL, MFA_METRICS_ON, MFA_METRICS_TENANTS_DEFAULT, NULL, NULL, NULL }
+      NULL, NULL, MFA_METRICS_ON, MFA_METRICS_TENANTS_DEFAULT, NULL, NULL, NULL, NULL }
 
 /** Version of mfa_user understood by this header. */
 #define MFA_USER_VERSION 1
@@ -731,7 +743,7 @@ typedef struct mfa_webauthn_credential {
     const uint8_t *public_key;
     /** Its length. */
     size_t public_key_len;
-    /** The key's COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256). */
+    /** The key's COSE algorithm: MFA_COSE_ES256, _EDDSA, _RS256, _ES384, _ES512 or _PS256. */
     int32_t algorithm;
     /** The signature counter at registration. */
     uint32_t sign_count;
@@ -739,11 +751,11 @@ typedef struct mfa_webauthn_credential {
     uint32_t flags;
     /** The AAGUID, 16 bytes. */
     const uint8_t *aaguid;
-    /** The attestation format: "none", "packed" or "fido-u2f". */
+    /** The attestation format: "none", "packed", "fido-u2f", "tpm", "android-key" or "apple". */
     const char *format;
-    /** How it was attested: "none", "self" or "basic". */
+    /** How it was attested: "none", "self", "basic", "attca" (tpm) or "anonca" (apple). */
     const char *attestation_kind;
-    /** Number of certificates of a "basic" attestation. */
+    /** Number of certificates of a "basic", "attca" or "anonca" attestation. */
     size_t certificate_count;
     /** The chain, leaf first, each DER (not checked against any root here). */
     const uint8_t *const *certificates;
@@ -794,6 +806,106 @@ typedef struct mfa_device_token {
     /** The device. */
     mfa_remembered_device device;
 } mfa_device_token;
+
+/** COSE algorithm: ECDSA P-256 with SHA-256, what nearly every authenticator makes. */
+#define MFA_COSE_ES256 (-7)
+/** COSE algorithm: EdDSA with Ed25519. */
+#define MFA_COSE_EDDSA (-8)
+/** COSE algorithm: RSASSA-PKCS1-v1_5 with SHA-256 (Windows Hello). */
+#define MFA_COSE_RS256 (-257)
+/** COSE algorithm: ECDSA P-384 with SHA-384. */
+#define MFA_COSE_ES384 (-35)
+/** COSE algorithm: ECDSA P-521 with SHA-512. */
+#define MFA_COSE_ES512 (-36)
+/** COSE algorithm: RSASSA-PSS with SHA-256. */
+#define MFA_COSE_PS256 (-37)
+/** The most algorithms an mfa_webauthn_options lists. */
+#define MFA_WEBAUTHN_ALGORITHMS_MAX 6
+
+/** Version of mfa_webauthn_options understood by this header. */
+#define MFA_WEBAUTHN_OPTIONS_VERSION 1
+
+/**
+ * What a relying party asks of the authenticator for one ceremony, over the
+ * configuration's webauthn section: the fields WebAuthn lets a page choose
+ * per call. Fill with mfa_webauthn_options_init() or
+ * MFA_WEBAUTHN_OPTIONS_INIT (every field "as configured"), then set what
+ * differs. Strings are borrowed for the call.
+ *
+ * User verification only ever tightens: when the configuration requires
+ * it, a call cannot ask for less. What a registration asked for is sealed
+ * in its challenge and checked when it finishes (the UV flag, a
+ * discoverable credential, an offered algorithm).
+ */
+typedef struct mfa_webauthn_options {
+    /** The struct version, set by mfa_webauthn_options_init() or MFA_WEBAUTHN_OPTIONS_INIT (1 to MFA_WEBAUTHN_OPTIONS_VERSION). */
+    uint32_t version;
+    /** Registration: "platform" (built into the device) or "cross-platform" (a security key, a phone), or NULL for any. */
+    const char *authenticator_attachment;
+    /** "required", "preferred" or "discouraged", or NULL for webauthn.userVerification. */
+    const char *user_verification;
+    /** Registration: "required" (a passkey), "preferred" or "discouraged", or NULL for webauthn.residentKey. */
+    const char *resident_key;
+    /** WebAuthn Level 3 hints, comma-separated, most likely first: "security-key", "client-device", "hybrid"; NULL or "" for none. */
+    const char *hints;
+    /** Registration: the COSE algorithms offered (MFA_COSE_*), most preferred first, or NULL for all of them. */
+    const int32_t *algorithms;
+    /** Number of algorithms, 1 to MFA_WEBAUTHN_ALGORITHMS_MAX when algorithms is not NULL. */
+    size_t algorithm_count;
+} mfa_webauthn_options;
+
+/** A static initializer for mfa_webauthn_options: the same as mfa_webauthn_options_init(&o, MFA_WEBAUTHN_OPTIONS_VERSION). */
+#define MFA_WEBAUTHN_OPTIONS_INIT { MFA_WEBAUTHN_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0 }
+
+/**
+ * One WebAuthn credential of a user (mfa_webauthn_credentials_list()):
+ * whether it is a passkey that signs in without a password, whether it is
+ * synced, how it was attested.
+ */
+typedef struct mfa_webauthn_credential_info {
+    /** The factor's enrollment id. */
+    const char *enrollment_id;
+    /** The user's name for it, or NULL. */
+    const char *display_name;
+    /** Unix time of the registration. */
+    int64_t enrollment_time;
+    /** The credential id. */
+    const uint8_t *credential_id;
+    /** Its length. */
+    size_t credential_id_len;
+    /** Its COSE algorithm (MFA_COSE_*). */
+    int32_t algorithm;
+    /** The AAGUID, 16 bytes (zeros when not attested). */
+    const uint8_t *aaguid;
+    /** The transports the browser reported, comma-separated ("usb,nfc", "internal,hybrid"), or "". */
+    const char *transports;
+    /** 1 if discoverable (credProps.rk), 0 if not, -1 when the browser did not say. */
+    int32_t discoverable;
+    /** Non-zero if the authenticator verified the user at registration. */
+    int32_t user_verified;
+    /** The authenticator data flags as last seen: MFA_WEBAUTHN_FLAG_BE and MFA_WEBAUTHN_FLAG_BS. */
+    uint32_t backup_flags;
+    /** Non-zero for a passkey that signs in without a password: discoverable and registered with user verification. */
+    int32_t passkey;
+    /** What the backup flags say: "synced passkey" (BE) or "device-bound key". */
+    const char *backup;
+    /** The signature counter as last seen. */
+    int64_t sign_count;
+    /** The attestation format ("none", "packed", "tpm", ...). */
+    const char *attestation_format;
+    /** How it was attested ("none", "self", "basic", "attca", "anonca", "unverified"). */
+    const char *attestation_kind;
+    /** Unix time of its last sign-in, 0 if never. */
+    int64_t last_used_at;
+} mfa_webauthn_credential_info;
+
+/** A user's WebAuthn credentials, in one allocation: free with mfa_free(). */
+typedef struct mfa_webauthn_credential_list {
+    /** Number of items. */
+    size_t count;
+    /** The credentials, oldest first. */
+    const mfa_webauthn_credential_info *items;
+} mfa_webauthn_credential_list;
 
 /** mfa_qr_encode() format: a PNG image. */
 #define MFA_QR_PNG 1
@@ -1026,6 +1138,111 @@ typedef struct mfa_seal_check {
     /** Whether the progress callback stopped the check before the end. */
     bool stopped;
 } mfa_seal_check;
+
+/* ------------------------------------------------------------------ */
+/* The stored audit trail                                              */
+/* ------------------------------------------------------------------ */
+
+/** Most records one mfa_trail_read() returns. */
+#define MFA_TRAIL_READ_MAX 10000
+/** Version of mfa_trail_query understood by this header. */
+#define MFA_TRAIL_QUERY_VERSION 1
+
+/**
+ * Which stored audit events mfa_trail_read() reads. Fill with
+ * mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (every event, the earliest
+ * 100), then set the filters wanted. Strings are borrowed for the call.
+ */
+typedef struct mfa_trail_query {
+    /** The struct version, set by mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (1 to MFA_TRAIL_QUERY_VERSION). */
+    uint32_t version;
+    /** Only this tenant's events ("" for the project's), or NULL for every tenant. */
+    const char *tenant;
+    /** Only events about this user, or NULL. */
+    const char *uid;
+    /** Only events of this kind (MFA_AUDIT_*), or 0 for every kind. */
+    int32_t kind;
+    /** Only events of this kind name ("SIGN_IN_FAILURE"; for kinds newer than this header), or NULL. */
+    const char *kind_name;
+    /** Only events at or after this Unix time (INT64_MIN: no bound). */
+    int64_t since;
+    /** Only events before this Unix time (INT64_MAX: no bound). */
+    int64_t until;
+    /** Only this chain's events, in the order of their numbers, or NULL for every chain (by time, chain, number). */
+    const char *chain;
+    /** With `chain`: only events numbered after this one (0: from the first). Without: with after_chain, the number of the last event of the previous page. */
+    int64_t after_seq;
+    /** Without `chain`: the time of the last event of the previous page (with after_chain). */
+    int64_t after_time;
+    /** Without `chain`: the chain of the last event of the previous page, or NULL for the first page. */
+    const char *after_chain;
+    /** At most this many records, 1 to MFA_TRAIL_READ_MAX (100). */
+    int32_t limit;
+    /** Non-zero: the latest `limit` events instead of the earliest (still returned oldest first). */
+    int32_t latest;
+} mfa_trail_query;
+
+/** A static initializer for mfa_trail_query: the same as mfa_trail_query_init(&q, MFA_TRAIL_QUERY_VERSION). */
+#define MFA_TRAIL_QUERY_INIT \
+    { MFA_TRAIL_QUERY_VERSION, NULL, NULL, 0, NULL, INT64_MIN, INT64_MAX, NULL, 0, 0, NULL, 100, 0 }
+
+/** One stored audit event. */
+typedef struct mfa_trail_record {
+    /** The chain it is in. */
+    const char *chain;
+    /** Its number in the chain, from 1. */
+    int64_t seq;
+    /** The id of the master key its MAC was made with. */
+    const char *key_id;
+    /** The event; `kind` is 0 for a kind this library does not know (`kind_name` names it). */
+    mfa_audit_event event;
+} mfa_trail_record;
+
+/** Stored audit events, oldest first, in one allocation: free with mfa_trail_record_list_free(). */
+typedef struct mfa_trail_record_list {
+    /** Number of records. */
+    size_t count;
+    /** The records. */
+    const mfa_trail_record *records;
+} mfa_trail_record_list;
+
+/** What mfa_trail_verify() found in one chain. */
+typedef struct mfa_trail_chain_report {
+    /** The chain's name. */
+    const char *chain;
+    /** The first event kept (the anchor, after purges). */
+    int64_t anchor_seq;
+    /** The last event, as the chain's head says. */
+    int64_t head_seq;
+    /** Events whose MAC and link were checked. */
+    int64_t verified;
+    /** Events not checked: their key is not among the context's keys. */
+    int64_t unchecked;
+    /** Number of missing_keys. */
+    size_t missing_key_count;
+    /** The ids of the keys the unchecked events (or the head) were MACed with. */
+    const char *const *missing_keys;
+    /** Whether the chain breaks. */
+    bool broken;
+    /** Where it breaks: the first event missing, altered, inserted or out of place (0 if whole). */
+    int64_t broken_at;
+    /** What is wrong there, or NULL if whole. */
+    const char *problem;
+} mfa_trail_chain_report;
+
+/** What mfa_trail_verify() found, in one allocation: free with mfa_trail_verification_free(). */
+typedef struct mfa_trail_verification {
+    /** Whether every chain is whole. */
+    bool intact;
+    /** Events checked, over every chain. */
+    int64_t verified;
+    /** Events not checked for want of their key, over every chain. */
+    int64_t unchecked;
+    /** Number of chains. */
+    size_t chain_count;
+    /** Each chain, by name. */
+    const mfa_trail_chain_report *chains;
+} mfa_trail_verification;
 
 /* ------------------------------------------------------------------ */
 /* Metrics                                                             */

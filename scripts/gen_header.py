@@ -163,8 +163,10 @@ GROUPS = [
     ("WebAuthn: security keys and passkeys", ["WebAuthnExports.swift"]),
     ("Email codes", ["EmailExports.swift"]),
     ("Remembered devices", ["DeviceExports.swift"]),
+    ("Passkeys: signing in without a password", ["PasskeyExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
+    ("The stored audit trail: reading, verifying, purging", ["AuditTrailExports.swift"]),
     ("Metrics: counters, latency histograms, Prometheus' text format", ["MetricsExports.swift"]),
 ]
 

@@ -4,7 +4,7 @@
 # Safe to run again: it installs nothing when everything is there.
 set -euo pipefail
 
-DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev libpq-dev postgresql \
+DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-dev sqlite3 libpq-dev postgresql \
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
 libpam0g-dev pamtester groff-base openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium \
 chromium-driver cargo rustc librust-totp-rs-dev golang-go golang-github-pquerna-otp-dev node-typescript \
@@ -22,6 +22,8 @@ freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-
 # its benchmark (bench/rust_verify.sh) compares with totp-rs (librust-totp-rs-dev).
 # The Node.js binding (bindings/node) checks its declarations with Debian's TypeScript
 # (node-typescript); Node.js and node-gyp are below.
+# The audit trail's tamper tests edit the stores with the clients operators use:
+# sqlite3 (the CLI) and psql (postgresql).
 # An entry MODULE=DISTRIBUTION names a package whose import name differs.
 # Go (bindings/go, examples/go) is Debian's golang-go (1.19); bench/go_verify.sh
 # compares with pquerna/otp from golang-github-pquerna-otp-dev, offline.

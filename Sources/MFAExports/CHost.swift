@@ -78,6 +78,8 @@ struct CAudit: @unchecked Sendable {
         .userDeleted: MFA_AUDIT_USER_DELETED, .keysRotated: MFA_AUDIT_KEYS_ROTATED,
         .deviceRemembered: MFA_AUDIT_DEVICE_REMEMBERED, .deviceRefused: MFA_AUDIT_DEVICE_REFUSED,
         .deviceRevoked: MFA_AUDIT_DEVICE_REVOKED, .emailSent: MFA_AUDIT_EMAIL_SENT,
+        .passkeySignInSuccess: MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS,
+        .passkeySignInFailure: MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE,
     ]
 
     func deliver(_ event: AuditEvent) {

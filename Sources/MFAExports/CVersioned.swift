@@ -73,8 +73,17 @@ enum CStructs {
                     random_context: nil, audit: nil, audit_context: nil, sms_sender: nil, sms_sender_context: nil,
                     sms_outbox: nil, app_verifier: nil, app_verifier_context: nil, webauthn_trust: nil,
                     webauthn_trust_context: nil, metrics: MFA_METRICS_ON,
-                    metrics_tenants: UInt32(MFA_METRICS_TENANTS_DEFAULT), email_sender: nil,
-                    email_sender_context: nil, email_outbox: nil)
+                    metrics_tenants: UInt32(MFA_METRICS_TENANTS_DEFAULT), audit_chain: nil,
+                    email_sender: nil, email_sender_context: nil, email_outbox: nil)
+    }
+
+    /// `mfa_trail_query`.
+    static let auditQuery = CVersioned<mfa_trail_query>(
+        name: "query", macro: "MFA_TRAIL_QUERY_VERSION", sizes: [MemoryLayout<mfa_trail_query>.size]
+    ) { version in
+        mfa_trail_query(version: version, tenant: nil, uid: nil, kind: 0, kind_name: nil, since: Int64.min,
+                        until: Int64.max, chain: nil, after_seq: 0, after_time: 0, after_chain: nil, limit: 100,
+                        latest: 0)
     }
 
     /// `mfa_user`.
@@ -109,5 +118,13 @@ enum CStructs {
     ) { version in
         mfa_assertion(version: version, kind: 0, enrollment_id: nil, session_info: nil, verification_id: nil,
                       code: nil, credential: nil)
+    }
+
+    /// `mfa_webauthn_options`.
+    static let webAuthnOptions = CVersioned<mfa_webauthn_options>(
+        name: "options", macro: "MFA_WEBAUTHN_OPTIONS_VERSION", sizes: [MemoryLayout<mfa_webauthn_options>.size]
+    ) { version in
+        mfa_webauthn_options(version: version, authenticator_attachment: nil, user_verification: nil,
+                             resident_key: nil, hints: nil, algorithms: nil, algorithm_count: 0)
     }
 }

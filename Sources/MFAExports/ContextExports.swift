@@ -25,10 +25,11 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// a sender and an outbox for SMS or for email, an empty email outbox, a
 /// store location meant for another database: see mfa_options.store; a
 /// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
-/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX),
-/// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
-/// as the master key or a previous key, and the key given under that id is
-/// another one; the message names the id; nothing was read or written) or
+/// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad
+/// audit_chain), MFA_ERR_KEY_MISMATCH (the store keeps a check value for a
+/// key id given, as the master key or a previous key, and the key given
+/// under that id is another one; the message names the id; nothing was read
+/// or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
 /// newer libmfa). `err` as everywhere (see mfa.h).
 @c(mfa_open)
@@ -85,6 +86,9 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
             swiftOptions.attestationTrust = CWebAuthnTrust(function: trust, context: fields.webauthn_trust_context)
         }
         swiftOptions.metrics = try metricsOptions(fields.metrics, tenants: fields.metrics_tenants)
+        if let chain = try CArguments.optionalString(fields.audit_chain, "options->audit_chain") {
+            swiftOptions.auditChain = chain
+        }
         out.pointee = CContext.handle(try MFAContext(options: swiftOptions))
     }
 }

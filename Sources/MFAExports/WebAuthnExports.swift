@@ -13,9 +13,9 @@ import MFA
 /// user, tenant and revocation epoch, expiring after webauthn.timeout), the
 /// relying party (webauthn.rpId, rpName), the user (a stable random handle,
 /// `user_name`, and `user_display_name` or NULL for `user_name`), the
-/// algorithms ES256, EdDSA and RS256, the user's registered credentials to
-/// exclude, and residentKey, userVerification and attestation from the
-/// configuration. Finish with mfa_enroll() and an assertion of kind
+/// algorithms ES256, EdDSA, RS256, ES384, ES512 and PS256, the user's
+/// registered credentials to exclude, residentKey, userVerification and
+/// attestation from the configuration, and the credProps extension. Finish with mfa_enroll() and an assertion of kind
 /// MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential JSON;
 /// that uses up the session.
 ///
@@ -40,6 +40,66 @@ public func mfa_webauthn_registration_options(_ ctx: UnsafeMutablePointer<mfa_ct
             userName: try CArguments.string(user_name, "user_name"),
             userDisplayName: try CArguments.optionalString(user_display_name, "user_display_name"))
         out.pointee = try CResults.cString(options)
+    }
+}
+
+/// mfa_webauthn_registration_options() with this ceremony's choices over
+/// the configuration's (`options`, NULL for none; see mfa_webauthn_options):
+/// authenticatorAttachment, userVerification, residentKey, Level 3 hints and
+/// the algorithms offered. A passkey that signs in without a password is
+/// registered with resident_key "required" and user_verification
+/// "required"; the options then ask for the credProps extension, and
+/// mfa_enroll() refuses a credential the browser says is not discoverable.
+///
+/// Returns as mfa_webauthn_registration_options(); MFA_ERR_INVALID_ARGUMENT
+/// also for options that are not one of their values.
+@c(mfa_webauthn_registration_options_ext)
+public func mfa_webauthn_registration_options_ext(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
+                                                  _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                                  _ session: UnsafePointer<CChar>?,
+                                                  _ user_name: UnsafePointer<CChar>?,
+                                                  _ user_display_name: UnsafePointer<CChar>?,
+                                                  _ options: UnsafePointer<mfa_webauthn_options>?,
+                                                  _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        let out = try CArguments.required(out, "out")
+        out.pointee = nil
+        let json = try WebAuthnMultiFactorGenerator.registrationOptions(
+            with: MultiFactorSession(token: try CArguments.string(session, "session"), context: context),
+            userName: try CArguments.string(user_name, "user_name"),
+            userDisplayName: try CArguments.optionalString(user_display_name, "user_display_name"),
+            options: try CWebAuthnOptions.read(options))
+        out.pointee = try CResults.cString(json)
+    }
+}
+
+/// mfa_webauthn_authentication_options() with this ceremony's choices
+/// (`options`, NULL for none): of mfa_webauthn_options, user_verification
+/// (which can only tighten the configuration's, and is checked by
+/// mfa_resolve()) and hints apply.
+///
+/// Returns as mfa_webauthn_authentication_options().
+@c(mfa_webauthn_authentication_options_ext)
+public func mfa_webauthn_authentication_options_ext(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
+                                                    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                                    _ pending_credential: UnsafePointer<CChar>?,
+                                                    _ tenant: UnsafePointer<CChar>?,
+                                                    _ enrollment_id: UnsafePointer<CChar>?,
+                                                    _ options: UnsafePointer<mfa_webauthn_options>?,
+                                                    _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        let out = try CArguments.required(out, "out")
+        out.pointee = nil
+        let ceremony = try CWebAuthnOptions.read(options)
+        let resolver = try context.resolver(
+            pendingCredential: try CArguments.string(pending_credential, "pending_credential"),
+            tenant: try CArguments.optionalString(tenant, "tenant"))
+        let json = try WebAuthnMultiFactorGenerator.authenticationOptions(
+            for: resolver, enrollmentID: try CArguments.optionalString(enrollment_id, "enrollment_id"),
+            options: ceremony)
+        out.pointee = try CResults.cString(json)
     }
 }
 
@@ -86,8 +146,8 @@ public func mfa_webauthn_authentication_options(_ ctx: UnsafeMutablePointer<mfa_
 /// (toJSON()), `challenge` the challenge the host put in its options
 /// (base64url, as in clientDataJSON), `rp_id` and `origin` the relying party
 /// and the page's origin, and `require_user_verification` non-zero to
-/// require the UV flag. The attestation statement (none, packed, fido-u2f)
-/// is verified; its chain is returned, not judged.
+/// require the UV flag. The attestation statement (none, packed, fido-u2f,
+/// tpm, android-key, apple) is verified; its chain is returned, not judged.
 ///
 /// On MFA_OK, `*out` is the credential (free with mfa_free()). Returns
 /// MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR,

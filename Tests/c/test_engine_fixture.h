@@ -374,6 +374,8 @@ static inline const char *audit_kind_name(int32_t kind) {
     case MFA_AUDIT_DEVICE_REFUSED: return "DEVICE_REFUSED";
     case MFA_AUDIT_DEVICE_REVOKED: return "DEVICE_REVOKED";
     case MFA_AUDIT_EMAIL_SENT: return "EMAIL_SENT";
+    case MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS: return "PASSKEY_SIGN_IN_SUCCESS";
+    case MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE: return "PASSKEY_SIGN_IN_FAILURE";
     default: return "?";
     }
 }

@@ -82,7 +82,7 @@ static void test_flows(void) {
     assertion.kind = MFA_FACTOR_WEBAUTHN;
     assertion.credential = json;
     CHECK_STATUS(mfa_resolve(ctx, &result, resolver->session, NULL, &assertion, NULL), MFA_OK);
-    CHECK(result && result->kind == MFA_FACTOR_WEBAUTHN && result->claim_count == 3);
+    CHECK(result && result->kind == MFA_FACTOR_WEBAUTHN && result->claim_count == 5);
     CHECK(result && strcmp(result->claims[2].name, "webauthn_user_verified") == 0);
     memcpy(replay, json, sizeof json);
     mfa_sign_in_result_free(result);

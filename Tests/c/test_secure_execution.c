@@ -9,8 +9,9 @@
  *   secure=0|1      whether the kernel set AT_SECURE
  *   postgres=NAME   mfa_open of the postgres:// URL given (which has no port)
  *   pgport=set|unset  whether PGPORT is still in the environment after it
- *   webauthn=NAME   mfa_enroll of a packed attestation carrying a certificate
- *                   (which makes libmfa load GnuTLS)
+ *   webauthn=NAME   mfa_enroll of a packed attestation carrying a certificate,
+ *                   attestation asked for (which makes libmfa verify the
+ *                   statement, and load GnuTLS to read the certificate)
  */
 #define _GNU_SOURCE
 
@@ -64,7 +65,7 @@ static const char *enroll_with_certificate(void) {
     test_options(&options, ":memory:", &now);
     ctx = open_with(&options);
     set_config(ctx, NULL, "{\"state\":\"ENABLED\",\"providers\":{\"webauthn\":\"ENABLED\"},"
-                          "\"webauthn\":{\"rpId\":\"example.com\"}}");
+                          "\"webauthn\":{\"rpId\":\"example.com\",\"attestation\":\"direct\"}}");
     test_user(&user, "alice", NULL, "alice@example.com", now);
     CHECK_STATUS(mfa_session_new(ctx, &session, &user, NULL), MFA_OK);
     CHECK_STATUS(mfa_webauthn_registration_options(ctx, &request, session, "alice@example.com", NULL, NULL), MFA_OK);

@@ -3,7 +3,10 @@
  * (libsodium) and a credential id, answering the options libmfa makes as a
  * browser and an authenticator would together, for rp id example.com and
  * origin https://example.com: a `none` registration, or an assertion (its
- * signature corrupted on request). Programs that include it link libsodium.
+ * signature corrupted on request). A key marked `passkey` answers as a
+ * passkey provider: its registration reports credProps (rk true) and keeps
+ * the user handle, which its assertions return. Programs that include it
+ * link libsodium.
  */
 #ifndef TEST_WEBAUTHN_AUTHENTICATOR_H
 #define TEST_WEBAUTHN_AUTHENTICATOR_H
@@ -18,6 +21,8 @@ typedef struct webauthn_key {
     uint8_t public_key[32];
     uint8_t secret_key[64];
     uint32_t count; /* the signature counter */
+    int passkey;    /* a discoverable credential: credProps at registration, the user handle in assertions */
+    char handle[96]; /* the user handle (base64url) of its registration's options, or "" */
 } webauthn_key;
 
 /* A new credential: a random id and key pair (or from `seed`, 32 bytes, if not NULL). */
@@ -72,13 +77,21 @@ static inline size_t webauthn_auth_data(uint8_t *out, const webauthn_key *k, int
 }
 
 /* The credential JSON (toJSON()) answering registration `options` with a `none` attestation; 0 on bad options. */
-static inline int webauthn_register(char *json, size_t size, const webauthn_key *k, const char *options) {
+static inline int webauthn_register(char *json, size_t size, webauthn_key *k, const char *options) {
     static const uint8_t head[] = {0xa3, 0x63, 'f', 'm', 't', 0x64, 'n', 'o', 'n', 'e', 0x67, 'a', 't', 't', 'S',
                                    't', 'm', 't', 0xa0, 0x68, 'a', 'u', 't', 'h', 'D', 'a', 't', 'a', 0x58};
     char challenge[1024], client[1200], id[32], cd64[1700], ao64[300];
     uint8_t object[200], data[120];
     size_t data_len, client_len;
     if (!webauthn_challenge(challenge, options)) return 0;
+    if (k->passkey) {
+        static const char key[] = "\"user\":{\"id\":\"";
+        const char *user = strstr(options, key);
+        const char *start = user ? user + sizeof key - 1 : NULL;
+        const char *end = start ? strchr(start, '"') : NULL;
+        if (!end || end - start >= (long)sizeof k->handle) return 0;
+        snprintf(k->handle, sizeof k->handle, "%.*s", (int)(end - start), start);
+    }
     client_len = (size_t)snprintf(client, sizeof client,
                                   "{\"type\":\"webauthn.create\",\"challenge\":\"%s\",\"origin\":\"https://example.com\"}",
                                   challenge);
@@ -89,8 +102,9 @@ static inline int webauthn_register(char *json, size_t size, const webauthn_key 
     webauthn_b64url(id, k->id, sizeof k->id);
     webauthn_b64url(cd64, (const uint8_t *)client, client_len);
     webauthn_b64url(ao64, object, sizeof head + 1 + data_len);
-    snprintf(json, size, "{\"id\":\"%s\",\"rawId\":\"%s\",\"type\":\"public-key\",\"response\":{\"clientDataJSON\":"
-             "\"%s\",\"attestationObject\":\"%s\",\"transports\":[\"usb\",\"nfc\"]}}", id, id, cd64, ao64);
+    snprintf(json, size, "{\"id\":\"%s\",\"rawId\":\"%s\",\"type\":\"public-key\",\"clientExtensionResults\":%s,"
+             "\"response\":{\"clientDataJSON\":\"%s\",\"attestationObject\":\"%s\",\"transports\":[\"usb\",\"nfc\"]}}",
+             id, id, k->passkey ? "{\"credProps\":{\"rk\":true}}" : "{}", cd64, ao64);
     return 1;
 }
 
@@ -115,8 +129,8 @@ static inline int webauthn_assert(char *json, size_t size, webauthn_key *k, cons
     webauthn_b64url(ad64, data, sizeof data);
     webauthn_b64url(sig64, signature, sizeof signature);
     snprintf(json, size, "{\"id\":\"%s\",\"rawId\":\"%s\",\"type\":\"public-key\",\"response\":{\"clientDataJSON\":"
-             "\"%s\",\"authenticatorData\":\"%s\",\"signature\":\"%s\",\"userHandle\":null}}", id, id, cd64, ad64,
-             sig64);
+             "\"%s\",\"authenticatorData\":\"%s\",\"signature\":\"%s\",\"userHandle\":%s%s%s}}", id, id, cd64, ad64,
+             sig64, k->handle[0] ? "\"" : "", k->handle[0] ? k->handle : "null", k->handle[0] ? "\"" : "");
     return 1;
 }
 

@@ -24,11 +24,12 @@ def read_vectors(kind):
 
 
 def header_defines():
-    """``#define MFA_NAME <integer>`` lines of mfa_types.h as {NAME: value}, prefix dropped."""
+    """``#define MFA_NAME <integer>`` lines of mfa_types.h as {NAME: value}, prefix dropped
+    (a negative value is written in parentheses: ``(-7)``)."""
     text = TYPES_HEADER.read_text(encoding="utf-8")
     return {
-        name: int(value)
-        for name, value in re.findall(r"^#define MFA_([A-Z0-9_]+)\s+(-?\d+)\s*$", text, re.MULTILINE)
+        name: int(value.strip("()"))
+        for name, value in re.findall(r"^#define MFA_([A-Z0-9_]+)\s+(-?\d+|\(-\d+\))\s*$", text, re.MULTILINE)
     }
 
 

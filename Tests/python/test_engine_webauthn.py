@@ -54,7 +54,8 @@ def test_options_are_the_browsers_json(wa):
                                                         "Alice"))
     assert options["rp"] == {"id": "example.com", "name": "example.com"}
     assert options["user"]["name"] == "alice@example.com" and options["user"]["displayName"] == "Alice"
-    assert [p["alg"] for p in options["pubKeyCredParams"]] == [-7, -8, -257]
+    assert [p["alg"] for p in options["pubKeyCredParams"]] == [-7, -8, -257, -35, -36, -37]
+    assert options["extensions"] == {"credProps": True}
     assert options["authenticatorSelection"] == {"residentKey": "discouraged", "requireResidentKey": False,
                                                  "userVerification": "preferred"}
     assert options["attestation"] == "none" and options["excludeCredentials"] == []
@@ -200,7 +201,8 @@ def test_stateless_verify(wa):
 
 
 def test_gnutls_is_loaded_only_for_a_certificate(tmp_path):
-    """libmfa maps GnuTLS with dlopen when an attestation first carries a certificate, not before."""
+    """libmfa maps GnuTLS with dlopen when an attestation it verifies first carries a certificate, not before:
+    not for self attestation, and not for statements left unverified (conveyance none, no trust callback)."""
     import subprocess
     import sys
 
@@ -214,15 +216,21 @@ def enroll(ctx, user, key):
     mf = ctx.multi_factor(user)
     options = libmfa.WebAuthnMultiFactorGenerator.registration_options(mf.session(), "a@example.com")
     mf.enroll(libmfa.WebAuthnMultiFactorGenerator.assertion_for_enrollment(key.register(options)))
+config = {"state": "ENABLED", "providers": {"webauthn": "ENABLED"}, "webauthn": {"rpId": "example.com"}}
+user = libmfa.User("alice", email="a@example.com", email_verified=True, auth_time=int(time.time()))
+seen = []
 with libmfa.Context(":memory:", master_key=bytes(32)) as ctx:
-    ctx.set_config({"state": "ENABLED", "providers": {"webauthn": "ENABLED"}, "webauthn": {"rpId": "example.com"}})
-    user = libmfa.User("alice", email="a@example.com", email_verified=True, auth_time=int(time.time()))
-    enroll(ctx, user, Authenticator("ES256", "packed"))
+    ctx.set_config(config)
+    enroll(ctx, user, Authenticator("ES256", "fido-u2f"))  # unverified: nobody judges it
+    unjudged = mapped()
+with libmfa.Context(":memory:", master_key=bytes(32), webauthn_trust=lambda a: seen.append(a) or True) as ctx:
+    ctx.set_config(config)
+    enroll(ctx, user, Authenticator("ES256", "packed"))  # self attestation: no certificate
     before = mapped()
     enroll(ctx, user, Authenticator("ES256", "fido-u2f"))
-    print(before, mapped())
+    print(unjudged, before, mapped(), [a.kind for a in seen])
 """)
     here = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "..", "..", "python"), here]))
     out = subprocess.run([sys.executable, str(program)], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"]
+    assert out.stdout.split() == ["False", "False", "True", "['self',", "'basic']"]

@@ -3,7 +3,7 @@
 lines, CRLF, comments, an earlier key on a second line), another key under a
 known id refused before anything is read or changed (KEY_MISMATCH, exit 77),
 `keys check` on a store sealed the old way, `--version`, and `audit tail`
-with store options (exit 69)."""
+with store options (exit 69 without a stored trail, the events with one)."""
 
 import re
 import shutil
@@ -137,7 +137,12 @@ def test_mfactl_version_names_tool_and_library(tmp_path):
 
 
 def test_mfactl_audit_tail_with_store_options_exits_69(tmp_path):
+    """Without a stored trail, audit tail exits 69 whatever its options; once the store keeps one, it reads it."""
     tool = Mfactl(str(tmp_path / "store.sqlite"), tmp_path)
     for args in ([], ["--store", str(tmp_path / "store.sqlite")], ["--json"], ["--follow"], ["-n", "20"]):
         result = tool.run("audit", "tail", *args)
         assert result.status == 69 and "not stored" in result.err, (args, result)
+    tool.run("config", "update", '{"auditTrail":{"store":true}}', check_status=0)
+    for args in ([], ["--store", str(tmp_path / "store.sqlite")], ["--json"], ["-n", "20"]):
+        result = tool.run("audit", "tail", *args)
+        assert result.status == 0 and "CONFIG_CHANGE" in result.out, (args, result)

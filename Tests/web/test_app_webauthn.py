@@ -384,3 +384,53 @@ def test_a_page_opened_at_another_address_says_where_keys_work(app):
     numeric.sign_up()
     page = numeric.get(ENROLL).get_data(as_text=True)
     assert 'id="wrong-address"' in page and 'href="http://localhost/"' in page
+
+
+# --- passkeys: signing in without a password -----------------------------------------------
+
+
+def test_a_passkey_signs_in_without_a_password_and_refusals_read_the_same(alice):
+    passkey = key(resident=True)
+    options = options_of(alice.get(ENROLL + "?passkey=1"))
+    assert options["authenticatorSelection"]["residentKey"] == "required"
+    assert options["authenticatorSelection"]["userVerification"] == "required"
+    response = alice.post(ENROLL + "?passkey=1", ENROLL, {"credential": json.dumps(passkey.register(options)),
+                                                         "display_name": "Laptop", "passkey": "1"})
+    assert response.headers["Location"] == "/account"
+    assert [f.hint for f in factors(alice.app, alice)] == ["device-bound passkey"]
+    later(alice)
+    alice.post("/account", "/signout")
+    page = alice.get("/signin").get_data(as_text=True)
+    assert 'autocomplete="username webauthn"' in page and 'id="passkey-sign-in"' in page
+    sign_in_options = options_of(alice.get("/signin"))
+    assert sign_in_options["allowCredentials"] == [] and sign_in_options["userVerification"] == "required"
+    response = alice.post("/signin", "/signin/passkey",
+                          {"credential": json.dumps(passkey.assert_(sign_in_options)), "next": "/account"})
+    assert response.headers["Location"] == "/account"
+    assert alice.get("/account").status_code == 200  # signed in
+    # Refused, each in the one way that tells nothing: an unknown passkey, another user handle, a security key.
+    alice.post("/account", "/signout")
+    refusals = []
+    stranger = key(resident=True)
+    stranger.user_handle = passkey.user_handle
+    renamed = key(resident=True)
+    renamed.credential_id, renamed.key, renamed.user_handle = passkey.credential_id, passkey.key, b"\x01" * 32
+    renamed.sign_count = passkey.sign_count
+    for authenticator in (stranger, renamed):
+        later(alice)
+        response = alice.post("/signin", "/signin/passkey",
+                              {"credential": json.dumps(authenticator.assert_(options_of(alice.get("/signin"))))})
+        assert response.headers["Location"].startswith("/signin")
+        refusals.append(errors_on(alice, response))
+    assert refusals[0] == refusals[1] and "This passkey was not accepted" in refusals[0][0]
+    # No credential at all, and a malformed one.
+    response = alice.post("/signin", "/signin/passkey", {"credential": ""})
+    assert "sent no passkey" in errors_on(alice, response)[0]
+    response = alice.post("/signin", "/signin/passkey", {"credential": "{}"})
+    assert "(INVALID_ARGUMENT)" in errors_on(alice, response)[0]
+
+
+def errors_on(person, response) -> list:
+    """The error messages of the page a response redirects to."""
+    page = person.get(response.headers["Location"]).get_data(as_text=True)
+    return [html.unescape(text) for text in re.findall(r'<p class="flash error" role="alert">([^<]*)</p>', page)]

@@ -212,7 +212,8 @@ def test_a_passkey_with_a_resident_key_and_removing_it_behind_step_up(server, br
     plug_in(browser, "ctap2", uv=True, resident=True, platform=True)
     register(person, "This laptop")
     assert person.path == "/account", person.flashes()
-    assert "This laptop (passkey) is enrolled" in person.flashes("success")[0]
+    # A resident key that verified the user: a passkey that also signs in without a password.
+    assert "This laptop (device-bound passkey) is enrolled" in person.flashes("success")[0]
     assert listed_kind(person, "This laptop") == "Passkey"
     credentials = browser.get_credentials()
     assert len(credentials) == 1 and credentials[0].is_resident_credential  # a discoverable credential

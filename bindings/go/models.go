@@ -195,6 +195,9 @@ const (
 	AuditUserReset        AuditKind = C.MFA_AUDIT_USER_RESET
 	AuditUserDeleted      AuditKind = C.MFA_AUDIT_USER_DELETED
 	AuditKeysRotated      AuditKind = C.MFA_AUDIT_KEYS_ROTATED
+	// AuditPasskeySignInSuccess and AuditPasskeySignInFailure: a sign-in with a passkey alone.
+	AuditPasskeySignInSuccess AuditKind = C.MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS
+	AuditPasskeySignInFailure AuditKind = C.MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE
 )
 
 // AuditEvent is one audit event, as an Options.Audit callback receives it.

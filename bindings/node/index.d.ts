@@ -532,6 +532,8 @@ export const AUDIT_FACTOR_RENAMED: number;
 export const AUDIT_USER_RESET: number;
 export const AUDIT_USER_DELETED: number;
 export const AUDIT_KEYS_ROTATED: number;
+export const AUDIT_PASSKEY_SIGN_IN_SUCCESS: number;
+export const AUDIT_PASSKEY_SIGN_IN_FAILURE: number;
 export const APP_ACTION_ENROLLMENT: number;
 export const APP_ACTION_SIGN_IN: number;
 export const WEBAUTHN_FLAG_UP: number;

@@ -361,6 +361,14 @@ MFA_AUDIT_DEVICE_REVOKED = 18
 #: Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
 MFA_AUDIT_EMAIL_SENT = 19
 
+#: Audit event: a user signed in with a passkey alone, both factors at once
+#: (mfa_passkey_sign_in()).
+MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS = 24
+
+#: Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant
+#: answered, or none that signs in).
+MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE = 25
+
 
 class mfa_audit_event(ctypes.Structure):
     """One audit event, passed to the host's mfa_audit_fn. Every string is borrowed for the
@@ -385,7 +393,8 @@ class mfa_audit_event(ctypes.Structure):
         # The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE",
         # "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED",
         # "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED",
-        # "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT".
+        # "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT",
+        # "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
         ("kind_name", ctypes.c_char_p),
         # The tenant, "" for the project.
         ("tenant", ctypes.c_char_p),
@@ -507,15 +516,18 @@ class mfa_webauthn_attestation(ctypes.Structure):
     uid: Optional[bytes]
 
     _fields_ = [
-        # The statement format: "none", "packed" or "fido-u2f".
+        # The statement format: "none", "packed", "fido-u2f", "tpm", "android-key",
+        # "apple", or another the authenticator wrote (kind "unverified").
         ("format", ctypes.c_char_p),
-        # How it was made: "none", "self" (the credential's own key) or "basic" (a
-        # certificate chain).
+        # How it was made: "none", "self" (the credential's own key), "basic" (a
+        # certificate chain: packed, fido-u2f, android-key), "attca" (a TPM's attestation
+        # CA), "anonca" (Apple's anonymization CA) or "unverified" (a format libmfa does
+        # not verify, under webauthn.attestation "none").
         ("kind", ctypes.c_char_p),
         # The authenticator model's AAGUID, 16 bytes (zeros from U2F keys and when not
         # attested).
         ("aaguid", ctypes.POINTER(ctypes.c_uint8)),
-        # Number of certificates (0 unless kind is "basic").
+        # Number of certificates (0 unless kind is "basic", "attca" or "anonca").
         ("certificate_count", ctypes.c_size_t),
         # The certificate chain, leaf first, each DER.
         ("certificates", ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8))),
@@ -553,8 +565,8 @@ MFA_METRICS_TENANTS_DEFAULT = 100
 #: Most tenants mfa_options.metrics_tenants may name.
 MFA_METRICS_TENANTS_MAX = 10000
 
-#: Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics and
-#: the email sender).
+#: Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics,
+#: audit_chain and the email sender).
 MFA_OPTIONS_VERSION = 3
 
 
@@ -569,6 +581,7 @@ class mfa_options(ctypes.Structure):
     sms_outbox: Optional[bytes]
     metrics: int
     metrics_tenants: int
+    audit_chain: Optional[bytes]
     email_outbox: Optional[bytes]
 
     _fields_ = [
@@ -634,6 +647,12 @@ class mfa_options(ctypes.Structure):
         # 1 to MFA_METRICS_TENANTS_MAX (MFA_METRICS_TENANTS_DEFAULT); the events of later
         # tenants share the series tenant="(other)". Ignored otherwise.
         ("metrics_tenants", ctypes.c_uint32),
+        # Version 3. The chain of the stored audit trail this context appends to, when the
+        # configuration keeps the trail (auditTrail.store): 1 to 64 letters, digits and .
+        # _ - :, or NULL for "main". Appends to one chain wait for each other (one
+        # verifiable order); servers that write many events to one PostgreSQL store may
+        # each name their own.
+        ("audit_chain", ctypes.c_char_p),
         # Version 3. The mail gateway for email codes, or NULL.
         ("email_sender", mfa_email_sender_fn),
         # Version 3. Passed to email_sender.
@@ -963,7 +982,8 @@ class mfa_webauthn_credential(ctypes.Structure):
         ("public_key", ctypes.POINTER(ctypes.c_uint8)),
         # Its length.
         ("public_key_len", ctypes.c_size_t),
-        # The key's COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256).
+        # The key's COSE algorithm: MFA_COSE_ES256, _EDDSA, _RS256, _ES384, _ES512 or
+        # _PS256.
         ("algorithm", ctypes.c_int32),
         # The signature counter at registration.
         ("sign_count", ctypes.c_uint32),
@@ -971,11 +991,12 @@ class mfa_webauthn_credential(ctypes.Structure):
         ("flags", ctypes.c_uint32),
         # The AAGUID, 16 bytes.
         ("aaguid", ctypes.POINTER(ctypes.c_uint8)),
-        # The attestation format: "none", "packed" or "fido-u2f".
+        # The attestation format: "none", "packed", "fido-u2f", "tpm", "android-key" or
+        # "apple".
         ("format", ctypes.c_char_p),
-        # How it was attested: "none", "self" or "basic".
+        # How it was attested: "none", "self", "basic", "attca" (tpm) or "anonca" (apple).
         ("attestation_kind", ctypes.c_char_p),
-        # Number of certificates of a "basic" attestation.
+        # Number of certificates of a "basic", "attca" or "anonca" attestation.
         ("certificate_count", ctypes.c_size_t),
         # The chain, leaf first, each DER (not checked against any root here).
         ("certificates", ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8))),
@@ -1046,6 +1067,148 @@ class mfa_device_token(ctypes.Structure):
         ("token", ctypes.c_char_p),
         # The device.
         ("device", mfa_remembered_device),
+    ]
+
+
+#: COSE algorithm: ECDSA P-256 with SHA-256, what nearly every authenticator makes.
+MFA_COSE_ES256 = -7
+
+#: COSE algorithm: EdDSA with Ed25519.
+MFA_COSE_EDDSA = -8
+
+#: COSE algorithm: RSASSA-PKCS1-v1_5 with SHA-256 (Windows Hello).
+MFA_COSE_RS256 = -257
+
+#: COSE algorithm: ECDSA P-384 with SHA-384.
+MFA_COSE_ES384 = -35
+
+#: COSE algorithm: ECDSA P-521 with SHA-512.
+MFA_COSE_ES512 = -36
+
+#: COSE algorithm: RSASSA-PSS with SHA-256.
+MFA_COSE_PS256 = -37
+
+#: The most algorithms an mfa_webauthn_options lists.
+MFA_WEBAUTHN_ALGORITHMS_MAX = 6
+
+#: Version of mfa_webauthn_options understood by this header.
+MFA_WEBAUTHN_OPTIONS_VERSION = 1
+
+
+class mfa_webauthn_options(ctypes.Structure):
+    """What a relying party asks of the authenticator for one ceremony, over the configuration's
+    webauthn section: the fields WebAuthn lets a page choose per call. Fill with
+    mfa_webauthn_options_init() or MFA_WEBAUTHN_OPTIONS_INIT (every field "as configured"), then
+    set what differs. Strings are borrowed for the call.
+
+    User verification only ever tightens: when the configuration requires it, a call cannot ask
+    for less. What a registration asked for is sealed in its challenge and checked when it
+    finishes (the UV flag, a discoverable credential, an offered algorithm).
+    """
+
+    version: int
+    authenticator_attachment: Optional[bytes]
+    user_verification: Optional[bytes]
+    resident_key: Optional[bytes]
+    hints: Optional[bytes]
+    algorithm_count: int
+
+    _fields_ = [
+        # The struct version, set by mfa_webauthn_options_init() or
+        # MFA_WEBAUTHN_OPTIONS_INIT (1 to MFA_WEBAUTHN_OPTIONS_VERSION).
+        ("version", ctypes.c_uint32),
+        # Registration: "platform" (built into the device) or "cross-platform" (a security
+        # key, a phone), or NULL for any.
+        ("authenticator_attachment", ctypes.c_char_p),
+        # "required", "preferred" or "discouraged", or NULL for webauthn.userVerification.
+        ("user_verification", ctypes.c_char_p),
+        # Registration: "required" (a passkey), "preferred" or "discouraged", or NULL for
+        # webauthn.residentKey.
+        ("resident_key", ctypes.c_char_p),
+        # WebAuthn Level 3 hints, comma-separated, most likely first: "security-key",
+        # "client-device", "hybrid"; NULL or "" for none.
+        ("hints", ctypes.c_char_p),
+        # Registration: the COSE algorithms offered (MFA_COSE_*), most preferred first, or
+        # NULL for all of them.
+        ("algorithms", ctypes.POINTER(ctypes.c_int32)),
+        # Number of algorithms, 1 to MFA_WEBAUTHN_ALGORITHMS_MAX when algorithms is not
+        # NULL.
+        ("algorithm_count", ctypes.c_size_t),
+    ]
+
+
+class mfa_webauthn_credential_info(ctypes.Structure):
+    """One WebAuthn credential of a user (mfa_webauthn_credentials_list()): whether it is a passkey
+    that signs in without a password, whether it is synced, how it was attested.
+    """
+
+    enrollment_id: Optional[bytes]
+    display_name: Optional[bytes]
+    enrollment_time: int
+    credential_id_len: int
+    algorithm: int
+    transports: Optional[bytes]
+    discoverable: int
+    user_verified: int
+    backup_flags: int
+    passkey: int
+    backup: Optional[bytes]
+    sign_count: int
+    attestation_format: Optional[bytes]
+    attestation_kind: Optional[bytes]
+    last_used_at: int
+
+    _fields_ = [
+        # The factor's enrollment id.
+        ("enrollment_id", ctypes.c_char_p),
+        # The user's name for it, or NULL.
+        ("display_name", ctypes.c_char_p),
+        # Unix time of the registration.
+        ("enrollment_time", ctypes.c_int64),
+        # The credential id.
+        ("credential_id", ctypes.POINTER(ctypes.c_uint8)),
+        # Its length.
+        ("credential_id_len", ctypes.c_size_t),
+        # Its COSE algorithm (MFA_COSE_*).
+        ("algorithm", ctypes.c_int32),
+        # The AAGUID, 16 bytes (zeros when not attested).
+        ("aaguid", ctypes.POINTER(ctypes.c_uint8)),
+        # The transports the browser reported, comma-separated ("usb,nfc",
+        # "internal,hybrid"), or "".
+        ("transports", ctypes.c_char_p),
+        # 1 if discoverable (credProps.rk), 0 if not, -1 when the browser did not say.
+        ("discoverable", ctypes.c_int32),
+        # Non-zero if the authenticator verified the user at registration.
+        ("user_verified", ctypes.c_int32),
+        # The authenticator data flags as last seen: MFA_WEBAUTHN_FLAG_BE and
+        # MFA_WEBAUTHN_FLAG_BS.
+        ("backup_flags", ctypes.c_uint32),
+        # Non-zero for a passkey that signs in without a password: discoverable and
+        # registered with user verification.
+        ("passkey", ctypes.c_int32),
+        # What the backup flags say: "synced passkey" (BE) or "device-bound key".
+        ("backup", ctypes.c_char_p),
+        # The signature counter as last seen.
+        ("sign_count", ctypes.c_int64),
+        # The attestation format ("none", "packed", "tpm", ...).
+        ("attestation_format", ctypes.c_char_p),
+        # How it was attested ("none", "self", "basic", "attca", "anonca", "unverified").
+        ("attestation_kind", ctypes.c_char_p),
+        # Unix time of its last sign-in, 0 if never.
+        ("last_used_at", ctypes.c_int64),
+    ]
+
+
+class mfa_webauthn_credential_list(ctypes.Structure):
+    """A user's WebAuthn credentials, in one allocation: free with mfa_free()."""
+
+    count: int
+
+    _fields_ = [
+        # Number of items.
+        ("count", ctypes.c_size_t),
+        # The credentials, oldest first.
+        ("items", ctypes.POINTER(mfa_webauthn_credential_info)),
     ]
 
 
@@ -1408,6 +1571,167 @@ class mfa_seal_check(ctypes.Structure):
     ]
 
 
+# --- The stored audit trail -----------------------------------------------------------------------
+
+#: Most records one mfa_trail_read() returns.
+MFA_TRAIL_READ_MAX = 10000
+
+#: Version of mfa_trail_query understood by this header.
+MFA_TRAIL_QUERY_VERSION = 1
+
+
+class mfa_trail_query(ctypes.Structure):
+    """Which stored audit events mfa_trail_read() reads. Fill with mfa_trail_query_init() or
+    MFA_TRAIL_QUERY_INIT (every event, the earliest 100), then set the filters wanted. Strings
+    are borrowed for the call.
+    """
+
+    version: int
+    tenant: Optional[bytes]
+    uid: Optional[bytes]
+    kind: int
+    kind_name: Optional[bytes]
+    since: int
+    until: int
+    chain: Optional[bytes]
+    after_seq: int
+    after_time: int
+    after_chain: Optional[bytes]
+    limit: int
+    latest: int
+
+    _fields_ = [
+        # The struct version, set by mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (1 to
+        # MFA_TRAIL_QUERY_VERSION).
+        ("version", ctypes.c_uint32),
+        # Only this tenant's events ("" for the project's), or NULL for every tenant.
+        ("tenant", ctypes.c_char_p),
+        # Only events about this user, or NULL.
+        ("uid", ctypes.c_char_p),
+        # Only events of this kind (MFA_AUDIT_*), or 0 for every kind.
+        ("kind", ctypes.c_int32),
+        # Only events of this kind name ("SIGN_IN_FAILURE"; for kinds newer than this
+        # header), or NULL.
+        ("kind_name", ctypes.c_char_p),
+        # Only events at or after this Unix time (INT64_MIN: no bound).
+        ("since", ctypes.c_int64),
+        # Only events before this Unix time (INT64_MAX: no bound).
+        ("until", ctypes.c_int64),
+        # Only this chain's events, in the order of their numbers, or NULL for every chain
+        # (by time, chain, number).
+        ("chain", ctypes.c_char_p),
+        # With `chain`: only events numbered after this one (0: from the first). Without:
+        # with after_chain, the number of the last event of the previous page.
+        ("after_seq", ctypes.c_int64),
+        # Without `chain`: the time of the last event of the previous page (with
+        # after_chain).
+        ("after_time", ctypes.c_int64),
+        # Without `chain`: the chain of the last event of the previous page, or NULL for
+        # the first page.
+        ("after_chain", ctypes.c_char_p),
+        # At most this many records, 1 to MFA_TRAIL_READ_MAX (100).
+        ("limit", ctypes.c_int32),
+        # Non-zero: the latest `limit` events instead of the earliest (still returned
+        # oldest first).
+        ("latest", ctypes.c_int32),
+    ]
+
+
+class mfa_trail_record(ctypes.Structure):
+    """One stored audit event."""
+
+    chain: Optional[bytes]
+    seq: int
+    key_id: Optional[bytes]
+
+    _fields_ = [
+        # The chain it is in.
+        ("chain", ctypes.c_char_p),
+        # Its number in the chain, from 1.
+        ("seq", ctypes.c_int64),
+        # The id of the master key its MAC was made with.
+        ("key_id", ctypes.c_char_p),
+        # The event; `kind` is 0 for a kind this library does not know (`kind_name` names
+        # it).
+        ("event", mfa_audit_event),
+    ]
+
+
+class mfa_trail_record_list(ctypes.Structure):
+    """Stored audit events, oldest first, in one allocation: free with
+    mfa_trail_record_list_free().
+    """
+
+    count: int
+
+    _fields_ = [
+        # Number of records.
+        ("count", ctypes.c_size_t),
+        # The records.
+        ("records", ctypes.POINTER(mfa_trail_record)),
+    ]
+
+
+class mfa_trail_chain_report(ctypes.Structure):
+    """What mfa_trail_verify() found in one chain."""
+
+    chain: Optional[bytes]
+    anchor_seq: int
+    head_seq: int
+    verified: int
+    unchecked: int
+    missing_key_count: int
+    broken: bool
+    broken_at: int
+    problem: Optional[bytes]
+
+    _fields_ = [
+        # The chain's name.
+        ("chain", ctypes.c_char_p),
+        # The first event kept (the anchor, after purges).
+        ("anchor_seq", ctypes.c_int64),
+        # The last event, as the chain's head says.
+        ("head_seq", ctypes.c_int64),
+        # Events whose MAC and link were checked.
+        ("verified", ctypes.c_int64),
+        # Events not checked: their key is not among the context's keys.
+        ("unchecked", ctypes.c_int64),
+        # Number of missing_keys.
+        ("missing_key_count", ctypes.c_size_t),
+        # The ids of the keys the unchecked events (or the head) were MACed with.
+        ("missing_keys", ctypes.POINTER(ctypes.c_char_p)),
+        # Whether the chain breaks.
+        ("broken", ctypes.c_bool),
+        # Where it breaks: the first event missing, altered, inserted or out of place (0
+        # if whole).
+        ("broken_at", ctypes.c_int64),
+        # What is wrong there, or NULL if whole.
+        ("problem", ctypes.c_char_p),
+    ]
+
+
+class mfa_trail_verification(ctypes.Structure):
+    """What mfa_trail_verify() found, in one allocation: free with mfa_trail_verification_free()."""
+
+    intact: bool
+    verified: int
+    unchecked: int
+    chain_count: int
+
+    _fields_ = [
+        # Whether every chain is whole.
+        ("intact", ctypes.c_bool),
+        # Events checked, over every chain.
+        ("verified", ctypes.c_int64),
+        # Events not checked for want of their key, over every chain.
+        ("unchecked", ctypes.c_int64),
+        # Number of chains.
+        ("chain_count", ctypes.c_size_t),
+        # Each chain, by name.
+        ("chains", ctypes.POINTER(mfa_trail_chain_report)),
+    ]
+
+
 # --- Metrics --------------------------------------------------------------------------------------
 
 #: mfa_metric_family.type: a counter (mfa_metric_sample.value only goes up). A context keeps
@@ -1533,6 +1857,9 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_remembered_device": mfa_remembered_device,
     "mfa_remembered_device_list": mfa_remembered_device_list,
     "mfa_device_token": mfa_device_token,
+    "mfa_webauthn_options": mfa_webauthn_options,
+    "mfa_webauthn_credential_info": mfa_webauthn_credential_info,
+    "mfa_webauthn_credential_list": mfa_webauthn_credential_list,
     "mfa_factor_count": mfa_factor_count,
     "mfa_admin_user": mfa_admin_user,
     "mfa_admin_user_page": mfa_admin_user_page,
@@ -1545,6 +1872,11 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_import_summary": mfa_import_summary,
     "mfa_rotation_result": mfa_rotation_result,
     "mfa_seal_check": mfa_seal_check,
+    "mfa_trail_query": mfa_trail_query,
+    "mfa_trail_record": mfa_trail_record,
+    "mfa_trail_record_list": mfa_trail_record_list,
+    "mfa_trail_chain_report": mfa_trail_chain_report,
+    "mfa_trail_verification": mfa_trail_verification,
     "mfa_metric_label": mfa_metric_label,
     "mfa_metric_bucket": mfa_metric_bucket,
     "mfa_metric_sample": mfa_metric_sample,
@@ -1818,6 +2150,36 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     # int32_t mfa_webauthn_registration_options(mfa_ctx *ctx, char **out, char const *session,
     # char const *user_name, char const *user_display_name, char **err)
     "mfa_webauthn_registration_options": (_i32, [_P(mfa_ctx), _out, _str, _str, _str, _out]),
+    # int32_t mfa_webauthn_registration_options_ext(mfa_ctx *ctx, char **out, char const
+    # *session, char const *user_name, char const *user_display_name, mfa_webauthn_options
+    # const *options, char **err)
+    "mfa_webauthn_registration_options_ext": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _out,
+            _str,
+            _str,
+            _str,
+            _P(mfa_webauthn_options),
+            _out,
+        ],
+    ),
+    # int32_t mfa_webauthn_authentication_options_ext(mfa_ctx *ctx, char **out, char const
+    # *pending_credential, char const *tenant, char const *enrollment_id, mfa_webauthn_options
+    # const *options, char **err)
+    "mfa_webauthn_authentication_options_ext": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _out,
+            _str,
+            _str,
+            _str,
+            _P(mfa_webauthn_options),
+            _out,
+        ],
+    ),
     # int32_t mfa_webauthn_authentication_options(mfa_ctx *ctx, char **out, char const
     # *pending_credential, char const *tenant, char const *enrollment_id, char **err)
     "mfa_webauthn_authentication_options": (_i32, [_P(mfa_ctx), _out, _str, _str, _str, _out]),
@@ -1892,6 +2254,38 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     # int32_t mfa_admin_devices_revoke(mfa_ctx *ctx, size_t *out_count, char const *tenant,
     # char const *uid, char const *device_id, char const *actor, char **err)
     "mfa_admin_devices_revoke": (_i32, [_P(mfa_ctx), _P(_size), _str, _str, _str, _str, _out]),
+    # Passkeys: signing in without a password
+    # int32_t mfa_passkey_sign_in_options(mfa_ctx *ctx, char **out, char const *tenant,
+    # mfa_webauthn_options const *options, char **err)
+    "mfa_passkey_sign_in_options": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _out,
+            _str,
+            _P(mfa_webauthn_options),
+            _out,
+        ],
+    ),
+    # int32_t mfa_passkey_sign_in(mfa_ctx *ctx, mfa_sign_in_result **out, char const *tenant,
+    # char const *credential_json, char **err)
+    "mfa_passkey_sign_in": (_i32, [_P(mfa_ctx), _P(_P(mfa_sign_in_result)), _str, _str, _out]),
+    # int32_t mfa_webauthn_credentials_list(mfa_ctx *ctx, mfa_webauthn_credential_list **out,
+    # char const *tenant, char const *uid, char **err)
+    "mfa_webauthn_credentials_list": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_webauthn_credential_list)),
+            _str,
+            _str,
+            _out,
+        ],
+    ),
+    # void mfa_webauthn_credential_list_free(mfa_webauthn_credential_list *list)
+    "mfa_webauthn_credential_list_free": (None, [_P(mfa_webauthn_credential_list)]),
+    # int32_t mfa_webauthn_options_init(mfa_webauthn_options *options, uint32_t version)
+    "mfa_webauthn_options_init": (_i32, [_P(mfa_webauthn_options), _u32]),
     # Administration: users, factors, imports, keys
     # int32_t mfa_admin_list_users(mfa_ctx *ctx, mfa_admin_user_page **out, char const
     # *tenant, char const *factor_id, int32_t limit, char const *cursor, char **err)
@@ -2004,6 +2398,28 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     ),
     # void mfa_seal_check_free(mfa_seal_check *check)
     "mfa_seal_check_free": (None, [_P(mfa_seal_check)]),
+    # The stored audit trail: reading, verifying, purging
+    # int32_t mfa_trail_query_init(mfa_trail_query *query, uint32_t version)
+    "mfa_trail_query_init": (_i32, [_P(mfa_trail_query), _u32]),
+    # int32_t mfa_trail_read(mfa_ctx *ctx, mfa_trail_record_list **out, mfa_trail_query const
+    # *query, char **err)
+    "mfa_trail_read": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_trail_record_list)),
+            _P(mfa_trail_query),
+            _out,
+        ],
+    ),
+    # void mfa_trail_record_list_free(mfa_trail_record_list *list)
+    "mfa_trail_record_list_free": (None, [_P(mfa_trail_record_list)]),
+    # int32_t mfa_trail_verify(mfa_ctx *ctx, mfa_trail_verification **out, char **err)
+    "mfa_trail_verify": (_i32, [_P(mfa_ctx), _P(_P(mfa_trail_verification)), _out]),
+    # void mfa_trail_verification_free(mfa_trail_verification *verification)
+    "mfa_trail_verification_free": (None, [_P(mfa_trail_verification)]),
+    # int32_t mfa_trail_purge(mfa_ctx *ctx, int64_t *out, char **err)
+    "mfa_trail_purge": (_i32, [_P(mfa_ctx), _P(_i64), _out]),
     # Metrics: counters, latency histograms, Prometheus' text format
     # int32_t mfa_metrics_snapshot(mfa_ctx *ctx, mfa_metrics **out, char **err)
     "mfa_metrics_snapshot": (_i32, [_P(mfa_ctx), _P(_P(mfa_metrics)), _out]),
@@ -2229,11 +2645,11 @@ if TYPE_CHECKING:
             key ids, both a sender and an outbox for SMS or for email, an empty email outbox, a
             store location meant for another database: see mfa_options.store; a metrics value
             that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT a metrics_tenants outside 1
-            to MFA_METRICS_TENANTS_MAX), MFA_ERR_KEY_MISMATCH (the store keeps a check value for
-            a key id given, as the master key or a previous key, and the key given under that id
-            is another one; the message names the id; nothing was read or written) or
-            MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a newer
-            libmfa). `err` as everywhere (see mfa.h).
+            to MFA_METRICS_TENANTS_MAX; a bad audit_chain), MFA_ERR_KEY_MISMATCH (the store
+            keeps a check value for a key id given, as the master key or a previous key, and the
+            key given under that id is another one; the message names the id; nothing was read
+            or written) or MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by
+            a newer libmfa). `err` as everywhere (see mfa.h).
             """
             ...
 
@@ -2709,15 +3125,54 @@ if TYPE_CHECKING:
             (a sealed libmfa token bound to the session's user, tenant and revocation epoch,
             expiring after webauthn.timeout), the relying party (webauthn.rpId, rpName), the
             user (a stable random handle, `user_name`, and `user_display_name` or NULL for
-            `user_name`), the algorithms ES256, EdDSA and RS256, the user's registered
-            credentials to exclude, and residentKey, userVerification and attestation from the
-            configuration. Finish with mfa_enroll() and an assertion of kind MFA_FACTOR_WEBAUTHN
-            whose `credential` is the browser's credential JSON; that uses up the session.
-            Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no webauthn.rpId,
-            or a stored webauthn section that breaks a rule of mfa_config_set_json(); `err`
-            names the field), MFA_ERR_INVALID_SESSION, MFA_ERR_USER_TOKEN_EXPIRED,
-            MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user name empty or
-            over 256 bytes) or MFA_ERR_STORAGE_ERROR.
+            `user_name`), the algorithms ES256, EdDSA, RS256, ES384, ES512 and PS256, the user's
+            registered credentials to exclude, residentKey, userVerification and attestation
+            from the configuration, and the credProps extension. Finish with mfa_enroll() and an
+            assertion of kind MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential
+            JSON; that uses up the session. Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED
+            (WebAuthn disabled, no webauthn.rpId, or a stored webauthn section that breaks a
+            rule of mfa_config_set_json(); `err` names the field), MFA_ERR_INVALID_SESSION,
+            MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
+            MFA_ERR_INVALID_ARGUMENT (a user name empty or over 256 bytes) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_webauthn_registration_options_ext(
+            self,
+            ctx: Any,
+            out: Any,
+            session: _InBytes,
+            user_name: _InBytes,
+            user_display_name: _InBytes,
+            options: Any,
+            err: Any,
+        ) -> int:
+            """mfa_webauthn_registration_options() with this ceremony's choices over the
+            configuration's (`options`, NULL for none; see mfa_webauthn_options):
+            authenticatorAttachment, userVerification, residentKey, Level 3 hints and the
+            algorithms offered. A passkey that signs in without a password is registered with
+            resident_key "required" and user_verification "required"; the options then ask for
+            the credProps extension, and mfa_enroll() refuses a credential the browser says is
+            not discoverable. Returns as mfa_webauthn_registration_options();
+            MFA_ERR_INVALID_ARGUMENT also for options that are not one of their values.
+            """
+            ...
+
+        def mfa_webauthn_authentication_options_ext(
+            self,
+            ctx: Any,
+            out: Any,
+            pending_credential: _InBytes,
+            tenant: _InBytes,
+            enrollment_id: _InBytes,
+            options: Any,
+            err: Any,
+        ) -> int:
+            """mfa_webauthn_authentication_options() with this ceremony's choices (`options`, NULL
+            for none): of mfa_webauthn_options, user_verification (which can only tighten the
+            configuration's, and is checked by mfa_resolve()) and hints apply. Returns as
+            mfa_webauthn_authentication_options().
             """
             ...
 
@@ -2762,12 +3217,12 @@ if TYPE_CHECKING:
             the challenge the host put in its options (base64url, as in clientDataJSON), `rp_id`
             and `origin` the relying party and the page's origin, and
             `require_user_verification` non-zero to require the UV flag. The attestation
-            statement (none, packed, fido-u2f) is verified; its chain is returned, not judged.
-            On MFA_OK, `*out` is the credential (free with mfa_free()). Returns MFA_OK,
-            MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR, client or authenticator
-            data, an unsupported algorithm or format, a key whose signatures prove nothing: an
-            RSA exponent other than 65537 or a modulus that is not odd and of 2048 to 4096 bits,
-            a P-256 point off the curve, an Ed25519 point of small order),
+            statement (none, packed, fido-u2f, tpm, android-key, apple) is verified; its chain
+            is returned, not judged. On MFA_OK, `*out` is the credential (free with mfa_free()).
+            Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR, client or
+            authenticator data, an unsupported algorithm or format, a key whose signatures prove
+            nothing: an RSA exponent other than 65537 or a modulus that is not odd and of 2048
+            to 4096 bits, a P-256 point off the curve, an Ed25519 point of small order),
             MFA_ERR_INVALID_SESSION (another challenge), MFA_ERR_ORIGIN_MISMATCH,
             MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED,
             MFA_ERR_INVALID_VERIFICATION_CODE (the user was not present, or the statement's
@@ -2943,6 +3398,72 @@ if TYPE_CHECKING:
             (NULL), as mfa_devices_revoke() does; audited with `actor` (1 to MFA_ACTOR_MAX_BYTES
             bytes; detail ADMIN). Returns MFA_OK, MFA_ERR_DEVICE_NOT_FOUND,
             MFA_ERR_INVALID_ARGUMENT (a bad actor, uid or tenant) or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_passkey_sign_in_options(self, ctx: Any, out: Any, tenant: _InBytes, options: Any, err: Any) -> int:
+            """The PublicKeyCredentialRequestOptions of a sign-in with a passkey alone, before
+            anyone is known, as JSON in `*out` (free with mfa_free()): hand it to the browser's
+            navigator.credentials.get({publicKey:
+            PublicKeyCredential.parseRequestOptionsFromJSON(options), mediation: "conditional"})
+            for the username field's autofill (an input with autocomplete="username webauthn"),
+            or without `mediation` for a "Sign in with a passkey" button. allowCredentials is
+            empty (the browser offers the passkeys it holds for the rp id), userVerification is
+            "required", and the challenge is a fresh libmfa token bound to `tenant` (NULL for
+            the project), expiring after webauthn.timeout. Nothing about any user is read: the
+            answer is the same whoever asks. Of `options` (NULL for none), the hints apply.
+            Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no webauthn.rpId,
+            or webauthn.passkeySignIn not true), MFA_ERR_INVALID_ARGUMENT or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_passkey_sign_in(self, ctx: Any, out: Any, tenant: _InBytes, credential_json: _InBytes, err: Any) -> int:
+            """Signs a user in with a passkey alone (first and second factor at once: possession of
+            the key, and the user verified by the authenticator): `credential_json` is the
+            browser's credential (toJSON()) answering mfa_passkey_sign_in_options(), `tenant`
+            the tenant the host serves (NULL for the project). The credential is found by its id
+            among the tenant's; it must be a passkey (discoverable, registered with user
+            verification) and its userHandle the user's. Origin, rp id, flags (UP and UV),
+            signature and counter are checked as for a second factor, with the same rules: the
+            challenge is used once, failures count toward backoff, every attempt is audited
+            (MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS / _FAILURE), a challenge made before the user's
+            tokens were revoked is refused. On MFA_OK, `*out` is the result (free with
+            mfa_sign_in_result_free()): the user, factor_id "webauthn", the credential's
+            enrollment id, and the claims sign_in_second_factor, second_factor_identifier,
+            sign_in_method "passkey", amr ("hwk user mfa" for a device-bound key, "swk user mfa"
+            for a synced passkey), webauthn_user_verified, webauthn_key ("synced passkey" or
+            "device-bound key") and webauthn_backed_up. A refusal never tells whether an account
+            or a credential exists: an unknown credential, another tenant's, a removed one, one
+            that is not a passkey, another user handle and a wrong signature all return
+            MFA_ERR_INVALID_VERIFICATION_CODE with the same message. Other results, each about
+            the response itself or told only to the passkey's holder: MFA_ERR_INVALID_ARGUMENT
+            (malformed, or no userHandle), MFA_ERR_INVALID_SESSION (another ceremony's
+            challenge, expired, used), MFA_ERR_TENANT_MISMATCH, MFA_ERR_ORIGIN_MISMATCH,
+            MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED,
+            MFA_ERR_OPERATION_NOT_ALLOWED, MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER,
+            MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_CREDENTIAL_CLONED, MFA_ERR_CRYPTO or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_webauthn_credentials_list(self, ctx: Any, out: Any, tenant: _InBytes, uid: _InBytes, err: Any) -> int:
+            """A user's WebAuthn credentials, oldest first, in `*out` (free with
+            mfa_webauthn_credential_list_free()): which are passkeys that sign in without a
+            password, which are synced (the backup flags), how each was attested. An operator's
+            call, like mfa_admin_user_factors(): no session. Returns MFA_OK (an empty list for a
+            user with none), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_webauthn_credential_list_free(self, list: Any) -> None:
+            """Frees a list from mfa_webauthn_credentials_list(). NULL is a no-op."""
+            ...
+
+        def mfa_webauthn_options_init(self, options: Any, version: int) -> int:
+            """Fills `*options` with the defaults of struct version `version` (every field "as
+            configured"); pass MFA_WEBAUTHN_OPTIONS_VERSION. Returns MFA_OK, or
+            MFA_ERR_INVALID_ARGUMENT (NULL, or a version this library does not know).
             """
             ...
 
@@ -3206,6 +3727,58 @@ if TYPE_CHECKING:
 
         def mfa_seal_check_free(self, check: Any) -> None:
             """Frees what mfa_check_seals() found. NULL is a no-op."""
+            ...
+
+        def mfa_trail_query_init(self, query: Any, version: int) -> int:
+            """Fills `query` with the defaults of struct version `version` (pass
+            MFA_TRAIL_QUERY_VERSION): every event, the earliest 100. Only the fields that
+            version has are written; MFA_TRAIL_QUERY_INIT is the same as a static initializer.
+            Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `query`, a version 0 or newer than
+            the library's).
+            """
+            ...
+
+        def mfa_trail_read(self, ctx: Any, out: Any, query: Any, err: Any) -> int:
+            """Reads stored audit events (the configuration's auditTrail.store keeps them), as
+            `query` selects them (NULL: the defaults of MFA_TRAIL_QUERY_INIT), oldest first: by
+            time, then chain, then number; by number alone when `query->chain` is set. For the
+            next page, pass the last record's time, chain and number as after_time, after_chain
+            and after_seq (or, with `chain`, its number as after_seq). On MFA_OK, `*out` holds
+            the records (free with mfa_trail_record_list_free()). Returns MFA_OK,
+            MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`, a bad version, a limit out of 1 to
+            MFA_TRAIL_READ_MAX, an unknown kind, a bad tenant, uid or chain) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_trail_record_list_free(self, list: Any) -> None:
+            """Frees the records from mfa_trail_read(). NULL is a no-op."""
+            ...
+
+        def mfa_trail_verify(self, ctx: Any, out: Any, err: Any) -> int:
+            """Verifies the stored audit trail: in each chain, every event's MAC and its link to
+            the event before, the numbering from the anchor (the first event kept after purges)
+            to the head, and the head's own MAC. Events MACed under a key that is not among the
+            context's keys are counted as unchecked. Reads without locks while other processes
+            append. On MFA_OK, `*out` says what was found (free with
+            mfa_trail_verification_free()): MFA_OK means the trail could be read,
+            `(*out)->intact` whether it is whole, and each broken chain's `broken_at` the event
+            where it breaks. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_trail_verification_free(self, verification: Any) -> None:
+            """Frees the result of mfa_trail_verify(). NULL is a no-op."""
+            ...
+
+        def mfa_trail_purge(self, ctx: Any, out: Any, err: Any) -> int:
+            """Deletes stored audit events by the configuration's retention and size
+            (auditTrail.retentionDays, auditTrail.maxEvents), keeping each chain verifiable from
+            its new anchor. mfa_purge_expired() does this too. `out` may be NULL; if not, it
+            receives how many events were deleted. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+            (NULL `ctx`) or MFA_ERR_STORAGE_ERROR.
+            """
             ...
 
         def mfa_metrics_snapshot(self, ctx: Any, out: Any, err: Any) -> int:

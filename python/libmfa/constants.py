@@ -90,6 +90,14 @@ AUDIT_DEVICE_REFUSED = _ffi.MFA_AUDIT_DEVICE_REFUSED
 AUDIT_DEVICE_REVOKED = _ffi.MFA_AUDIT_DEVICE_REVOKED
 #: Audit event: an email code was sent.
 AUDIT_EMAIL_SENT = _ffi.MFA_AUDIT_EMAIL_SENT
+#: Most records one :meth:`libmfa.Context.audit_records` returns.
+TRAIL_READ_MAX = _ffi.MFA_TRAIL_READ_MAX
+#: The version of ``mfa_trail_query`` this binding fills (the trail's reading calls).
+TRAIL_QUERY_VERSION = _ffi.MFA_TRAIL_QUERY_VERSION
+#: Audit event: a user signed in with a passkey alone (:meth:`libmfa.Context.sign_in_with_passkey`).
+AUDIT_PASSKEY_SIGN_IN_SUCCESS = _ffi.MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS
+#: Audit event: a passkey sign-in was refused (``uid`` is ``""`` when no credential of the tenant answered).
+AUDIT_PASSKEY_SIGN_IN_FAILURE = _ffi.MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE
 
 #: Longest ``actor`` of an administrative call, in bytes (:class:`libmfa.Admin`).
 ACTOR_MAX_BYTES = _ffi.MFA_ACTOR_MAX_BYTES
@@ -176,6 +184,23 @@ WEBAUTHN_FLAG_UV = _ffi.MFA_WEBAUTHN_FLAG_UV
 WEBAUTHN_FLAG_BE = _ffi.MFA_WEBAUTHN_FLAG_BE
 #: WebAuthn authenticator data flag: the credential is backed up (BS).
 WEBAUTHN_FLAG_BS = _ffi.MFA_WEBAUTHN_FLAG_BS
+
+#: COSE algorithm: ECDSA P-256 with SHA-256 (``"ES256"``), what nearly every authenticator makes.
+COSE_ES256 = _ffi.MFA_COSE_ES256
+#: COSE algorithm: EdDSA with Ed25519 (``"EdDSA"``).
+COSE_EDDSA = _ffi.MFA_COSE_EDDSA
+#: COSE algorithm: RSASSA-PKCS1-v1_5 with SHA-256 (``"RS256"``, Windows Hello).
+COSE_RS256 = _ffi.MFA_COSE_RS256
+#: COSE algorithm: ECDSA P-384 with SHA-384 (``"ES384"``).
+COSE_ES384 = _ffi.MFA_COSE_ES384
+#: COSE algorithm: ECDSA P-521 with SHA-512 (``"ES512"``).
+COSE_ES512 = _ffi.MFA_COSE_ES512
+#: COSE algorithm: RSASSA-PSS with SHA-256 (``"PS256"``).
+COSE_PS256 = _ffi.MFA_COSE_PS256
+#: Most algorithms one WebAuthn ceremony may offer (``algorithms=`` of the per-call options).
+WEBAUTHN_ALGORITHMS_MAX = _ffi.MFA_WEBAUTHN_ALGORITHMS_MAX
+#: Version of ``mfa_webauthn_options`` this binding fills in.
+WEBAUTHN_OPTIONS_VERSION = _ffi.MFA_WEBAUTHN_OPTIONS_VERSION
 
 #: ``mfa_qr_encode()`` format: a PNG image.
 QR_PNG = _ffi.MFA_QR_PNG

@@ -236,6 +236,18 @@ class SignInResult(Record):
         return self.factor_id == REMEMBERED_DEVICE_FACTOR_ID
 
     @property
+    def passkey(self) -> bool:
+        """Whether the user signed in with a passkey alone (:meth:`libmfa.Context.sign_in_with_passkey`).
+
+        Both factors were met at once: ``claims["amr"]`` says how
+        (``"hwk user mfa"`` or ``"swk user mfa"``).
+        """
+        return self._claims_dict().get("sign_in_method") == "passkey"
+
+    def _claims_dict(self) -> Dict[str, str]:
+        return dict(self._claims)
+
+    @property
     def used_recovery_code(self) -> bool:
         """Whether the user signed in with a recovery code.
 

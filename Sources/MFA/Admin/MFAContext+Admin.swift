@@ -77,20 +77,24 @@ extension MFAContext {
         defer { call.end() }
         try Self.checkActor(actor)
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { [self] (removal: FactorRemoval) in
+            let removed = removal.factor
+            return [AuditEvent(kind: .unenroll, tenant: removed.tenant, uid: removed.uid, factorID: removed.factorID,
+                               enrollmentID: enrollmentID, time: now, detail: "ADMIN", actor: actor)]
+                + forgottenEvents(removal.devices, tenant: removed.tenant, uid: removed.uid,
+                                  detail: "LAST_FACTOR_REMOVED", time: now, actor: actor)
+        }
         guard let found = try store.factor(enrollmentID: enrollmentID),
               let (removed, forgotten) = try store.deleteFactor(tenant: found.tenant, uid: found.uid,
                                                                 enrollmentID: enrollmentID,
-                                                                nowMs: clock.nowMilliseconds()) else {
+                                                                nowMs: clock.nowMilliseconds(), audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
         }
         let factor = AdminFactor(tenant: removed.tenant.isEmpty ? nil : removed.tenant, uid: removed.uid,
                                  info: (try? factorInfo(removed, masked: true)) ?? removedInfo(removed))
-        let now = clock.now()
         metrics.unenrollment(factorID: removed.factorID, by: .operator, tenant: removed.tenant)
-        audit(AuditEvent(kind: .unenroll, tenant: removed.tenant, uid: removed.uid, factorID: removed.factorID,
-                         enrollmentID: enrollmentID, time: now, detail: "ADMIN", actor: actor))
-        auditForgotten(forgotten, tenant: removed.tenant, uid: removed.uid, detail: "LAST_FACTOR_REMOVED", time: now,
-                       actor: actor)
+        report(note, (removed, forgotten))
         return factor
     }
 
@@ -105,11 +109,15 @@ extension MFAContext {
         try Self.checkActor(actor)
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let name = try Self.checkedDisplayName(displayName)
-        guard let record = try store.renameFactor(enrollmentID: enrollmentID, displayName: name) else {
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { (record: FactorRecord) in
+            [AuditEvent(kind: .factorRenamed, tenant: record.tenant, uid: record.uid, factorID: record.factorID,
+                        enrollmentID: enrollmentID, time: now, actor: actor)]
+        }
+        guard let record = try store.renameFactor(enrollmentID: enrollmentID, displayName: name, audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
         }
-        audit(AuditEvent(kind: .factorRenamed, tenant: record.tenant, uid: record.uid, factorID: record.factorID,
-                         enrollmentID: enrollmentID, time: clock.now(), actor: actor))
+        report(note, record)
         return try adminFactor(record, masked: true)
     }
 
@@ -135,19 +143,23 @@ extension MFAContext {
         try Self.checkActor(actor)
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { [self] (removed: UserRemoval) in
+            forgottenEvents(removed.devices, tenant: tenantKey, uid: uid, detail: "USER_RESET", time: now, actor: actor)
+                + removed.factors.map {
+                    AuditEvent(kind: .unenroll, tenant: tenantKey, uid: uid, factorID: $0.factorID,
+                               enrollmentID: $0.enrollmentID, time: now, detail: "ADMIN", actor: actor)
+                } + [AuditEvent(kind: .userReset, tenant: tenantKey, uid: uid, time: now,
+                                detail: "\(removed.factors.count) factors removed", actor: actor)]
+        }
         guard let (removed, forgotten) = try store.resetUser(tenant: tenantKey, uid: uid,
-                                                             nowMs: clock.nowMilliseconds()) else {
+                                                             nowMs: clock.nowMilliseconds(), audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor and nothing in flight to reset")
         }
-        let now = clock.now()
-        auditForgotten(forgotten, tenant: tenantKey, uid: uid, detail: "USER_RESET", time: now, actor: actor)
         for factor in removed {
             metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
-            audit(AuditEvent(kind: .unenroll, tenant: tenantKey, uid: uid, factorID: factor.factorID,
-                             enrollmentID: factor.enrollmentID, time: now, detail: "ADMIN", actor: actor))
         }
-        audit(AuditEvent(kind: .userReset, tenant: tenantKey, uid: uid, time: now,
-                         detail: "\(removed.count) factors removed", actor: actor))
+        report(note, (removed, forgotten))
         return AdminRemoval(factors: removed.map(removedInfo))
     }
 
@@ -170,18 +182,22 @@ extension MFAContext {
         try Self.checkActor(actor)
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
-        let result = try store.deleteUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds())
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { [self] (removed: UserRemoval) in
+            forgottenEvents(removed.devices, tenant: tenantKey, uid: uid, detail: "USER_DELETED", time: now,
+                            actor: actor)
+                + [AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: now,
+                              detail: "\(removed.factors.count) factors removed", actor: actor)]
+        }
+        let result = try store.deleteUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds(), audit: note)
         guard result.found else {
             throw MFAError(.mfaEnrollmentNotFound,
                            "nothing is stored about this user (a deleted user keeps only its revocation)")
         }
-        auditForgotten(result.devices, tenant: tenantKey, uid: uid, detail: "USER_DELETED", time: clock.now(),
-                       actor: actor)
         for factor in result.factors {
             metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
         }
-        audit(AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: clock.now(),
-                         detail: "\(result.factors.count) factors removed", actor: actor))
+        report(note, (result.factors, result.devices))
         return AdminRemoval(factors: result.factors.map(removedInfo))
     }
 

@@ -9,7 +9,8 @@
 ///   "testPhoneNumbers": {"+15555550100": "123456"},
 ///   "recoveryCodes": {"count": 10},
 ///   "limits": {"pendingCredentialLifetime": 300, "freeAttempts": 5},
-///   "rememberedDevices": {"state": "ENABLED", "days": 30, "sliding": false, "maxPerUser": 10}
+///   "rememberedDevices": {"state": "ENABLED", "days": 30, "sliding": false, "maxPerUser": 10},
+///   "auditTrail": {"store": true, "retentionDays": 365}
 /// }
 /// ```
 ///
@@ -28,7 +29,8 @@
 public enum MFAConfigDocument {
     /// The top-level keys of libmfa's own shape.
     static var keys: [String] {
-        ["state", "providers", "limits", RememberedDeviceSettings.key] + FactorRegistry.all.flatMap { $0.configKeys }
+        ["state", "providers", "limits", RememberedDeviceSettings.key, AuditTrailSettings.key]
+            + FactorRegistry.all.flatMap { $0.configKeys }
     }
 
     /// Checks a document on its own (in any accepted shape): its fields are
@@ -75,6 +77,7 @@ public enum MFAConfigDocument {
         for kind in FactorRegistry.all { members += sectionJSON(kind, config) }
         members.append(("limits", .object(MFALimits.fields.map { ($0.name, .int(config.limits[keyPath: $0.path])) })))
         members.append((RememberedDeviceSettings.key, config.rememberedDevices.json))
+        members.append((AuditTrailSettings.key, AuditTrailSettings.json(config.auditTrail)))
         return .object(members)
     }
 
@@ -110,6 +113,23 @@ public enum MFAConfigDocument {
             }
         }
         try RememberedDeviceSettings.apply(document, to: &config.rememberedDevices)
+        if let audit = document[AuditTrailSettings.key] {
+            try AuditTrailSettings.apply(audit, to: &config.auditTrail)
+        }
+    }
+
+    /// Throws `invalidArgument` if a tenant's document names what only the
+    /// project's may (`auditTrail`).
+    static func checkTenantDocument(_ document: JSONValue) throws(MFAError) {
+        guard document[AuditTrailSettings.key] == nil else {
+            throw MFAError(.invalidArgument, "auditTrail can only be set in the project's configuration")
+        }
+    }
+
+    /// A tenant's stored document without what only the project's may name.
+    static func tenantLayer(_ document: JSONValue) -> JSONValue {
+        guard case .object(let members) = document, document[AuditTrailSettings.key] != nil else { return document }
+        return .object(members.filter { $0.0 != AuditTrailSettings.key })
     }
 
     /// Hands a kind its keys, taking its section's `"state"` first.

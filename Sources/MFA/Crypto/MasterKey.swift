@@ -23,6 +23,8 @@ public struct MasterKey: Sendable {
     /// kept in the store so that another key under this id is noticed at open.
     /// It reveals nothing of the key.
     package let checkValue: [UInt8]
+    /// Subkey for the MACs of the stored audit trail (`AuditMAC`, subkey 5).
+    let auditKey: SecureBytes
 
     /// Creates a master key from an array (the caller keeps, and should wipe, its copy).
     /// - Parameters:
@@ -32,7 +34,7 @@ public struct MasterKey: Sendable {
     public init(id: String, bytes: [UInt8]) throws(MFAError) {
         let keys = try withBytes(of: bytes) { (buffer) throws(MFAError) in try Self.subkeys(id: id, buffer) }
         self.id = id
-        (secretsKey, tokensKey, codesKey, checkValue) = keys
+        (secretsKey, tokensKey, codesKey, checkValue, auditKey) = keys
     }
 
     /// Creates a master key straight from the caller's memory, without copying
@@ -41,12 +43,12 @@ public struct MasterKey: Sendable {
     public init(id: String, buffer: UnsafeRawBufferPointer) throws(MFAError) {
         let keys = try Self.subkeys(id: id, buffer)
         self.id = id
-        (secretsKey, tokensKey, codesKey, checkValue) = keys
+        (secretsKey, tokensKey, codesKey, checkValue, auditKey) = keys
     }
 
-    /// Checks the id and the key, and derives the three subkeys and the check value.
+    /// Checks the id and the key, and derives the four subkeys and the check value.
     private static func subkeys(id: String, _ buffer: UnsafeRawBufferPointer) throws(MFAError)
-        -> (SecureBytes, SecureBytes, SecureBytes, [UInt8]) {
+        -> (SecureBytes, SecureBytes, SecureBytes, [UInt8], SecureBytes) {
         guard buffer.count == Self.byteCount, let master = buffer.baseAddress else {
             throw MFAError(.invalidArgument, "the master key must be 32 bytes")
         }
@@ -55,7 +57,8 @@ public struct MasterKey: Sendable {
         }
         try Sodium.ensureReady()
         return (try derive(master, subkey: 1), try derive(master, subkey: 2), try derive(master, subkey: 3),
-                KeyCheck.value(id: id, checkKey: try derive(master, subkey: KeyCheck.subkey)))
+                KeyCheck.value(id: id, checkKey: try derive(master, subkey: KeyCheck.subkey)),
+                try derive(master, subkey: AuditMAC.subkey))
     }
 
     private static func derive(_ master: UnsafeRawPointer, subkey: UInt64) throws(MFAError) -> SecureBytes {

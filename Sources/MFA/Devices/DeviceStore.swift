@@ -54,6 +54,14 @@ package struct DeviceProof: Sendable {
     package var until: Int64
 }
 
+/// What removing one factor removed: the factor, and the ids of the
+/// remembered devices that went with it (the user's last factor takes them).
+package typealias FactorRemoval = (factor: FactorRecord, devices: [String])
+
+/// What resetting or deleting a user removed: the factors, and the ids of
+/// the remembered devices forgotten.
+package typealias UserRemoval = (factors: [FactorRecord], devices: [String])
+
 /// The remembered devices' table (`mfa_remembered_devices`), on a schema
 /// track of its own (`schema_version:devices`).
 package enum DeviceStore {
@@ -97,11 +105,13 @@ extension MFAStore {
     /// (which only a second factor does) of the user's current epoch, and
     /// must not have remembered a device already. The user's expired devices
     /// go; at the limit, the devices used least recently go too.
+    /// `audit`'s events, built from the devices forgotten, are stored in
+    /// the same transaction.
     /// - Returns: the ids of the devices forgotten to make room.
     /// - Throws: `invalidSession` (the sign-in did not pass a second factor,
     ///   or already remembered a device), `userTokenExpired`.
-    package func rememberDevice(_ device: DeviceRecord, proof: DeviceProof, maxPerUser: Int64,
-                                now: Int64) throws(MFAError) -> [String] {
+    package func rememberDevice(_ device: DeviceRecord, proof: DeviceProof, maxPerUser: Int64, now: Int64,
+                                audit: AuditNote<[String]>? = nil) throws(MFAError) -> [String] {
         try database.transaction { (db) throws(MFAError) -> [String] in
             try Self.lockUser(db, device.tenant, device.uid, dialect)
             guard let row = try db.query("""
@@ -134,6 +144,7 @@ extension MFAStore {
             for id in evicted { try db.execute("DELETE FROM \(table) WHERE device_id = ?", [.text(id)]) }
             try db.execute("INSERT INTO \(table) (\(DeviceRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            device.values)
+            try audit?.record(db, evicted, dialect)
             return evicted
         }
     }
@@ -149,16 +160,25 @@ extension MFAStore {
     /// Records a use of a device, if it is still the one judged (same
     /// user, same token hash) and unexpired: one conditional update, so a
     /// revocation that wins the race leaves nothing to use.
+    /// A use's events (`audit`, the sign-in) are stored in its transaction.
     /// - Parameter expiresAt: the new expiry (sliding), or nil to keep it.
     /// - Returns: whether the device was used.
-    package func useDevice(_ device: DeviceRecord, now: Int64, expiresAt: Int64?) throws(MFAError) -> Bool {
-        try database.write { (db) throws(MFAError) -> Bool in
-            try db.execute("""
-                UPDATE \(DeviceStore.table) SET last_used_at = ?, expires_at = ? \
-                WHERE device_id = ? AND tenant = ? AND uid = ? AND token_hash = ? AND expires_at > ?
-                """, [.int(now), .int(expiresAt ?? device.expiresAt), .text(device.deviceID), .text(device.tenant),
-                      .text(device.uid), .blob(device.tokenHash), .int(now)]) == 1
+    package func useDevice(_ device: DeviceRecord, now: Int64, expiresAt: Int64?,
+                           audit: AuditNote<Void>? = nil) throws(MFAError) -> Bool {
+        let update = """
+            UPDATE \(DeviceStore.table) SET last_used_at = ?, expires_at = ? \
+            WHERE device_id = ? AND tenant = ? AND uid = ? AND token_hash = ? AND expires_at > ?
+            """
+        let values: [SQLValue] = [.int(now), .int(expiresAt ?? device.expiresAt), .text(device.deviceID),
+                                  .text(device.tenant), .text(device.uid), .blob(device.tokenHash), .int(now)]
+        if let audit, audit.stores {
+            return try database.transaction { (db) throws(MFAError) -> Bool in
+                guard try db.execute(update, values) == 1 else { return false }
+                try audit.record(db, dialect)
+                return true
+            }
         }
+        return try database.write { (db) throws(MFAError) -> Bool in try db.execute(update, values) == 1 }
     }
 
     /// A user's devices, the most recently used first.
@@ -171,17 +191,24 @@ extension MFAStore {
         }
     }
 
-    /// Forgets one of a user's devices (`deviceID`), or all of them (nil).
+    /// Forgets one of a user's devices (`deviceID`), or all of them (nil),
+    /// with `audit`'s events (built from the devices forgotten) in the same transaction.
     /// - Returns: the ids of the devices forgotten.
-    package func revokeDevices(tenant: String, uid: String, deviceID: String?) throws(MFAError) -> [String] {
+    package func revokeDevices(tenant: String, uid: String, deviceID: String?,
+                               audit: AuditNote<[String]>? = nil) throws(MFAError) -> [String] {
         try database.transaction { (db) throws(MFAError) -> [String] in
-            guard let deviceID else {
+            let forgotten: [String]
+            if let deviceID {
+                let removed = try db.execute(
+                    "DELETE FROM \(DeviceStore.table) WHERE device_id = ? AND tenant = ? AND uid = ?",
+                    [.text(deviceID), .text(tenant), .text(uid)])
+                forgotten = removed == 1 ? [deviceID] : []
+            } else {
                 guard try Self.lockStoredUser(db, tenant, uid, dialect) else { return [] }
-                return try DeviceStore.deleteAll(db, tenant, uid)
+                forgotten = try DeviceStore.deleteAll(db, tenant, uid)
             }
-            let removed = try db.execute("DELETE FROM \(DeviceStore.table) WHERE device_id = ? AND tenant = ? AND uid = ?",
-                                         [.text(deviceID), .text(tenant), .text(uid)])
-            return removed == 1 ? [deviceID] : []
+            if !forgotten.isEmpty { try audit?.record(db, forgotten, dialect) }
+            return forgotten
         }
     }
 }

@@ -44,10 +44,14 @@ extension MFAContext {
             createdAt: now, lastUsedAt: now, expiresAt: now.plus(settings.window))
         let proof = DeviceProof(tokenID: claims.id, epoch: claims.epoch,
                                 marker: DeviceTokenFormat.marker(of: claims.id, key: key.codesKey), until: until)
-        let evicted = try store.rememberDevice(record, proof: proof, maxPerUser: settings.maxPerUser, now: now)
-        auditForgotten(evicted, tenant: claims.tenant, uid: claims.uid, detail: "LIMIT", time: now)
-        audit(AuditEvent(kind: .deviceRemembered, tenant: claims.tenant, uid: claims.uid,
-                         factorID: RememberedDeviceFactorID, enrollmentID: deviceID, time: now))
+        let note = auditNote(config) { [self] (evicted: [String]) in
+            forgottenEvents(evicted, tenant: claims.tenant, uid: claims.uid, detail: "LIMIT", time: now)
+                + [AuditEvent(kind: .deviceRemembered, tenant: claims.tenant, uid: claims.uid,
+                              factorID: RememberedDeviceFactorID, enrollmentID: deviceID, time: now)]
+        }
+        let evicted = try store.rememberDevice(record, proof: proof, maxPerUser: settings.maxPerUser, now: now,
+                                               audit: note)
+        report(note, evicted)
         return DeviceToken(token: DeviceTokenFormat.encode(id: id, secret: secret),
                            device: rememberedDevice(record, settings))
     }
@@ -114,21 +118,26 @@ extension MFAContext {
         }
         let expires = Self.effectiveExpiry(record, settings)
         guard expires > now else { return refuse("EXPIRED", record.deviceID) }
-        guard try store.useDevice(record, now: now, expiresAt: settings.sliding ? now.plus(settings.window) : expires)
+        let note = auditNote(config) { () in
+            [AuditEvent(kind: .signInSuccess, tenant: user.tenantKey, uid: user.uid,
+                        factorID: RememberedDeviceFactorID, enrollmentID: record.deviceID, time: now)]
+        }
+        guard try store.useDevice(record, now: now, expiresAt: settings.sliding ? now.plus(settings.window) : expires,
+                                  audit: note)
         else { return refuse("REVOKED", record.deviceID) }
-        audit(AuditEvent(kind: .signInSuccess, tenant: user.tenantKey, uid: user.uid,
-                         factorID: RememberedDeviceFactorID, enrollmentID: record.deviceID, time: now))
+        report(note, ())
         return SignInResult(uid: user.uid, tenant: user.tenant, factorID: RememberedDeviceFactorID,
                             enrollmentID: record.deviceID, time: now)
     }
 
-    /// Audits devices forgotten along with something else (a revocation, the
-    /// last factor, a reset, the limit): one `DEVICE_REVOKED` each.
-    func auditForgotten(_ deviceIDs: [String], tenant: String, uid: String, detail: String, time: Int64,
-                        actor: String = "") {
-        for id in deviceIDs {
-            audit(AuditEvent(kind: .deviceRevoked, tenant: tenant, uid: uid, factorID: RememberedDeviceFactorID,
-                             enrollmentID: id, time: time, detail: detail, actor: actor))
+    /// The events of devices forgotten (by the user or an operator, or
+    /// along with something else: a revocation, the last factor, a reset,
+    /// the limit): one `DEVICE_REVOKED` each.
+    func forgottenEvents(_ deviceIDs: [String], tenant: String, uid: String, detail: String, time: Int64,
+                         actor: String = "") -> [AuditEvent] {
+        deviceIDs.map {
+            AuditEvent(kind: .deviceRevoked, tenant: tenant, uid: uid, factorID: RememberedDeviceFactorID,
+                       enrollmentID: $0, time: time, detail: detail, actor: actor)
         }
     }
 
@@ -136,12 +145,16 @@ extension MFAContext {
                                actor: String) throws(MFAError) -> Int {
         try Self.checkUser(uid, tenant)
         if let deviceID { try MFAUser.checkIdentifier(deviceID, "device id") }
-        let forgotten = try store.revokeDevices(tenant: tenant ?? "", uid: uid, deviceID: deviceID)
+        let now = clock.now()
+        let note = auditNote(try auditConfig()) { [self] (forgotten: [String]) in
+            forgottenEvents(forgotten, tenant: tenant ?? "", uid: uid, detail: actor.isEmpty ? "OK" : "ADMIN",
+                            time: now, actor: actor)
+        }
+        let forgotten = try store.revokeDevices(tenant: tenant ?? "", uid: uid, deviceID: deviceID, audit: note)
         if deviceID != nil, forgotten.isEmpty {
             throw MFAError(.deviceNotFound, "the user has no remembered device with this id")
         }
-        auditForgotten(forgotten, tenant: tenant ?? "", uid: uid, detail: actor.isEmpty ? "OK" : "ADMIN",
-                       time: clock.now(), actor: actor)
+        report(note, forgotten)
         return forgotten.count
     }
 

@@ -41,6 +41,11 @@ public struct AuditEvent: Sendable, Equatable {
         case deviceRevoked = "DEVICE_REVOKED"
         /// An email code was sent.
         case emailSent = "EMAIL_SENT"
+        /// A user signed in with a passkey alone (both factors at once).
+        case passkeySignInSuccess = "PASSKEY_SIGN_IN_SUCCESS"
+        /// A passkey sign-in was refused (`uid` is "" when no credential of
+        /// the tenant answered, or none that signs in).
+        case passkeySignInFailure = "PASSKEY_SIGN_IN_FAILURE"
     }
 
     /// The kind of event.

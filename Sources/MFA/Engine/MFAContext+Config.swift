@@ -9,9 +9,19 @@ extension MFAContext {
         defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         let document = try MFAConfigDocument.validate(json)
-        if tenant != nil { try MFAConfigDocument.checkWhole(MFAConfigDocument.resolve([try projectDocument(), document])) }
-        try store.setConfigDocument(document.jsonText, tenant: tenant ?? "", now: clock.now())
-        audit(AuditEvent(kind: .configChange, tenant: tenant ?? "", time: clock.now()))
+        if tenant != nil {
+            try MFAConfigDocument.checkTenantDocument(document)
+            try MFAConfigDocument.checkWhole(MFAConfigDocument.resolve([try projectDocument(), document]))
+        }
+        let now = clock.now()
+        // Stored if the trail is kept before the change or after it (turning it off is recorded too).
+        let before = try auditConfig()
+        let after = tenant == nil ? try MFAConfigDocument.resolve([document]) : before
+        let note = auditNote(before.auditTrail.store ? before : after) { () in
+            [AuditEvent(kind: .configChange, tenant: tenant ?? "", time: now)]
+        }
+        try store.setConfigDocument(document.jsonText, tenant: tenant ?? "", now: now, audit: note)
+        report(note, ())
     }
 
     /// Changes only what `json` names in the stored configuration of the
@@ -26,14 +36,24 @@ extension MFAContext {
         defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         let update = try MFAConfigDocument.validate(json)
+        if tenant != nil { try MFAConfigDocument.checkTenantDocument(update) }
         let project = tenant == nil ? nil : try projectDocument()
-        try store.updateConfigDocument(tenant: tenant ?? "", now: clock.now()) { (stored) throws(MFAError) in
+        let now = clock.now()
+        let before = try auditConfig()
+        let note = auditNote(before) { () in
+            [AuditEvent(kind: .configChange, tenant: tenant ?? "", time: now, detail: "UPDATE")]
+        }
+        let trail = self.trail
+        try store.updateConfigDocument(tenant: tenant ?? "", now: now, audit: note) { (stored) throws(MFAError) in
             let base = try stored.map { (text) throws(MFAError) in try JSONParser.parse(text) } ?? .object([])
             let merged = ConfigMerge.merge(base, update)
-            try MFAConfigDocument.checkWhole(MFAConfigDocument.resolve((project.map { [$0] } ?? []) + [merged]))
+            let resolved = try MFAConfigDocument.resolve((project.map { [$0] } ?? []) + [merged])
+            try MFAConfigDocument.checkWhole(resolved)
+            // Stored if the trail is kept before the change or after it (turning it off is recorded too).
+            if resolved.auditTrail.store { note.trail = trail }
             return merged.jsonText
         }
-        audit(AuditEvent(kind: .configChange, tenant: tenant ?? "", time: clock.now(), detail: "UPDATE"))
+        report(note, ())
     }
 
     /// Stores a configuration given as a value (every field is written).
@@ -59,7 +79,9 @@ extension MFAContext {
         if let cached = configCache.lookup(documents) { return cached }
         var layers: [JSONValue] = []
         if let project = documents.project { layers.append(try Self.storedDocument(project)) }
-        if let tenant = documents.tenant { layers.append(try Self.storedDocument(tenant)) }
+        if let tenant = documents.tenant {
+            layers.append(MFAConfigDocument.tenantLayer(try Self.storedDocument(tenant)))
+        }
         let config: MFAConfig
         do {
             config = try MFAConfigDocument.resolve(layers)

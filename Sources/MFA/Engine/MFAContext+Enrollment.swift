@@ -96,14 +96,19 @@ extension MFAContext {
         var record = FactorRecord(enrollmentID: enrollmentID, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
                                   displayName: displayName, enrolledAt: now, keyID: sealed.keyID, sealed: sealed.sealed)
         record.kindValues = enrollment.columns
-        try store.finishEnrollment(EnrollmentCommit(
+        let note = auditNote(config) { () in
+            [AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
+                        enrollmentID: enrollmentID, time: now, detail: enrollment.detail)]
+        }
+        var commit = EnrollmentCommit(
             factor: record, sessionTokenID: enrollment.session.id,
             consumedUntil: enrollment.session.consumedUntil(skew: config.limits.clockSkew),
             epoch: enrollment.session.epoch, maxFactors: F.countsTowardLimit ? config.limits.maxFactors : nil,
             replaces: F.replacesPrevious, write: enrollment.write, admit: enrollment.admit,
-            nowMs: clock.nowMilliseconds()))
-        audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: F.id,
-                         enrollmentID: enrollmentID, time: now, detail: enrollment.detail))
+            nowMs: clock.nowMilliseconds())
+        commit.audit = note
+        try store.finishEnrollment(commit)
+        report(note, ())
         return try factorInfo(record, masked: false)
     }
 
@@ -116,15 +121,19 @@ extension MFAContext {
         guard Self.isRecent(user.authTime, now: now, maxAge: config.limits.recentLoginMaxAge) else {
             throw MFAError(.requiresRecentLogin, "the user signed in too long ago; sign in again to unenroll")
         }
+        let note = auditNote(config) { [self] (removal: FactorRemoval) in
+            [AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: removal.factor.factorID,
+                        enrollmentID: enrollmentID, time: now)]
+                + forgottenEvents(removal.devices, tenant: user.tenantKey, uid: user.uid,
+                                  detail: "LAST_FACTOR_REMOVED", time: now)
+        }
         guard let (factor, forgotten) = try store.deleteFactor(tenant: user.tenantKey, uid: user.uid,
                                                                enrollmentID: enrollmentID,
-                                                               nowMs: clock.nowMilliseconds()) else {
+                                                               nowMs: clock.nowMilliseconds(), audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor with this id")
         }
         metrics.unenrollment(factorID: factor.factorID, by: .user, tenant: user.tenantKey)
-        audit(AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: factor.factorID,
-                         enrollmentID: enrollmentID, time: now))
-        auditForgotten(forgotten, tenant: user.tenantKey, uid: user.uid, detail: "LAST_FACTOR_REMOVED", time: now)
+        report(note, (factor, forgotten))
     }
 
     /// The public description of a stored factor.

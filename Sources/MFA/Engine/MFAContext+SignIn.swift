@@ -161,13 +161,19 @@ extension MFAContext {
         let outcome = AttemptOutcome()
         let request = AttemptRequest(enrollmentID: attempt.enrollmentID, tenant: claims.tenant, uid: claims.uid,
                                      tokenID: claims.id, epoch: claims.epoch, now: now)
+        // Stored with the attempt's write, if the configuration it reads keeps the trail.
+        let note = AuditNote<AttemptAudit>(trail: nil) { (audit) in
+            self.attemptEvents(audit.result, factor: audit.factor, claims: claims, now: now)
+        }
         let result: AttemptResult
         do {
-            result = try store.resolveAttempt(request, kind: kind, locate: attempt.locate) {
+            result = try store.resolveAttempt(request, kind: kind, locate: attempt.locate, audit: note) {
                 (view) throws(MFAError) -> AttemptDecision in
                 outcome.factor = nil
                 let (factor, config) = try self.admit(view, claims: claims, kindID: kind.id, now: now)
                 outcome.factor = factor
+                outcome.config = config
+                note.trail = config.auditTrail.store ? self.trail : nil
                 let input = AttemptInput(factor: factor, state: view.state, config: config, claims: claims, now: now)
                 switch try attempt.judge(input) {
                 case .accept(let claim, let extra):
@@ -183,7 +189,7 @@ extension MFAContext {
             if let factor = outcome.factor, error.code != .tooManyAttemptsTryLater {
                 audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid,
                                  factorID: factor.factorID, enrollmentID: factor.enrollmentID, time: now,
-                                 detail: error.code.name))
+                                 detail: error.code.name), config: outcome.config)
             }
             // Refused before the factor was admitted (admitting checks the epoch
             // first): what a revocation removed (the factor, the SMS code, the
@@ -194,8 +200,9 @@ extension MFAContext {
             throw error
         }
         guard let factor = outcome.factor else { throw MFAError(.internal, "the attempt saw no factor") }
+        report(note, AttemptAudit(result: result, factor: factor))
         if case .failed(let counted, let message) = result {
-            reportFailure(factor, claims: claims, now: now, outcome: counted)
+            if counted.startedBackoff { metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant) }
             // A message of the store's: the code was right, and its claim missed (used already).
             if message != nil { failure = .replay }
             throw MFAError(.invalidVerificationCode, message ?? outcome.message)
@@ -206,8 +213,6 @@ extension MFAContext {
             let extra = (try? store.database.read { (db) throws(MFAError) in try accepted(db, factor) }) ?? []
             factorClaims += extra.map { SignInResult.Claim(name: $0.name, value: $0.value) }
         }
-        audit(AuditEvent(kind: .signInSuccess, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                         enrollmentID: factor.enrollmentID, time: now))
         return SignInResult(uid: claims.uid, tenant: tenant, factorID: factor.factorID,
                             enrollmentID: factor.enrollmentID, time: now, factorClaims: factorClaims)
     }
@@ -266,24 +271,49 @@ extension MFAContext {
         return claims
     }
 
-    /// Reports a failed attempt (already counted), and the backoff it
-    /// started, to the audit callback.
-    func reportFailure(_ factor: FactorRecord, claims: TokenClaims, now: Int64, outcome: FailureOutcome?) {
-        audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                         enrollmentID: factor.enrollmentID, time: now,
-                         detail: MFAErrorCode.invalidVerificationCode.name))
-        if let outcome, outcome.startedBackoff {
-            metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant)
-            audit(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                             enrollmentID: factor.enrollmentID, time: now,
-                             detail: "locked until \(outcome.lockedUntil)"))
+    /// The events of an attempt's write: the sign-in, or the failed attempt
+    /// (counted) and the backoff it started.
+    func attemptEvents(_ result: AttemptResult, factor: FactorRecord, claims: TokenClaims,
+                       now: Int64) -> [AuditEvent] {
+        switch result {
+        case .accepted:
+            return [AuditEvent(kind: .signInSuccess, tenant: claims.tenant, uid: claims.uid,
+                               factorID: factor.factorID, enrollmentID: factor.enrollmentID, time: now)]
+        case .failed(let failure, _):
+            return failureEvents(factor, claims: claims, now: now, outcome: failure,
+                                 detail: MFAErrorCode.invalidVerificationCode.name)
         }
     }
+
+    /// A failed attempt's events (already counted, or refused with `detail`)
+    /// and the backoff it started.
+    func failureEvents(_ factor: FactorRecord, claims: TokenClaims, now: Int64, outcome: FailureOutcome?,
+                       detail: String) -> [AuditEvent] {
+        var events = [AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid,
+                                 factorID: factor.factorID, enrollmentID: factor.enrollmentID, time: now,
+                                 detail: detail)]
+        if let outcome, outcome.startedBackoff {
+            events.append(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
+                                     enrollmentID: factor.enrollmentID, time: now,
+                                     detail: "locked until \(outcome.lockedUntil)"))
+        }
+        return events
+    }
+}
+
+/// What the events of an attempt's write are made from.
+package struct AttemptAudit {
+    /// How the attempt ended.
+    package var result: AttemptResult
+    /// The factor it was for.
+    package var factor: FactorRecord
 }
 
 /// What the attempt's transaction learned, for what follows it.
 private final class AttemptOutcome: @unchecked Sendable {
     var factor: FactorRecord?
+    /// The configuration the attempt read.
+    var config: MFAConfig?
     var claims: [SignInResult.Claim] = []
     var message = "the code is wrong or was already used"
 }

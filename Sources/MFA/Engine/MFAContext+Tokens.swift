@@ -65,10 +65,14 @@ extension MFAContext {
         defer { call.end() }
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         try MFAUser.checkIdentifier(uid, "uid")
-        let forgotten = try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds())
         let now = clock.now()
-        audit(AuditEvent(kind: .tokensRevoked, tenant: tenant ?? "", uid: uid, time: now))
-        auditForgotten(forgotten, tenant: tenant ?? "", uid: uid, detail: "TOKENS_REVOKED", time: now)
+        let note = auditNote(try auditConfig()) { [self] (forgotten: [String]) in
+            [AuditEvent(kind: .tokensRevoked, tenant: tenant ?? "", uid: uid, time: now)]
+                + forgottenEvents(forgotten, tenant: tenant ?? "", uid: uid, detail: "TOKENS_REVOKED", time: now)
+        }
+        let forgotten = try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds(),
+                                               audit: note)
+        report(note, forgotten)
     }
 
     /// Step-up: whether the user passed a second factor within the last `seconds`.
@@ -85,9 +89,14 @@ extension MFAContext {
     /// Deletes what has expired: pending TOTP secrets past their deadline,
     /// SMS and email codes, remembered devices, and records of used tokens
     /// that can no longer be presented (kept until each token's own expiry
-    /// plus the clock-skew allowance).
+    /// plus the clock-skew allowance). With the stored audit trail, also
+    /// purges its events by the configuration's retention and size
+    /// (`purgeAuditTrail`).
     public func purgeExpired() throws(MFAError) {
-        try store.purgeExpired(now: clock.now())
+        let now = clock.now()
+        try store.purgeExpired(now: now)
+        let settings = try auditConfig().auditTrail
+        if settings.purges { _ = try trail.purge(store.database, settings: settings, now: now) }
     }
 
     /// Re-encrypts every stored secret that is not under the current master

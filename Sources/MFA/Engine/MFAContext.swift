@@ -11,6 +11,10 @@ public final class MFAContext: Sendable {
     /// Whether `random` is libsodium's CSPRNG (`SystemRandom`), told once (see `FreshDraw`).
     let randomIsSystem: Bool
     let auditSink: (@Sendable (AuditEvent) -> Void)?
+    /// The chain of the stored audit trail this context appends to.
+    let trail: AuditTrail
+    /// Events reported from inside a store call, stored after it (`audit`).
+    let pendingAudit = PendingAudit()
     let configCache = ConfigCache()
     /// The refusals each user had without counting (`UncountedRefusals`).
     let uncountedRefusals = UncountedRefusals()
@@ -27,9 +31,9 @@ public final class MFAContext: Sendable {
     /// value the store keeps for its id (`checkKeys`).
     /// - Throws: `invalidArgument` for a bad store location (empty, over
     ///   4096 bytes, or meant for another database: a URL of another scheme,
-    ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`);
-    ///   `keyMismatch` naming the key id, if the store knows a key by that id
-    ///   and the key given under it is another one;
+    ///   or a libpq keyword/value string such as `host=db1,db2 dbname=mfa`;
+    ///   a bad `auditChain`); `keyMismatch` naming the key id, if the store
+    ///   knows a key by that id and the key given under it is another one;
     ///   `storageError` if the store cannot be opened or migrated;
     ///   `invalidArgument` for a metrics tenant limit out of range.
     public init(options: MFAOptions) throws(MFAError) {
@@ -37,6 +41,7 @@ public final class MFAContext: Sendable {
             throw MFAError(.invalidArgument, "the store location must be 1 to 4096 bytes")
         }
         try options.metrics.validate()
+        try MFAOptions.checkAuditChain(options.auditChain)
         try Sodium.ensureReady()
         metrics = MFAMetrics(options: options.metrics)
         store = try MFAStore(database: try StoreLocation.open(options.store, metrics: metrics.store))
@@ -45,6 +50,7 @@ public final class MFAContext: Sendable {
         random = options.random
         randomIsSystem = options.random is SystemRandom
         auditSink = options.audit
+        trail = AuditTrail(chain: options.auditChain, keyring: options.keyring)
         smsSender = options.smsSender
         emailSender = options.emailSender
         appVerifier = options.appVerifier
@@ -57,6 +63,7 @@ public final class MFAContext: Sendable {
     /// Closes the store; every later call fails with `storageError`. The
     /// keys are wiped when the context itself goes.
     public func close() {
+        flushPendingAudit()
         store.database.close()
     }
 
@@ -73,11 +80,6 @@ public final class MFAContext: Sendable {
     }
 
     // MARK: Shared helpers
-
-    /// Reports an event to the host's audit callback, if any.
-    func audit(_ event: AuditEvent) {
-        auditSink?(event)
-    }
 
     /// A new random token id.
     func newTokenID() throws(MFAError) -> [UInt8] {

@@ -27,6 +27,12 @@ public struct MFAOptions: Sendable {
     /// Called with every audit event, synchronously, after the change it
     /// reports is stored. It must not call back into the context.
     public var audit: (@Sendable (AuditEvent) -> Void)?
+    /// The chain of the stored audit trail this context appends to, when the
+    /// configuration keeps the trail (`AuditTrailSettings`): 1 to 64 letters,
+    /// digits and `.` `_` `-` `:`; `"main"` by default. Appends to one chain
+    /// wait for each other (one verifiable order); servers that write many
+    /// events to one PostgreSQL store may each name their own chain.
+    public var auditChain: String
     /// Sends SMS codes; nil means none is configured (sending fails with `smsSendFailed`).
     public var smsSender: (any SMSSender)?
     /// Sends email codes; nil means none is configured (sending fails with `emailSendFailed`).
@@ -51,10 +57,24 @@ public struct MFAOptions: Sendable {
         clock = SystemClock()
         random = SystemRandom()
         audit = nil
+        auditChain = Self.defaultAuditChain
         smsSender = nil
         emailSender = nil
         appVerifier = nil
         attestationTrust = nil
         metrics = .on
+    }
+
+    /// The chain a context appends to unless told otherwise.
+    public static let defaultAuditChain = "main"
+
+    /// Throws `invalidArgument` unless `chain` is 1 to 64 letters, digits and `.` `_` `-` `:`.
+    static func checkAuditChain(_ chain: String) throws(MFAError) {
+        guard !chain.isEmpty, chain.utf8.count <= 64, chain.utf8.allSatisfy({ byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
+                || byte == 0x2e || byte == 0x5f || byte == 0x2d || byte == 0x3a
+        }) else {
+            throw MFAError(.invalidArgument, "the audit chain must be 1 to 64 letters, digits and . _ - :")
+        }
     }
 }

@@ -147,6 +147,12 @@ extension MFAContext {
         var recoveryIDs: [String] = []
         for candidate in candidates where !candidate.recoveryCodes.isEmpty { recoveryIDs.append(try newEnrollmentID()) }
         let limited = FactorRegistry.limitedIDs
+        let note = auditNote(config) { (stored: [FactorRecord]) in
+            stored.map {
+                AuditEvent(kind: .enroll, tenant: tenant, uid: $0.uid, factorID: $0.factorID,
+                           enrollmentID: $0.enrollmentID, time: now, detail: "IMPORTED", actor: options.actor)
+            }
+        }
         let (reports, stored) = try store.database.transaction { (db) throws(MFAError) in
             var reports: [ImportLineReport] = []
             var stored: [FactorRecord] = []
@@ -242,12 +248,10 @@ extension MFAContext {
                 }
             }
             try MFAStore.insert(db, newFactors)
+            try note.record(db, stored, store.dialect)
             return (reports, stored)
         }
-        for record in stored {
-            audit(AuditEvent(kind: .enroll, tenant: tenant, uid: record.uid, factorID: record.factorID,
-                             enrollmentID: record.enrollmentID, time: now, detail: "IMPORTED", actor: options.actor))
-        }
+        report(note, stored)
         return reports
     }
 

@@ -86,28 +86,33 @@ extension MFAStore {
 
     /// Changes a factor's display name (nil removes it).
     /// - Returns: the factor as it is now, or nil if no factor has this id.
-    package func renameFactor(enrollmentID: String, displayName: String?) throws(MFAError) -> FactorRecord? {
+    package func renameFactor(enrollmentID: String, displayName: String?,
+                              audit: AuditNote<FactorRecord>? = nil) throws(MFAError) -> FactorRecord? {
         try database.transaction { (db) throws(MFAError) -> FactorRecord? in
             guard try db.execute("UPDATE mfa_factors SET display_name = ? WHERE enrollment_id = ?",
                                  [displayName.map(SQLValue.text) ?? .null, .text(enrollmentID)]) == 1 else {
                 return nil
             }
-            return try db.query("SELECT \(FactorRecord.selectList) FROM mfa_factors f WHERE f.enrollment_id = ?",
-                                [.text(enrollmentID)]).first.map { (row) throws(MFAError) in try FactorRecord(row: row) }
+            let record = try db.query("SELECT \(FactorRecord.selectList) FROM mfa_factors f WHERE f.enrollment_id = ?",
+                                      [.text(enrollmentID)]).first.map { (row) throws(MFAError) in
+                try FactorRecord(row: row)
+            }
+            if let audit, let record { try audit.record(db, record, dialect) }
+            return record
         }
     }
 
     /// Removes every factor of a user (and their kinds' rows, the user's
     /// pending TOTP secrets and sent codes, the user's remembered devices),
     /// clears the user's backoff and revokes the user's tokens, in one
-    /// transaction.
+    /// transaction (with `audit`'s events, built from what was removed).
     /// - Returns: the removed factors and forgotten devices, or nil (and
     ///   nothing written) if the user has neither a factor nor an enrollment,
     ///   a sent code or a remembered device (a uid never seen, a user deleted,
     ///   or reset with nothing since).
-    package func resetUser(tenant: String, uid: String,
-                           nowMs: Int64) throws(MFAError) -> (factors: [FactorRecord], devices: [String])? {
-        try database.transaction { (db) throws(MFAError) -> (factors: [FactorRecord], devices: [String])? in
+    package func resetUser(tenant: String, uid: String, nowMs: Int64,
+                           audit: AuditNote<UserRemoval>? = nil) throws(MFAError) -> UserRemoval? {
+        try database.transaction { (db) throws(MFAError) -> UserRemoval? in
             _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
             for factor in factors { try Self.delete(db, factor) }
@@ -119,6 +124,7 @@ extension MFAStore {
             try db.execute("""
                 UPDATE mfa_users SET failures = 0, last_failure_at = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
                 """, [.text(tenant), .text(uid)])
+            try audit?.record(db, (factors, devices), dialect)
             return (factors, devices)
         }
     }
@@ -131,8 +137,8 @@ extension MFAStore {
     /// - Returns: the removed factors, the forgotten devices, and whether
     ///   anything was stored beyond such a marker (if not, nothing was
     ///   written: a second delete finds nothing).
-    package func deleteUser(tenant: String, uid: String, nowMs: Int64) throws(MFAError)
-        -> (factors: [FactorRecord], devices: [String], found: Bool) {
+    package func deleteUser(tenant: String, uid: String, nowMs: Int64, audit: AuditNote<UserRemoval>? = nil)
+        throws(MFAError) -> (factors: [FactorRecord], devices: [String], found: Bool) {
         try database.transaction { (db) throws(MFAError) in
             _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
@@ -159,6 +165,7 @@ extension MFAStore {
                 try db.execute("INSERT INTO mfa_users (tenant, uid, token_epoch, revoked_at_ms) VALUES (?, ?, ?, ?)",
                                [.text(tenant), .text(uid), .int(user.tokenEpoch + 1),
                                 .int(max(nowMs, user.revokedAtMs ?? nowMs))])
+                try audit?.record(db, (factors, devices), dialect)
             }
             return (factors, devices, found)
         }

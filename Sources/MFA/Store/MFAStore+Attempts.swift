@@ -178,8 +178,13 @@ extension MFAStore {
     /// servers are strictly ordered: a code is accepted once, and once the
     /// free attempts are used, every racing guess meets the backoff of the
     /// one before it.
+    ///
+    /// `audit`'s events are appended in the transaction that accepts the
+    /// attempt or counts its failure (the fast ways then run as a
+    /// transaction: the statement, then the append), if `decide` set its trail.
     package func resolveAttempt(_ request: AttemptRequest, kind: (any SecondFactor.Type)?,
                                 locate: ((SQLConnection) throws(MFAError) -> String?)?,
+                                audit: AuditNote<AttemptAudit>? = nil,
                                 decide: (AttemptView) throws(MFAError) -> AttemptDecision) throws(MFAError)
         -> AttemptResult {
         // What the sign-in read, when this context minted the credential:
@@ -189,7 +194,7 @@ extension MFAStore {
            let view = memo.take(request.tokenID, enrollmentID: enrollmentID, now: request.now),
            kind?.id == view.factor?.factorID,
            let (claim, recorded) = Self.acceptance(try? decide(view), request, view), claim.shape == nil,
-           try acceptRecorded(request, enrollmentID: enrollmentID, view: view, recorded: recorded) {
+           try acceptRecorded(request, enrollmentID: enrollmentID, view: view, recorded: recorded, audit: audit) {
             return .accepted
         }
         // SQLite's write transaction holds the whole database: the careful way
@@ -202,7 +207,8 @@ extension MFAStore {
                                                            tokenID: request.tokenID))
             }
             if let (claim, recorded) = Self.acceptance(try decide(first.1), request, first.1),
-               try acceptFast(request, enrollmentID: first.0, view: first.1, claim: claim, recorded: recorded) {
+               try acceptFast(request, enrollmentID: first.0, view: first.1, claim: claim, recorded: recorded,
+                              audit: audit) {
                 return .accepted
             }
         }
@@ -246,6 +252,9 @@ extension MFAStore {
                     }
                     try db.execute(Self.recordUserSQL, [.int(request.now), .blob(recorded), .text(request.tenant),
                                                         .text(request.uid)])
+                    if let audit, let factor = view.factor {
+                        try audit.record(db, AttemptAudit(result: .accepted, factor: factor), dialect)
+                    }
                     return .accepted
                 }
                 switch claim.missed {
@@ -253,9 +262,14 @@ extension MFAStore {
                 case .wrong(let text): (message, limits) = (text, acceptLimits)
                 }
             }
-            return .failed(try Self.countFailure(db, enrollmentID: enrollmentID, tenant: request.tenant,
-                                                 uid: request.uid, now: request.now, limits: limits),
-                           message: message)
+            let result = AttemptResult.failed(try Self.countFailure(db, enrollmentID: enrollmentID,
+                                                                    tenant: request.tenant, uid: request.uid,
+                                                                    now: request.now, limits: limits),
+                                              message: message)
+            if let audit, let factor = view.factor {
+                try audit.record(db, AttemptAudit(result: result, factor: factor), dialect)
+            }
+            return result
         }
     }
 
@@ -285,10 +299,11 @@ extension MFAStore {
     /// decides). `view` is what the attempt read; `recorded` the user's
     /// `ConsumedTokens` column's next value, with the credential recorded.
     private func acceptFast(_ request: AttemptRequest, enrollmentID: String, view: AttemptView, claim: FactorClaim,
-                            recorded: [UInt8]) throws(MFAError) -> Bool {
+                            recorded: [UInt8], audit: AuditNote<AttemptAudit>?) throws(MFAError) -> Bool {
         // A step claimed in the user's row: one update of the user's row, which checks everything itself.
         if claim.shape == nil, view.factorClear {
-            return try acceptRecorded(request, enrollmentID: enrollmentID, view: view, recorded: recorded)
+            return try acceptRecorded(request, enrollmentID: enrollmentID, view: view, recorded: recorded,
+                                      audit: audit)
         }
         let factorID = view.factor?.factorID ?? ""
         let account: [SQLValue] = [.int(request.now), .blob(recorded), .text(request.tenant), .text(request.uid)]
@@ -300,11 +315,24 @@ extension MFAStore {
         let parameters = claim.shape.map {
             gate + claim.parameters.dropFirst($0.assignmentParameters) + account + claim.parameters
         } ?? gate + account
-        return try database.write { (db) throws(MFAError) -> Bool in
+        return try writing(audit, view) { (db) throws(MFAError) -> Bool in
             let row = try db.query(sql, parameters + [.text(enrollmentID)]).first
             guard row?.first?.int == 1 else { return false }
             // Recorded under the locks that held the claim: it cannot have missed.
             guard row?[1].int == 1 else { throw MFAError(.internal, "the claim failed after its checks held") }
+            return true
+        }
+    }
+
+    /// Runs an accepting statement (`body`, true if it accepted): by itself,
+    /// or, when `audit` stores its events, in a transaction that appends them
+    /// after it (nothing is appended if it did not accept).
+    private func writing(_ audit: AuditNote<AttemptAudit>?, _ view: AttemptView,
+                         _ body: (SQLConnection) throws(MFAError) -> Bool) throws(MFAError) -> Bool {
+        guard let audit, audit.stores, let factor = view.factor else { return try database.write(body) }
+        return try database.transaction { (db) throws(MFAError) -> Bool in
+            guard try body(db) else { return false }
+            try audit.record(db, AttemptAudit(result: .accepted, factor: factor), dialect)
             return true
         }
     }
@@ -314,7 +342,7 @@ extension MFAStore {
     /// if anything the decision rests on moved since `view` was read, or the
     /// factor has failures to clear (the careful way clears them).
     func acceptRecorded(_ request: AttemptRequest, enrollmentID: String, view: AttemptView,
-                        recorded: [UInt8]) throws(MFAError) -> Bool {
+                        recorded: [UInt8], audit: AuditNote<AttemptAudit>? = nil) throws(MFAError) -> Bool {
         guard view.factorClear else { return false }
         // The decision admitted the factor as the user's (`MFAContext.admit`): so does the write.
         guard let factor = view.factor, factor.enrollmentID == enrollmentID, factor.tenant == request.tenant,
@@ -324,7 +352,7 @@ extension MFAStore {
             .int(request.epoch), .int(request.now), .int(view.userFailures.count), .int(view.userFailures.last),
             view.consumedTokens.stored,
         ]
-        return try database.write { (db) throws(MFAError) -> Bool in
+        return try writing(audit, view) { (db) throws(MFAError) -> Bool in
             try db.execute(Self.recordingUpdateSQL, parameters) == 1
         }
     }

@@ -1,17 +1,19 @@
 extension MFAStore {
     /// Replaces the configuration document of `tenant` ("" for the project).
-    package func setConfigDocument(_ document: String, tenant: String, now: Int64) throws(MFAError) {
+    package func setConfigDocument(_ document: String, tenant: String, now: Int64,
+                                   audit: AuditNote<Void>? = nil) throws(MFAError) {
         defer { memo.clear() }
         try database.transaction { (db) throws(MFAError) in
             try db.execute(dialect.upsert(into: "mfa_config", columns: ["tenant", "document", "updated_at"],
                                           conflict: ["tenant"], update: [.proposed("document"), .proposed("updated_at")]),
                            [.text(tenant), .text(document), .int(now)])
+            try audit?.record(db, dialect)
         }
     }
 
     /// Changes the configuration document of `tenant` in one transaction:
     /// `change` sees the stored document (nil if none) and returns the new one.
-    package func updateConfigDocument(tenant: String, now: Int64,
+    package func updateConfigDocument(tenant: String, now: Int64, audit: AuditNote<Void>? = nil,
                                       _ change: (String?) throws(MFAError) -> String) throws(MFAError) {
         defer { memo.clear() }
         try database.transaction { (db) throws(MFAError) in
@@ -25,6 +27,7 @@ extension MFAStore {
             try db.execute(dialect.upsert(into: "mfa_config", columns: ["tenant", "document", "updated_at"],
                                           conflict: ["tenant"], update: [.proposed("document"), .proposed("updated_at")]),
                            [.text(tenant), .text(document), .int(now)])
+            try audit?.record(db, dialect)
         }
     }
 

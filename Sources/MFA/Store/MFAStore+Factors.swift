@@ -18,6 +18,8 @@ package struct EnrollmentCommit: Sendable {
     package var admit: @Sendable ([FactorRecord]) throws(MFAError) -> Void
     /// The time of the revocation the enrollment makes (ms).
     package var nowMs: Int64
+    /// The enrollment's audit events, stored with it (see `AuditNote`).
+    package var audit: AuditNote<Void>?
 
     package init(factor: FactorRecord, sessionTokenID: [UInt8], consumedUntil: Int64, epoch: Int64,
                  maxFactors: Int64?, replaces: Bool,
@@ -74,29 +76,32 @@ extension MFAStore {
             try commit.write(db, factor)
             try Self.insert(db, factor, maxFactors: commit.maxFactors)
             try Self.revokeTokens(db, factor.tenant, factor.uid, commit.nowMs, dialect)
+            try commit.audit?.record(db, dialect)
         }
     }
 
     /// Stores an imported factor (no session, no revocation), within the
     /// user's factor limit; `write` stores the kind's own rows.
     /// - Throws: `secondFactorLimitExceeded` at the limit.
-    package func insertFactor(_ factor: FactorRecord, maxFactors: Int64?,
+    package func insertFactor(_ factor: FactorRecord, maxFactors: Int64?, audit: AuditNote<Void>? = nil,
                               write: (SQLConnection, FactorRecord) throws(MFAError) -> Void) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
             try Self.lockUser(db, factor.tenant, factor.uid, dialect)
             try write(db, factor)
             try Self.insert(db, factor, maxFactors: maxFactors)
+            try audit?.record(db, dialect)
         }
     }
 
     /// Removes a factor and its kind's rows, and revokes the user's earlier
     /// credentials and tokens; the user's last factor takes the user's
-    /// remembered devices with it.
+    /// remembered devices with it. `audit`'s events, built from what was
+    /// removed, are stored in the same transaction.
     /// - Returns: the removed factor and the ids of the devices forgotten,
     ///   or nil if the user has no factor with this id.
-    package func deleteFactor(tenant: String, uid: String, enrollmentID: String,
-                              nowMs: Int64) throws(MFAError) -> (factor: FactorRecord, devices: [String])? {
-        try database.transaction { (db) throws(MFAError) -> (factor: FactorRecord, devices: [String])? in
+    package func deleteFactor(tenant: String, uid: String, enrollmentID: String, nowMs: Int64,
+                              audit: AuditNote<FactorRemoval>? = nil) throws(MFAError) -> FactorRemoval? {
+        try database.transaction { (db) throws(MFAError) -> FactorRemoval? in
             try Self.lockUser(db, tenant, uid, dialect)
             guard let row = try db.query("""
                 SELECT \(FactorRecord.selectList) FROM mfa_factors f \
@@ -105,7 +110,9 @@ extension MFAStore {
             let factor = try FactorRecord(row: row)
             try Self.delete(db, factor)
             try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
-            return (factor, try DeviceStore.deleteIfNoFactor(db, tenant, uid))
+            let removal: FactorRemoval = (factor, try DeviceStore.deleteIfNoFactor(db, tenant, uid))
+            try audit?.record(db, removal, dialect)
+            return removal
         }
     }
 

@@ -23,13 +23,17 @@ extension MFAStore {
 
     /// Revokes the user's credentials and libmfa tokens: moves the epoch on
     /// and records the time (ms), and forgets the user's remembered devices,
-    /// in one transaction.
+    /// in one transaction (with `audit`'s events, built from the devices forgotten).
     /// - Returns: the ids of the devices forgotten.
-    package func revokeTokens(tenant: String, uid: String, nowMs: Int64) throws(MFAError) -> [String] {
+    @discardableResult
+    package func revokeTokens(tenant: String, uid: String, nowMs: Int64,
+                              audit: AuditNote<[String]>? = nil) throws(MFAError) -> [String] {
         try database.transaction { (db) throws(MFAError) -> [String] in
             // The upsert takes the user's row lock itself.
             try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
-            return try DeviceStore.deleteAll(db, tenant, uid)
+            let forgotten = try DeviceStore.deleteAll(db, tenant, uid)
+            try audit?.record(db, forgotten, dialect)
+            return forgotten
         }
     }
 

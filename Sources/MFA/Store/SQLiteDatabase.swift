@@ -63,7 +63,7 @@ package final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
     private func locked<R>(_ body: (SQLiteConnection) throws(MFAError) -> R) throws(MFAError) -> R {
         try lock.withLock { () throws(MFAError) -> R in
             guard let connection else { throw MFAError(.storageError, "the store is closed") }
-            return try body(connection)
+            return try StoreThread.inside { () throws(MFAError) -> R in try body(connection) }
         }
     }
 

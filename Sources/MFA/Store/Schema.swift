@@ -5,7 +5,8 @@
 /// kind has a track of its own (`schema_version:<factor id>`) for its own
 /// tables, declared beside the factor (`SecondFactor.migrations`), and so
 /// has each feature with tables of its own that is not a factor kind
-/// (`schema_version:devices`, remembered devices). Opening a
+/// (`schema_version:devices`, remembered devices; `schema_version:audit`,
+/// the stored audit trail, `AuditSchema`). Opening a
 /// store applies, in one transaction, every migration after the stored
 /// versions: the core track first, then each factor's in registry order. A
 /// store with any track newer than this code knows is refused.
@@ -24,11 +25,13 @@ package enum Schema {
     package static var currentVersion: Int64 { Int64(CoreSchema.migrations.count) }
 
     /// Every track: the core, then each registered factor's, then the
-    /// tracks of features with tables of their own (remembered devices).
+    /// tracks of features with tables of their own (remembered devices,
+    /// the audit trail).
     static var tracks: [(name: String, migrations: [Migration])] {
         [("schema_version", CoreSchema.migrations)]
             + FactorRegistry.all.map { ("schema_version:" + $0.id, $0.migrations) }
             + [("schema_version:devices", DeviceStore.migrations)]
+            + [(AuditSchema.track, AuditSchema.migrations)]
     }
 
     /// Brings the database up to date.

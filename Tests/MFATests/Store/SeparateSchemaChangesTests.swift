@@ -61,8 +61,8 @@ struct SeparateSchemaChangesTests {
     /// What every track's version is once a store is current.
     private static let current: [String: Int64] = [
         "schema_version": Schema.currentVersion, "schema_version:totp": 3, "schema_version:phone": 1,
-        "schema_version:recovery": 1, "schema_version:webauthn": 1, "schema_version:email": 1,
-        "schema_version:devices": 1,
+        "schema_version:recovery": 1, "schema_version:webauthn": 2, "schema_version:email": 1,
+        "schema_version:devices": 1, "schema_version:audit": 1,
     ]
 
     /// The columns of `table` in the current schema, sorted.

@@ -81,6 +81,14 @@ final class TestAuthenticator: @unchecked Sendable {
     var rpIDOverride: String?
     var aaguid = [UInt8](repeating: 0x42, count: 16)
     var userHandle: [UInt8]?
+    /// Whether it can store a discoverable credential (a passkey).
+    var residentKeys = true
+    /// Whether the browser reports credProps when asked (rk: whether the credential is discoverable).
+    var reportsCredProps = true
+    /// The user handle its assertions name instead of the registered one.
+    var userHandleOverride: [UInt8]?
+    /// The statement of an attestation format the test chooses (format and raw CBOR).
+    var statementOverride: [UInt8]?
     /// The COSE key registered instead of the Ed25519 one (a weak or malformed key).
     var coseKeyOverride: [UInt8]?
     /// What stands in for the signature of a message (nil: the Ed25519 key signs).
@@ -129,18 +137,26 @@ final class TestAuthenticator: @unchecked Sendable {
         userHandle = unbase64url(user["id"] as? String ?? "")
         let client = clientData("webauthn.create", object["challenge"] as? String ?? "")
         let data = authData(rpID: rp["id"] as? String ?? "", attested: true)
-        let statement: TestCBOR.Item = format == "packed"
+        var statement: TestCBOR.Item = format == "packed"
             ? .map([(.text("alg"), .int(-8)), (.text("sig"), .bytes(sign(data + sha256(client))))]) : .map([])
+        if let statementOverride { statement = .raw(statementOverride) }
         let object2 = TestCBOR.encode(.map([(.text("fmt"), .text(format)), (.text("attStmt"), statement),
                                            (.text("authData"), .bytes(data))]))
-        return registrationJSON(clientDataJSON: client, attestationObject: object2)
+        // As a browser does: a resident key when asked for (required, or preferred) and able to.
+        let selection = object["authenticatorSelection"] as? [String: Any] ?? [:]
+        let asked = ["required", "preferred"].contains(selection["residentKey"] as? String ?? "")
+        let credProps = (object["extensions"] as? [String: Any])?["credProps"] as? Bool == true && reportsCredProps
+        return registrationJSON(clientDataJSON: client, attestationObject: object2,
+                                residentKey: credProps ? asked && residentKeys : nil)
     }
 
-    func registrationJSON(clientDataJSON: [UInt8], attestationObject: [UInt8]) -> String {
-        jsonText(["id": base64url(credentialID), "rawId": base64url(credentialID), "type": "public-key",
-                  "authenticatorAttachment": "cross-platform", "clientExtensionResults": [String: Any](),
-                  "response": ["clientDataJSON": base64url(clientDataJSON),
-                               "attestationObject": base64url(attestationObject), "transports": ["usb"]]])
+    func registrationJSON(clientDataJSON: [UInt8], attestationObject: [UInt8], residentKey: Bool? = nil) -> String {
+        var extensions: [String: Any] = [:]
+        if let residentKey { extensions["credProps"] = ["rk": residentKey] }
+        return jsonText(["id": base64url(credentialID), "rawId": base64url(credentialID), "type": "public-key",
+                         "authenticatorAttachment": "cross-platform", "clientExtensionResults": extensions,
+                         "response": ["clientDataJSON": base64url(clientDataJSON),
+                                      "attestationObject": base64url(attestationObject), "transports": ["usb"]]])
     }
 
     /// The credential JSON answering authentication `options` (JSON).
@@ -156,7 +172,7 @@ final class TestAuthenticator: @unchecked Sendable {
         var response: [String: Any] = ["clientDataJSON": base64url(clientDataJSON),
                                        "authenticatorData": base64url(authenticatorData),
                                        "signature": base64url(signature)]
-        response["userHandle"] = userHandle.map(base64url) ?? NSNull()
+        response["userHandle"] = (userHandleOverride ?? userHandle).map(base64url) ?? NSNull()
         return jsonText(["id": base64url(credentialID), "rawId": base64url(credentialID), "type": "public-key",
                          "clientExtensionResults": [String: Any](), "response": response])
     }

@@ -16,7 +16,9 @@ struct WebAuthnCeremonyTests {
         #expect((first["rp"] as? [String: Any])?["name"] as? String == "ACME")
         #expect((first["user"] as? [String: Any])?["name"] as? String == "alice@example.com")
         #expect(unbase64url((first["user"] as? [String: Any])?["id"] as? String ?? "").count == 32)
-        #expect((first["pubKeyCredParams"] as? [[String: Any]])?.compactMap { $0["alg"] as? Int } == [-7, -8, -257])
+        #expect((first["pubKeyCredParams"] as? [[String: Any]])?.compactMap { $0["alg"] as? Int }
+            == [-7, -8, -257, -35, -36, -37])
+        #expect((first["extensions"] as? [String: Any])?["credProps"] as? Bool == true)
         #expect(first["timeout"] as? Int == 60000 && first["attestation"] as? String == "direct")
         let selection = first["authenticatorSelection"] as? [String: Any]
         #expect(selection?["userVerification"] as? String == "required")
@@ -53,7 +55,9 @@ struct WebAuthnCeremonyTests {
         let json = other.assert(try WebAuthnMultiFactorGenerator.authenticationOptions(for: resolver))
         let result = try resolver.resolveSignIn(with: WebAuthnMultiFactorGenerator.assertionForSignIn(credentialJSON: json))
         #expect(result.enrollmentID == second.uid && result.factorID == "webauthn")
-        #expect(result.factorClaims == [SignInResult.Claim(name: "webauthn_user_verified", value: "true")])
+        #expect(result.factorClaims == [SignInResult.Claim(name: "webauthn_user_verified", value: "true"),
+                                        SignInResult.Claim(name: "webauthn_key", value: "device-bound key"),
+                                        SignInResult.Claim(name: "webauthn_backed_up", value: "false")])
         #expect(errorCode { try WebAuthnMultiFactorGenerator.authenticationOptions(for: fixture.resolver(user),
                                                                                    enrollmentID: "no-such-factor-id") }
             == .mfaEnrollmentNotFound)
@@ -247,9 +251,11 @@ struct WebAuthnCeremonyTests {
         try accepted.signIn(accepted.user(), key)
     }
 
-    @Test("packed self attestation is verified: a wrong signature is INVALID_VERIFICATION_CODE")
+    @Test("packed self attestation is verified when attestation is judged: a wrong signature is INVALID_VERIFICATION_CODE")
     func packedSelfAttestation() throws {
-        let fixture = try WebAuthnFixture()
+        let fixture = try WebAuthnFixture(config: """
+            {"state":"ENABLED","providers":{"webauthn":"ENABLED"},"webauthn":{"rpId":"example.com","attestation":"direct"}}
+            """, trust: RecordingTrust(accept: true))
         let key = TestAuthenticator()
         key.format = "packed"
         let json = key.register(try fixture.registrationOptions(fixture.user()))

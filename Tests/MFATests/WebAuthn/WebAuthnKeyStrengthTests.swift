@@ -122,6 +122,41 @@ struct WebAuthnKeyStrengthTests {
         #expect(Self.register(fixture, Self.rsaKey(n: [UInt8](repeating: 0xff, count: 512), e: e), uid: "big") == nil)
     }
 
+    @Test("the strength rules hold for the algorithms passkeys brought: PS256 keys as RS256's, ES384 and ES512 points on their curves")
+    func passkeyAlgorithmsStrength() throws {
+        let fixture = try WebAuthnFixture()
+        func key(_ alg: Int64, _ params: [(TestCBOR.Item, TestCBOR.Item)], kty: Int64) -> [UInt8] {
+            TestCBOR.encode(.map([(.int(1), .int(kty)), (.int(3), .int(alg))] + params))
+        }
+        func ps256(e: [UInt8]) -> [UInt8] { key(-37, [(.int(-1), .bytes(Self.modulus)), (.int(-2), .bytes(e))], kty: 3) }
+        func ec(_ alg: Int64, curve: Int64, x: [UInt8], y: [UInt8]) -> [UInt8] {
+            key(alg, [(.int(-1), .int(curve)), (.int(-2), .bytes(x)), (.int(-3), .bytes(y))], kty: 2)
+        }
+        // P-384's generator, and the same x with y changed (off the curve).
+        let g384x = Self.hex("aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7")
+        let g384y = Self.hex("3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f")
+        var off384 = g384y
+        off384[47] ^= 1
+        let bad: [(String, [UInt8])] = [
+            ("PS256 e = 1", ps256(e: [1])),
+            ("PS256 e = 3", ps256(e: [3])),
+            ("PS256 1024-bit modulus", key(-37, [(.int(-1), .bytes([UInt8](repeating: 0xff, count: 128))),
+                                                 (.int(-2), .bytes([0x01, 0x00, 0x01]))], kty: 3)),
+            ("ES384 G with y changed", ec(-35, curve: 2, x: g384x, y: off384)),
+            ("ES384 (0, 0)", ec(-35, curve: 2, x: [UInt8](repeating: 0, count: 48), y: [UInt8](repeating: 0, count: 48))),
+            ("ES512 (1, 1)", ec(-36, curve: 3, x: [UInt8](repeating: 0, count: 65) + [1],
+                                y: [UInt8](repeating: 0, count: 65) + [1])),
+        ]
+        for (index, (name, cose)) in bad.enumerated() {
+            let error = Self.register(fixture, cose, uid: "bad\(index)")
+            #expect(error?.code == .invalidArgument && error?.message.contains("credential public key") == true,
+                    "\(name): \(String(describing: error))")
+        }
+        #expect(try fixture.context.stats().rows.isEmpty, "nothing was stored")
+        #expect(Self.register(fixture, ps256(e: [0x01, 0x00, 0x01]), uid: "ps") == nil)
+        #expect(Self.register(fixture, ec(-35, curve: 2, x: g384x, y: g384y), uid: "p384") == nil)
+    }
+
     @Test("the stateless verifier refuses the host's weak stored key as it refuses a registration")
     func statelessWeakKeyRefused() throws {
         let forger = TestAuthenticator()

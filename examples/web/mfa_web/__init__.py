@@ -30,8 +30,8 @@ from flask.typing import ResponseReturnValue
 import libmfa
 import werkzeug.exceptions
 
-from . import (account, app_check, audit, auth, csrf, database, engine, factors, messages, metrics, second_factor,
-               sessions)
+from . import (account, app_check, audit, auth, csrf, database, engine, factors, messages, metrics, passkeys,
+               second_factor, sessions)
 from .gateways import Gateways, MailOutbox
 from .settings import Settings, SettingsError
 
@@ -83,8 +83,8 @@ def create_app(settings: Optional[Settings] = None, gateways: Optional[Gateways]
     app.before_request(auth.load_user)
     app.before_request(csrf.protect)
     app.after_request(_security_headers)
-    for blueprint in (auth.blueprint, second_factor.blueprint, account.blueprint, app_check.blueprint,
-                      metrics.blueprint):
+    for blueprint in (auth.blueprint, passkeys.blueprint, second_factor.blueprint, account.blueprint,
+                      app_check.blueprint, metrics.blueprint):
         app.register_blueprint(blueprint)
     for kind in factors.KINDS:
         app.register_blueprint(kind.blueprint)

@@ -142,12 +142,12 @@ def sign_in() -> ResponseReturnValue:
     if flask.request.method == "GET":
         if engine.account() is not None:
             return flask.redirect(next_url)
-        return flask.render_template("auth/signin.html", next=next_url)
+        return _sign_in_page(next_url)
     email = flask.request.form.get("email", "")
     who = accounts.authenticate(email, flask.request.form.get("password", ""))
     if who is None:
         flask.flash("Wrong email or password.", "error")
-        return flask.render_template("auth/signin.html", email=email, next=next_url), 401
+        return _sign_in_page(next_url, email), 401
     auth_time = engine.now()
     token = devices.token()
     try:
@@ -160,12 +160,20 @@ def sign_in() -> ResponseReturnValue:
         return response
     except libmfa.MFAError as error:
         messages.flash(error)
-        return flask.render_template("auth/signin.html", email=email, next=next_url), 403
+        return _sign_in_page(next_url, email), 403
     engine.start_session(who, auth_time)
     if result.used_remembered_device:
         flask.flash("Signed in on a remembered browser: no second factor needed here until it is forgotten.",
                     "info")
     return flask.redirect(next_url)
+
+
+def _sign_in_page(next_url: str, email: str = "") -> str:
+    """The sign-in page: email and password, and a passkey (:mod:`mfa_web.passkeys`) when the server allows it."""
+    from . import passkeys
+
+    return flask.render_template("auth/signin.html", email=email, next=next_url,
+                                 passkey_options=passkeys.sign_in_options())
 
 
 @blueprint.post("/signout")

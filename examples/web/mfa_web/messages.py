@@ -65,6 +65,20 @@ WEBAUTHN: Sentences = {
     libmfa.SecondFactorExistsError: "This security key or passkey is already registered.",
 }
 
+#: What a passkey sign-in's refusals mean (the passkey views pass these). libmfa answers every
+#: refusal that could tell whether an account exists in one way: so does the page.
+PASSKEY: Sentences = {
+    libmfa.InvalidVerificationCodeError: "This passkey was not accepted. Sign in with your email and password, "
+                                         "or use another passkey.",
+    libmfa.InvalidArgumentError: "Your browser's answer was not a passkey's. Try again, or sign in with your "
+                                 "email and password.",
+    libmfa.InvalidSessionError: "This sign-in page has expired or was already used. Try again.",
+    libmfa.OperationNotAllowedError: "Signing in with a passkey is not enabled on this server.",
+    libmfa.UserVerificationRequiredError: "Signing in with a passkey needs it to check it's you (a PIN, a "
+                                          "fingerprint or a face), and this one did not.",
+    libmfa.RPIDMismatchError: "This passkey belongs to another site.",
+}
+
 #: For every other failure (storage, configuration, bugs).
 FALLBACK = "The server could not complete this request. Try again later."
 

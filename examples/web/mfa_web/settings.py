@@ -48,7 +48,8 @@ DEFAULT_MFA_CONFIG: Dict[str, Any] = {
     "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED", "webauthn": "ENABLED",
                   "email": "ENABLED"},
     # A key that can keep the credential (a passkey) is asked to; others still register.
-    "webauthn": {"residentKey": "preferred"},
+    # A passkey registered as such (from the account page) signs its user in without a password.
+    "webauthn": {"residentKey": "preferred", "passkeySignIn": True},
     # "Remember this browser for 30 days" under the second factor's form.
     "rememberedDevices": {"state": "ENABLED", "days": 30},
 }

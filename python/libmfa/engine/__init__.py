@@ -56,6 +56,7 @@ from .admin import (
     KeyRotationResult,
     SealCheck,
 )
+from .audit_trail import AuditChainVerification, AuditRecord, AuditVerification
 from .context import Context
 from .devices import DeviceToken, RememberedDevice
 from .email import (
@@ -73,6 +74,7 @@ from .totp import TOTPMultiFactorAssertion, TOTPMultiFactorGenerator, TOTPSecret
 from .webauthn import (
     WebAuthnAttestation,
     WebAuthnCredential,
+    WebAuthnCredentialInfo,
     WebAuthnMultiFactorAssertion,
     WebAuthnMultiFactorGenerator,
 )
@@ -85,6 +87,9 @@ __all__ = [
     "AdminStatsRow",
     "AdminUser",
     "AdminUserPage",
+    "AuditChainVerification",
+    "AuditRecord",
+    "AuditVerification",
     "Context",
     "DeviceToken",
     "EmailAuthCredential",
@@ -118,6 +123,7 @@ __all__ = [
     "TOTPSecret",
     "WebAuthnAttestation",
     "WebAuthnCredential",
+    "WebAuthnCredentialInfo",
     "WebAuthnMultiFactorAssertion",
     "WebAuthnMultiFactorGenerator",
 ]

@@ -28,12 +28,13 @@ from . import metrics as _metrics
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+    from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
     from .._typing import Bytes, OptionalText, Text, UnixTime
     from ..models import MultiFactorInfo
     from .admin import Admin
     from .devices import DeviceToken, RememberedDevice
+    from .audit_trail import AuditRecord, AuditVerification
     from ..otp import TOTP
 
     KeyPairs = Union[Mapping[str, Bytes], Iterable[Tuple[str, Bytes]], None]
@@ -198,6 +199,12 @@ class Context:
             events get series of their own, labelled ``tenant``, from the
             first one counted; the events of tenants past the bound share
             ``tenant="(other)"``. Out of range raises InvalidArgumentError.
+        audit_chain: the chain of the stored audit trail this context
+            appends to, when the configuration keeps the trail
+            (``"auditTrail": {"store": true}``): 1 to 64 letters, digits and
+            ``. _ - :``; None for ``"main"``. Appends to one chain wait for
+            each other; servers writing many events to one PostgreSQL store
+            may each name their own (see :meth:`verify_audit_trail`).
         email_sender: the mail gateway for email codes, a callable receiving a
             :class:`libmfa.EmailMessage` (``to``, ``subject``, ``body``,
             ``code``, ``purpose``). Its return value is ignored; raising makes
@@ -245,6 +252,7 @@ class Context:
         webauthn_trust: Optional[Callable[[Any], object]] = None,
         metrics: bool = True,
         metrics_tenants: Optional[int] = None,
+        audit_chain: OptionalText = None,
         email_sender: Optional[Callable[[Any], object]] = None,
         email_outbox: Union[str, bytes, os.PathLike[str], None] = None,
     ) -> None:
@@ -268,6 +276,7 @@ class Context:
         if isinstance(sms_outbox, os.PathLike):
             sms_outbox = os.fspath(sms_outbox)
         outbox_raw = _args.optional_text(sms_outbox, "sms_outbox")
+        chain_raw = _args.optional_text(audit_chain, "audit_chain")
         if outbox_raw is not None and sms_sender is not None:
             raise _args.invalid("give sms_sender or sms_outbox, not both")
         if outbox_raw == b"":
@@ -332,6 +341,8 @@ class Context:
             options.webauthn_trust = self._webauthn_trust_fn
         options.metrics = metrics_mode
         options.metrics_tenants = tenant_bound
+        if chain_raw is not None:
+            options.audit_chain = chain_raw
         if self._email_sender_fn is not None:
             options.email_sender = self._email_sender_fn
         if mail_outbox_raw is not None:
@@ -775,6 +786,74 @@ class Context:
         with self._use() as handle:
             check(lib.mfa_revoke_tokens(handle, raw_tenant, raw_uid, ctypes.byref(err)), err)
 
+    # --- passkeys: signing in without a password ------------------------------------------
+
+    def passkey_sign_in_options(self, tenant: OptionalText = None, hints: Optional[Sequence[str]] = None) -> str:
+        """The ``PublicKeyCredentialRequestOptions`` of a sign-in with a passkey alone, as JSON text.
+
+        No user is named: ``allowCredentials`` is empty (the browser offers
+        the passkeys it holds for the rp id, in the username field's autofill
+        with ``mediation: "conditional"`` or in its account chooser), user
+        verification is required, and the challenge is a fresh token bound to
+        ``tenant``. The answer is the same whoever asks.
+
+        Args:
+            tenant: the tenant the host serves, or None for the project.
+            hints: WebAuthn Level 3 hints (``"client-device"``, ``"hybrid"``, ``"security-key"``).
+
+        Raises:
+            OperationNotAllowedError: WebAuthn disabled, no ``webauthn.rpId``,
+                or ``webauthn.passkeySignIn`` not true.
+            InvalidArgumentError, TypeError, StorageError.
+        """
+        from . import webauthn
+
+        return webauthn.passkey_sign_in_options(self, tenant, hints)
+
+    def sign_in_with_passkey(self, credential: Any, tenant: OptionalText = None) -> SignInResult:
+        """Sign a user in with a passkey alone: first and second factor at once.
+
+        Args:
+            credential: the browser's ``credential.toJSON()`` answering
+                :meth:`passkey_sign_in_options` (JSON text or a dict).
+            tenant: the tenant the host serves, or None.
+
+        Returns:
+            A :class:`libmfa.SignInResult` naming the user (``uid``,
+            ``tenant``) and the passkey (``enrollment_id``), whose ``claims``
+            say ``sign_in_method: "passkey"`` and ``amr`` (``"hwk user mfa"``
+            for a device-bound key, ``"swk user mfa"`` for a synced passkey)
+            beside the claims of a WebAuthn second factor.
+
+        Raises:
+            InvalidVerificationCodeError: the passkey was not accepted (an
+                unknown credential, another tenant's, a removed one, one that
+                is not a passkey, another user handle, a wrong signature: one
+                answer, so that nobody learns whether an account exists).
+            InvalidArgumentError (malformed, no ``userHandle``),
+            InvalidSessionError (another challenge, expired, used),
+            TenantMismatchError, OriginMismatchError, RPIDMismatchError,
+            UserVerificationRequiredError, OperationNotAllowedError,
+            TooManyAttemptsError, UserTokenExpiredError, CredentialClonedError,
+            TypeError, StorageError.
+        """
+        from . import webauthn
+
+        return webauthn.sign_in_with_passkey(self, credential, tenant)
+
+    def webauthn_credentials(self, uid: Text, tenant: OptionalText = None) -> List[Any]:
+        """A user's WebAuthn credentials (:class:`libmfa.WebAuthnCredentialInfo`), oldest first.
+
+        Which are passkeys that sign in without a password, which are synced
+        (the backup flags), how each was attested. An operator's call: no session.
+
+        Raises:
+            TypeError, InvalidArgumentError, StorageError.
+        """
+        from . import webauthn
+
+        return list(webauthn.webauthn_credentials(self, uid, tenant))
+
     def passed_second_factor(self, uid: Text, within: object, tenant: OptionalText = None) -> bool:
         """Step-up: whether ``uid`` passed a second factor in the last ``within`` seconds.
 
@@ -861,12 +940,99 @@ class Context:
     def purge_expired(self) -> None:
         """Delete pending TOTP secrets past their deadline and expired used-token records.
 
+        With the stored audit trail, also its events past the configuration's
+        retention and size (:meth:`purge_audit_trail`).
+
         Raises:
             StorageError: the store failed.
         """
         err = ctypes.c_void_p()
         with self._use() as handle:
             check(lib.mfa_purge_expired(handle, ctypes.byref(err)), err)
+
+    # --- the stored audit trail -----------------------------------------------------------
+
+    def audit_records(self, tenant: OptionalText = None, uid: OptionalText = None,
+                      kind: Union[int, str, None] = None, since: Optional[int] = None,
+                      until: Optional[int] = None, chain: OptionalText = None, after_seq: Optional[int] = None,
+                      after: Optional[Tuple[int, str, int]] = None, limit: int = 100,
+                      latest: bool = False) -> List[AuditRecord]:
+        """Read stored audit events (the configuration's ``auditTrail.store`` keeps them), oldest first.
+
+        Every filter is optional. Events come by time, then chain, then
+        number; by number alone with ``chain``.
+
+        Args:
+            tenant: only this tenant's events (``""`` for the project's).
+            uid: only events about this user.
+            kind: only events of this kind: an ``AUDIT_*`` int or a kind's
+                name (``"SIGN_IN_FAILURE"``, also for kinds newer than this
+                package).
+            since: only events at or after this Unix time.
+            until: only events before this Unix time.
+            chain: only this chain's events, by number.
+            after_seq: with ``chain``, only events numbered after this one.
+            after: the :attr:`AuditRecord.position` of the last record of
+                the previous page (without ``chain``).
+            limit: at most this many, 1 to :data:`libmfa.TRAIL_READ_MAX`.
+            latest: the latest ``limit`` events instead of the earliest
+                (still oldest first).
+
+        Raises:
+            InvalidArgumentError: a bad limit, kind, tenant, uid or chain;
+            StorageError.
+        """
+        from . import audit_trail
+
+        return audit_trail.records(self, tenant=tenant, uid=uid, kind=kind, since=since, until=until, chain=chain,
+                                   after_seq=after_seq, after=after, limit=limit, latest=latest)
+
+    def audit_trail(self, tenant: OptionalText = None, uid: OptionalText = None,
+                    kind: Union[int, str, None] = None, since: Optional[int] = None,
+                    until: Optional[int] = None) -> Iterator[AuditRecord]:
+        """Every stored audit event the filters select, oldest first, read a page at a time.
+
+        The filters are those of :meth:`audit_records`.
+        """
+        from . import audit_trail
+
+        return audit_trail.every(self, tenant=tenant, uid=uid, kind=kind, since=since, until=until)
+
+    def verify_audit_trail(self) -> AuditVerification:
+        """Check the stored audit trail, chain by chain.
+
+        Every event's MAC and link to the event before it, the numbering
+        from the anchor (the first event kept after purges) to the head, and
+        the head's own MAC. Events MACed under a key not among this
+        context's keys are counted as unchecked (give the earlier keys as
+        ``previous_keys`` to check them). Reads without locks while other
+        processes append.
+
+        Returns:
+            An :class:`AuditVerification`: ``intact``, and for each broken
+            chain the event where it breaks and what is wrong there.
+
+        Raises:
+            StorageError: the trail cannot be read.
+        """
+        from . import audit_trail
+
+        return audit_trail.verify(self)
+
+    def purge_audit_trail(self) -> int:
+        """Delete stored audit events past the configuration's ``retentionDays`` and ``maxEvents``.
+
+        Each chain stays verifiable from its new anchor.
+
+        Returns:
+            How many events were deleted.
+
+        Raises:
+            StorageError.
+        """
+        from . import audit_trail
+
+        return audit_trail.purge(self)
 
 
 def _text(value: Text) -> str:

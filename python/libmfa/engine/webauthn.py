@@ -3,9 +3,18 @@
 Enable it with ``"providers": {"webauthn": "ENABLED"}`` and the relying
 party: ``"webauthn": {"rpId": "example.com", "origins": ["https://example.com"]}``
 (also ``userVerification``, ``residentKey``, ``attestation``,
-``attestationRoots``, ``timeout``). Each credential is one factor (factor id
-``"webauthn"``, kind ``FACTOR_WEBAUTHN``; its hint is ``"security key"`` or
-``"passkey"``).
+``attestationRoots``, ``timeout``, ``passkeySignIn``). Each credential is one
+factor (factor id ``"webauthn"``, kind ``FACTOR_WEBAUTHN``; its hint is
+``"synced passkey"``, ``"device-bound passkey"``, ``"passkey"`` or
+``"security key"``).
+
+Passkeys sign in without a password when ``webauthn.passkeySignIn`` is true:
+register one with :meth:`WebAuthnMultiFactorGenerator.passkey_registration_options`,
+then::
+
+    options = ctx.passkey_sign_in_options()
+    # browser: navigator.credentials.get({publicKey: ..., mediation: "conditional"})
+    result = ctx.sign_in_with_passkey(credential_json)   # result.uid is who signed in
 
 Registering (from an enrollment session, like any enrollment)::
 
@@ -37,13 +46,15 @@ from .._lib import lib
 from .._record import Record
 from ..errors import check
 from ..models import WEBAUTHN_FACTOR_ID, MultiFactorInfo
-from .flow import MultiFactorAssertion, MultiFactorResolver, MultiFactorSession, session_token
+from .flow import MultiFactorAssertion, MultiFactorResolver, MultiFactorSession, session_token, sign_in_result
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, Optional, Tuple, Union
+    from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
     from .._typing import OptionalText, Text
+    from ..models import SignInResult
+    from .context import Context
 
     Credential = Union[str, bytes, Dict[str, Any]]
 
@@ -98,6 +109,37 @@ class WebAuthnMultiFactorAssertion(MultiFactorAssertion):
         return fields
 
 
+#: The values of each ceremony option, as WebAuthn spells them.
+ATTACHMENTS = ("platform", "cross-platform")
+REQUIREMENTS = ("required", "preferred", "discouraged")
+HINTS = ("security-key", "client-device", "hybrid")
+
+
+def _ceremony(authenticator_attachment: OptionalText = None, user_verification: OptionalText = None,
+              resident_key: OptionalText = None, hints: Optional[Sequence[str]] = None,
+              algorithms: Optional[Sequence[int]] = None) -> Optional[Tuple[_ffi.mfa_webauthn_options, Any]]:
+    """An ``mfa_webauthn_options`` for the options given (and what it points to), or None when none is."""
+    if authenticator_attachment is None and user_verification is None and resident_key is None and not hints \
+            and algorithms is None:
+        return None
+    options = _ffi.mfa_webauthn_options()
+    check(lib.mfa_webauthn_options_init(ctypes.byref(options), _ffi.MFA_WEBAUTHN_OPTIONS_VERSION))
+    options.authenticator_attachment = _args.optional_text(authenticator_attachment, "authenticator_attachment")
+    options.user_verification = _args.optional_text(user_verification, "user_verification")
+    options.resident_key = _args.optional_text(resident_key, "resident_key")
+    if hints:
+        if isinstance(hints, (str, bytes)):
+            raise TypeError("hints must be a sequence of str, such as [\"client-device\"]")
+        options.hints = _args.text(",".join(str(hint) for hint in hints), "hints")
+    keep: Any = None
+    if algorithms is not None:
+        values = [int(algorithm) for algorithm in algorithms]
+        keep = (ctypes.c_int32 * max(len(values), 1))(*values)
+        options.algorithms = ctypes.cast(keep, ctypes.POINTER(ctypes.c_int32))
+        options.algorithm_count = len(values)
+    return options, keep
+
+
 class WebAuthnMultiFactorGenerator:
     """Makes WebAuthn ceremony options and assertions, in the style of the other generators."""
 
@@ -108,8 +150,10 @@ class WebAuthnMultiFactorGenerator:
         raise TypeError("WebAuthnMultiFactorGenerator has only static methods")
 
     @staticmethod
-    def registration_options(session: MultiFactorSession, user_name: Text,
-                             user_display_name: OptionalText = None) -> str:
+    def registration_options(session: MultiFactorSession, user_name: Text, user_display_name: OptionalText = None,
+                             *, authenticator_attachment: OptionalText = None, user_verification: OptionalText = None,
+                             resident_key: OptionalText = None, hints: Optional[Sequence[str]] = None,
+                             algorithms: Optional[Sequence[int]] = None) -> str:
         """The ``PublicKeyCredentialCreationOptions`` for the user of ``session``, as JSON text.
 
         Args:
@@ -117,19 +161,52 @@ class WebAuthnMultiFactorGenerator:
             user_name: the account name the authenticator shows (an email
                 address), 1 to 256 bytes.
             user_display_name: a friendlier name, or None for ``user_name``.
+            authenticator_attachment: ``"platform"`` or ``"cross-platform"``, or None for any.
+            user_verification: ``"required"``, ``"preferred"`` or
+                ``"discouraged"``, or None for the configuration's (a call
+                cannot ask for less than the configuration requires).
+            resident_key: ``"required"`` (a passkey), ``"preferred"`` or
+                ``"discouraged"``, or None for the configuration's.
+            hints: WebAuthn Level 3 hints, most likely first:
+                ``"security-key"``, ``"client-device"``, ``"hybrid"``.
+            algorithms: the COSE algorithms offered (``COSE_ES256``, ...),
+                most preferred first, or None for all six.
+
+        What the call asked for is checked when the registration finishes
+        (the UV flag, a discoverable credential, an offered algorithm).
 
         Raises:
             OperationNotAllowedError: WebAuthn disabled, or no ``webauthn.rpId``.
             InvalidSessionError, UserTokenExpiredError, SecondFactorLimitExceededError,
-            InvalidArgumentError, TypeError, StorageError.
+            InvalidArgumentError (also an option that is not one of its values), TypeError, StorageError.
         """
         if not isinstance(session, MultiFactorSession):
             raise TypeError("session must be a MultiFactorSession, not %s" % type(session).__name__)
-        _lib.require(("mfa_webauthn_registration_options",), "WebAuthn")
-        return session.context._string_call(lib.mfa_webauthn_registration_options,
-                                            _args.text(session_token(session), "session"),
-                                            _args.text(user_name, "user_name"),
-                                            _args.optional_text(user_display_name, "user_display_name"))
+        arguments = (_args.text(session_token(session), "session"), _args.text(user_name, "user_name"),
+                     _args.optional_text(user_display_name, "user_display_name"))
+        ceremony = _ceremony(authenticator_attachment, user_verification, resident_key, hints, algorithms)
+        if ceremony is None:
+            _lib.require(("mfa_webauthn_registration_options",), "WebAuthn")
+            return session.context._string_call(lib.mfa_webauthn_registration_options, *arguments)
+        _lib.require(("mfa_webauthn_registration_options_ext",), "WebAuthn ceremony options")
+        return session.context._string_call(lib.mfa_webauthn_registration_options_ext, *arguments,
+                                            ctypes.byref(ceremony[0]))
+
+    @staticmethod
+    def passkey_registration_options(session: MultiFactorSession, user_name: Text,
+                                     user_display_name: OptionalText = None, *,
+                                     authenticator_attachment: OptionalText = None,
+                                     hints: Optional[Sequence[str]] = None,
+                                     algorithms: Optional[Sequence[int]] = None) -> str:
+        """:meth:`registration_options` for a passkey that signs in without a password.
+
+        A discoverable credential (``resident_key="required"``) and user
+        verification required; enrolling refuses a credential the browser
+        says is not discoverable (``credProps``).
+        """
+        return WebAuthnMultiFactorGenerator.registration_options(
+            session, user_name, user_display_name, authenticator_attachment=authenticator_attachment,
+            user_verification="required", resident_key="required", hints=hints, algorithms=algorithms)
 
     @staticmethod
     def assertion_for_enrollment(credential: Credential) -> WebAuthnMultiFactorAssertion:
@@ -139,13 +216,18 @@ class WebAuthnMultiFactorGenerator:
 
     @staticmethod
     def authentication_options(resolver: MultiFactorResolver,
-                               enrollment_id: Union[MultiFactorInfo, Text, None] = None) -> str:
+                               enrollment_id: Union[MultiFactorInfo, Text, None] = None, *,
+                               user_verification: OptionalText = None,
+                               hints: Optional[Sequence[str]] = None) -> str:
         """The ``PublicKeyCredentialRequestOptions`` for ``resolver``'s sign-in, as JSON text.
 
         Args:
             resolver: the :class:`libmfa.MultiFactorResolver` of the sign-in.
             enrollment_id: the hint the user chose (or its uid), or None to
                 allow every WebAuthn credential of the user.
+            user_verification: as for :meth:`registration_options`; what it
+                requires is checked by :meth:`libmfa.MultiFactorResolver.resolve_sign_in`.
+            hints: WebAuthn Level 3 hints, as for :meth:`registration_options`.
 
         Raises:
             InvalidSessionError, UserTokenExpiredError, TenantMismatchError,
@@ -156,11 +238,15 @@ class WebAuthnMultiFactorGenerator:
             raise TypeError("resolver must be a MultiFactorResolver, not %s" % type(resolver).__name__)
         if isinstance(enrollment_id, MultiFactorInfo):
             enrollment_id = enrollment_id.uid
-        _lib.require(("mfa_webauthn_authentication_options",), "WebAuthn")
-        return resolver.context._string_call(lib.mfa_webauthn_authentication_options,
-                                             _args.text(resolver.session, "pending_credential"),
-                                             _args.optional_text(resolver.tenant, "tenant"),
-                                             _args.optional_text(enrollment_id, "enrollment_id"))
+        arguments = (_args.text(resolver.session, "pending_credential"), _args.optional_text(resolver.tenant, "tenant"),
+                     _args.optional_text(enrollment_id, "enrollment_id"))
+        ceremony = _ceremony(user_verification=user_verification, hints=hints)
+        if ceremony is None:
+            _lib.require(("mfa_webauthn_authentication_options",), "WebAuthn")
+            return resolver.context._string_call(lib.mfa_webauthn_authentication_options, *arguments)
+        _lib.require(("mfa_webauthn_authentication_options_ext",), "WebAuthn ceremony options")
+        return resolver.context._string_call(lib.mfa_webauthn_authentication_options_ext, *arguments,
+                                             ctypes.byref(ceremony[0]))
 
     @staticmethod
     def assertion_for_sign_in(credential: Credential,
@@ -184,8 +270,10 @@ class WebAuthnAttestation(Record):
     """An attestation, as a ``webauthn_trust`` callback of :class:`libmfa.Context` sees it.
 
     Attributes:
-        format: ``"none"``, ``"packed"`` or ``"fido-u2f"``.
-        kind: ``"none"``, ``"self"`` or ``"basic"`` (a certificate chain).
+        format: ``"none"``, ``"packed"``, ``"fido-u2f"``, ``"tpm"``,
+            ``"android-key"``, ``"apple"``, or another (then ``kind`` is ``"unverified"``).
+        kind: ``"none"``, ``"self"``, ``"basic"`` (a certificate chain),
+            ``"attca"`` (TPM), ``"anonca"`` (Apple) or ``"unverified"``.
         aaguid: the authenticator model's AAGUID (16 bytes).
         certificates: the chain, leaf first, DER (a tuple of bytes).
         chain_trusted: whether the chain leads to a configured ``webauthn.attestationRoots`` entry.
@@ -224,12 +312,13 @@ class WebAuthnCredential(Record):
     Attributes:
         credential_id: the credential id (bytes).
         public_key: the COSE public key (bytes): keep it for :func:`verify_assertion`.
-        algorithm: its COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256).
+        algorithm: its COSE algorithm: ``COSE_ES256`` (-7), ``COSE_EDDSA``
+            (-8), ``COSE_RS256`` (-257), ``COSE_ES384`` (-35), ``COSE_ES512`` (-36) or ``COSE_PS256`` (-37).
         sign_count: the signature counter at registration.
         flags: the authenticator data flags (``WEBAUTHN_FLAG_UP``, ``_UV``, ``_BE``, ``_BS``).
         aaguid: the AAGUID (16 bytes).
-        format: ``"none"``, ``"packed"`` or ``"fido-u2f"``.
-        attestation_kind: ``"none"``, ``"self"`` or ``"basic"``.
+        format: ``"none"``, ``"packed"``, ``"fido-u2f"``, ``"tpm"``, ``"android-key"`` or ``"apple"``.
+        attestation_kind: ``"none"``, ``"self"``, ``"basic"``, ``"attca"`` or ``"anonca"``.
         certificates: the attestation chain, leaf first, DER (not judged).
     """
 
@@ -248,6 +337,109 @@ class WebAuthnCredential(Record):
 
     def __init__(self, **fields: Any) -> None:
         self._set(**fields)
+
+
+class WebAuthnCredentialInfo(Record):
+    """One WebAuthn credential of a user (:meth:`libmfa.Context.webauthn_credentials`).
+
+    Attributes:
+        enrollment_id: the factor's enrollment id.
+        display_name: the user's name for it, or None.
+        enrollment_time: when it was registered (Unix seconds).
+        credential_id: the credential id (bytes).
+        algorithm: its COSE algorithm (``COSE_ES256``, ...).
+        aaguid: the authenticator model's AAGUID (16 bytes).
+        transports: the transports the browser reported (a tuple of str).
+        discoverable: True or False as ``credProps`` said, None when the browser did not say.
+        user_verified: whether the user was verified at registration.
+        backup_eligible: BE, the credential may be synced.
+        backed_up: BS, it is backed up (as of its last use).
+        passkey: a passkey that signs in without a password (discoverable, registered with UV).
+        backup: ``"synced passkey"`` (BE) or ``"device-bound key"``.
+        sign_count: the signature counter as last seen.
+        attestation_format: ``"none"``, ``"packed"``, ``"tpm"``, ...
+        attestation_kind: ``"none"``, ``"self"``, ``"basic"``, ``"attca"``, ``"anonca"`` or ``"unverified"``.
+        last_used_at: when it last signed in (Unix seconds), 0 if never.
+    """
+
+    __slots__ = ("enrollment_id", "display_name", "enrollment_time", "credential_id", "algorithm", "aaguid",
+                 "transports", "discoverable", "user_verified", "backup_eligible", "backed_up", "passkey", "backup",
+                 "sign_count", "attestation_format", "attestation_kind", "last_used_at")
+
+    enrollment_id: str
+    display_name: Optional[str]
+    enrollment_time: int
+    credential_id: bytes
+    algorithm: int
+    aaguid: bytes
+    transports: Tuple[str, ...]
+    discoverable: Optional[bool]
+    user_verified: bool
+    backup_eligible: bool
+    backed_up: bool
+    passkey: bool
+    backup: str
+    sign_count: int
+    attestation_format: str
+    attestation_kind: str
+    last_used_at: int
+
+    def __init__(self, **fields: Any) -> None:
+        self._set(**fields)
+
+    @classmethod
+    def _from_fields(cls, f: _ffi.mfa_webauthn_credential_info) -> WebAuthnCredentialInfo:
+        transports = _memory.required(f.transports)
+        return cls(enrollment_id=_memory.required(f.enrollment_id), display_name=_memory.optional(f.display_name),
+                   enrollment_time=int(f.enrollment_time),
+                   credential_id=ctypes.string_at(f.credential_id, f.credential_id_len), algorithm=int(f.algorithm),
+                   aaguid=ctypes.string_at(f.aaguid, 16), transports=tuple(transports.split(",")) if transports else (),
+                   discoverable=None if f.discoverable < 0 else bool(f.discoverable),
+                   user_verified=bool(f.user_verified),
+                   backup_eligible=bool(f.backup_flags & _ffi.MFA_WEBAUTHN_FLAG_BE),
+                   backed_up=bool(f.backup_flags & _ffi.MFA_WEBAUTHN_FLAG_BS), passkey=bool(f.passkey),
+                   backup=_memory.required(f.backup), sign_count=int(f.sign_count),
+                   attestation_format=_memory.required(f.attestation_format),
+                   attestation_kind=_memory.required(f.attestation_kind), last_used_at=int(f.last_used_at))
+
+
+def passkey_sign_in_options(context: Context, tenant: OptionalText = None,
+                            hints: Optional[Sequence[str]] = None) -> str:
+    """:meth:`libmfa.Context.passkey_sign_in_options`."""
+    _lib.require(("mfa_passkey_sign_in_options",), "passkey")
+    ceremony = _ceremony(hints=hints)
+    return context._string_call(lib.mfa_passkey_sign_in_options, _args.optional_text(tenant, "tenant"),
+                                ctypes.byref(ceremony[0]) if ceremony else None)
+
+
+def sign_in_with_passkey(context: Context, credential: Credential, tenant: OptionalText = None) -> SignInResult:
+    """:meth:`libmfa.Context.sign_in_with_passkey`."""
+    _lib.require(("mfa_passkey_sign_in",), "passkey")
+    raw = _credential(credential)
+    raw_tenant = _args.optional_text(tenant, "tenant")
+    out = ctypes.POINTER(_ffi.mfa_sign_in_result)()
+    err = ctypes.c_void_p()
+    try:
+        with context._use() as handle:
+            check(lib.mfa_passkey_sign_in(handle, ctypes.byref(out), raw_tenant, raw, ctypes.byref(err)), err)
+        return sign_in_result(out.contents)
+    finally:
+        lib.mfa_sign_in_result_free(out)
+
+
+def webauthn_credentials(context: Context, uid: Text, tenant: OptionalText = None) -> List[WebAuthnCredentialInfo]:
+    """:meth:`libmfa.Context.webauthn_credentials`."""
+    _lib.require(("mfa_webauthn_credentials_list", "mfa_webauthn_credential_list_free"), "passkey")
+    out = ctypes.POINTER(_ffi.mfa_webauthn_credential_list)()
+    err = ctypes.c_void_p()
+    try:
+        with context._use() as handle:
+            check(lib.mfa_webauthn_credentials_list(handle, ctypes.byref(out), _args.optional_text(tenant, "tenant"),
+                                                    _args.text(uid, "uid"), ctypes.byref(err)), err)
+        listed = out.contents
+        return [WebAuthnCredentialInfo._from_fields(listed.items[i]) for i in range(listed.count)]
+    finally:
+        lib.mfa_webauthn_credential_list_free(out)
 
 
 def verify_registration(credential: Credential, challenge: Text, rp_id: Text, origin: Text,
@@ -308,5 +500,6 @@ def verify_assertion(credential: Credential, challenge: Text, rp_id: Text, origi
     return int(count.value), int(flags.value)
 
 
-__all__ = ["WebAuthnAttestation", "WebAuthnCredential", "WebAuthnMultiFactorAssertion",
-           "WebAuthnMultiFactorGenerator", "verify_assertion", "verify_registration"]
+__all__ = ["WebAuthnAttestation", "WebAuthnCredential", "WebAuthnCredentialInfo", "WebAuthnMultiFactorAssertion",
+           "WebAuthnMultiFactorGenerator", "passkey_sign_in_options", "sign_in_with_passkey", "verify_assertion",
+           "verify_registration", "webauthn_credentials"]

@@ -47,7 +47,7 @@ extension MFAContext {
         guard let step = try TOTPFactor.match(oneTimePassword, secret: secret, .standard, at: now,
                                               window: config.adjacentIntervals) else {
             audit(AuditEvent(kind: .signInFailure, tenant: user.tenantKey, uid: user.uid, factorID: TOTPMultiFactorID,
-                             time: now, detail: MFAErrorCode.invalidVerificationCode.name))
+                             time: now, detail: MFAErrorCode.invalidVerificationCode.name), config: config)
             throw MFAError(.invalidVerificationCode, "the code does not match the secret; try again")
         }
         let pendingID = pending.pendingID

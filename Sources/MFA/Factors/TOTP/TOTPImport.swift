@@ -37,9 +37,12 @@ extension MFAContext {
                                   sealed: sealed.sealed)
         record.kindValues = TOTPStore.values(
             TOTPParameters(algorithm: totp.algorithm, digits: totp.digits, period: totp.period), lastStep: -1)
-        try store.insertFactor(record, maxFactors: config.limits.maxFactors) { _, _ in }
-        audit(AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: TOTPMultiFactorID,
-                         enrollmentID: enrollmentID, time: now, detail: "IMPORTED"))
+        let note = auditNote(config) { () in
+            [AuditEvent(kind: .enroll, tenant: user.tenantKey, uid: user.uid, factorID: TOTPMultiFactorID,
+                        enrollmentID: enrollmentID, time: now, detail: "IMPORTED")]
+        }
+        try store.insertFactor(record, maxFactors: config.limits.maxFactors, audit: note) { _, _ in }
+        report(note, ())
         return try factorInfo(record, masked: false)
     }
 

@@ -29,6 +29,18 @@ package struct RelyingParty: Sendable {
         package var attestation: AttestationResult
         package var transports: [String]
         package var attachment: String?
+        /// Whether the credential is discoverable, as the browser's credProps says.
+        package var residentKey: Bool?
+    }
+
+    /// What to do with a registration's attestation statement.
+    package enum Statements: Sendable {
+        /// Verify it; a format libmfa does not know is `invalidArgument`.
+        case verify
+        /// Verify it if its format is known; record another as unverified.
+        case verifyKnown
+        /// Record its format only (conveyance `none`, nobody to judge it).
+        case skip
     }
 
     /// A verified assertion: what the store must check and keep.
@@ -80,8 +92,8 @@ package struct RelyingParty: Sendable {
     /// §7.1 steps 5-21 for a registration whose client data was read and
     /// whose challenge was checked: origin, rp id hash, flags, algorithm,
     /// attestation statement.
-    package func verifyRegistration(_ credential: CredentialJSON,
-                                    clientData: ClientData) throws(MFAError) -> Registration {
+    package func verifyRegistration(_ credential: CredentialJSON, clientData: ClientData,
+                                    statements: Statements = .verify) throws(MFAError) -> Registration {
         try checkOrigin(clientData)
         guard let object = credential.attestationObject else {
             throw MFAError(.invalidArgument, "credential: no attestationObject")
@@ -100,10 +112,18 @@ package struct RelyingParty: Sendable {
         guard attested.credentialID == credential.credentialID else {
             throw MFAError(.invalidArgument, "credential: rawId is not the credential id of the authenticator data")
         }
-        let result = try AttestationStatement.verify(format: format, statement: statement, authData: authData,
+        let result: AttestationResult
+        switch statements {
+        case .skip where format != "none",
+             .verifyKnown where !AttestationStatement.formats.contains(format):
+            result = AttestationResult(format: AttestationStatement.printable(format), kind: .unverified, chain: [])
+        default:
+            result = try AttestationStatement.verify(format: format, statement: statement, authData: authData,
                                                      clientDataHash: SHA256.digest(clientData.raw))
+        }
         return Registration(clientData: clientData, authData: authData, credential: attested, attestation: result,
-                            transports: credential.transports, attachment: credential.attachment)
+                            transports: credential.transports, attachment: credential.attachment,
+                            residentKey: credential.residentKey)
     }
 
     /// §7.2 steps 11-21 for an assertion whose client data was read and whose

@@ -2,9 +2,10 @@ extension MFAContext {
     /// `WebAuthnMultiFactorGenerator.authenticationOptions`: the
     /// `PublicKeyCredentialRequestOptions` (JSON) for a sign-in's pending
     /// credential, allowing the user's credentials (or only `enrollmentID`'s).
-    func webAuthnAuthenticationOptions(pendingCredential: String, tenant: String?,
-                                       enrollmentID: String?) throws(MFAError) -> String {
+    func webAuthnAuthenticationOptions(pendingCredential: String, tenant: String?, enrollmentID: String?,
+                                       ceremony: WebAuthnCeremonyOptions = WebAuthnCeremonyOptions()) throws(MFAError) -> String {
         if let enrollmentID { try MFAUser.checkIdentifier(enrollmentID, "enrollment id") }
+        try ceremony.check()
         let now = clock.now()
         let claims = try openPendingCredential(pendingCredential, tenant: tenant, now: now)
         let state = try store.tokenState(tokenID: claims.id, tenant: claims.tenant, uid: claims.uid)
@@ -22,17 +23,30 @@ extension MFAContext {
             throw MFAError(.mfaEnrollmentNotFound, enrollmentID == nil ? "the user has no WebAuthn credential"
                            : "the user has no WebAuthn credential with this enrollment id")
         }
+        let userVerification = Self.userVerification(settings, ceremony)
+        let terms = WebAuthnCeremonyTerms(userVerification: userVerification == .required)
         let challenge = TokenClaims(purpose: .webAuthnAuthentication, id: claims.id, tenant: claims.tenant,
                                     uid: claims.uid, expires: now.plus(settings.timeoutSeconds),
-                                    reference: enrollmentID ?? "", epoch: claims.epoch, parentExpires: claims.expires)
-        let options: JSONValue = .object([
-            ("challenge", .string(try WebAuthnChallenge.make(challenge, keyring: keyring))),
+                                    reference: terms.authenticationReference(enrollmentID: enrollmentID),
+                                    epoch: claims.epoch, parentExpires: claims.expires)
+        return Self.requestOptions(challenge: try WebAuthnChallenge.make(challenge, keyring: keyring), rpID: rpID,
+                                   allow: credentials.map(Self.descriptor), userVerification: userVerification,
+                                   settings: settings, hints: ceremony.hints)
+    }
+
+    /// `PublicKeyCredentialRequestOptions` as JSON.
+    static func requestOptions(challenge: String, rpID: String, allow: [JSONValue],
+                               userVerification: WebAuthnUserVerification, settings: WebAuthnSettings,
+                               hints: [WebAuthnHint]) -> String {
+        var members: [(String, JSONValue)] = [
+            ("challenge", .string(challenge)),
             ("rpId", .string(rpID)),
-            ("allowCredentials", .array(credentials.map(Self.descriptor))),
-            ("userVerification", .string(settings.userVerification.rawValue)),
+            ("allowCredentials", .array(allow)),
+            ("userVerification", .string(userVerification.rawValue)),
             ("timeout", .int(settings.timeoutMilliseconds)),
-        ])
-        return options.jsonText
+        ]
+        if !hints.isEmpty { members.append(("hints", .array(hints.map { .string($0.rawValue) }))) }
+        return JSONValue.object(members).jsonText
     }
 
     /// How to judge a WebAuthn assertion (WebAuthn §7.2).
@@ -79,7 +93,7 @@ extension MFAContext {
         guard claims.expires >= now else { throw MFAError(.invalidSession, "the pending credential has expired") }
         let authData = try RelyingParty.assertionData(credential)
         let named = assertion.enrollmentID
-        let restricted = challenge.reference.isEmpty ? nil : challenge.reference
+        let (restricted, terms) = WebAuthnCeremonyTerms.authentication(challenge.reference)
         let locate = { (db: SQLConnection) throws(MFAError) -> String? in
             guard let id = try WebAuthnStore.enrollmentID(db, credentialID: credential.credentialID,
                                                           tenant: claims.tenant, uid: claims.uid) else {
@@ -100,10 +114,10 @@ extension MFAContext {
         let checked: WebAuthnCheck
         do throws(MFAError) {
             checked = try webAuthnCheck(credential, clientData: clientData, authData: authData, factor: factor,
-                                        settings: config.webAuthnSettings)
+                                        settings: config.webAuthnSettings, userVerification: terms.userVerification)
         } catch {
             guard Self.uncountedRefusals.contains(error.code) else { throw error }
-            try refuseWebAuthn(error, factor: factor, claims: claims, limits: config.limits, now: now)
+            try refuseWebAuthn(error, factor: factor, claims: claims, config: config, now: now)
         }
         return FactorAttempt(enrollmentID: nil, locate: locate, judge: { (input) throws(MFAError) -> AttemptVerdict in
             let stored = try WebAuthnStore.attemptState(input.state)
@@ -112,7 +126,8 @@ extension MFAContext {
             var verdict = checked
             if !Self.sameKey(input.factor, factor) || input.config.webAuthnSettings != config.webAuthnSettings {
                 verdict = try self.webAuthnCheck(credential, clientData: clientData, authData: authData,
-                                                 factor: input.factor, settings: input.config.webAuthnSettings)
+                                                 factor: input.factor, settings: input.config.webAuthnSettings,
+                                                 userVerification: terms.userVerification)
             }
             guard verdict.credentialID == stored.credentialID else {
                 throw MFAError(.storageError, "a stored WebAuthn credential does not match its key")
@@ -129,8 +144,18 @@ extension MFAContext {
             // refuses it as a cloned authenticator (the claim's miss).
             let claim = WebAuthnStore.claim(input.factor.enrollmentID, signCount: Int64(authData.signCount),
                                             backupState: flags.contains(.backedUp), now: input.now)
-            return .accept(claim, claims: [("webauthn_user_verified", flags.contains(.userVerified) ? "true" : "false")])
+            return .accept(claim, claims: Self.webAuthnClaims(flags))
         })
+    }
+
+    /// The claims a WebAuthn sign-in adds: whether the user was verified,
+    /// and what the backup flags say of the credential ("synced passkey"
+    /// when it may be backed up, BE; else "device-bound key"; and whether it
+    /// is backed up now, BS).
+    static func webAuthnClaims(_ flags: AuthenticatorData.Flags) -> [(name: String, value: String)] {
+        [("webauthn_user_verified", flags.contains(.userVerified) ? "true" : "false"),
+         ("webauthn_key", flags.contains(.backupEligible) ? "synced passkey" : "device-bound key"),
+         ("webauthn_backed_up", flags.contains(.backedUp) ? "true" : "false")]
     }
 
     /// The refusals that say nothing of whether the user holds the key,
@@ -141,7 +166,7 @@ extension MFAContext {
     /// What checking an assertion against a factor found: the credential id
     /// sealed with the key, and why the attempt counts as failed, if it does
     /// (a wrong signature, no UP flag).
-    private struct WebAuthnCheck {
+    struct WebAuthnCheck {
         var credentialID: [UInt8]
         var wrong: String?
     }
@@ -150,9 +175,11 @@ extension MFAContext {
     /// `factor`'s key. Throws what refuses the attempt uncounted (a
     /// mismatch) or is malformed; returns a signature that does not check
     /// out, or a missing UP flag, as `wrong`.
-    private func webAuthnCheck(_ credential: CredentialJSON, clientData: ClientData, authData: AuthenticatorData,
-                               factor: FactorRecord, settings: WebAuthnSettings) throws(MFAError) -> WebAuthnCheck {
-        let (_, party) = try Self.relyingParty(settings)
+    func webAuthnCheck(_ credential: CredentialJSON, clientData: ClientData, authData: AuthenticatorData,
+                       factor: FactorRecord, settings: WebAuthnSettings,
+                       userVerification: Bool) throws(MFAError) -> WebAuthnCheck {
+        var (_, party) = try Self.relyingParty(settings)
+        party.requireUserVerification = party.requireUserVerification || userVerification
         // The origin and the rp id are the cheapest, and need no key.
         try party.checkOrigin(clientData)
         let (sealedID, key) = try WebAuthnFactor.credential(fromPayload: openPayload(of: factor))
@@ -166,25 +193,27 @@ extension MFAContext {
     }
 
     /// Whether two reads of a factor hold the same sealed key.
-    private static func sameKey(_ a: FactorRecord, _ b: FactorRecord) -> Bool {
+    static func sameKey(_ a: FactorRecord, _ b: FactorRecord) -> Bool {
         a.enrollmentID == b.enrollmentID && a.keyID == b.keyID && a.sealFormat == b.sealFormat && a.sealed == b.sealed
     }
 
     /// Refuses an attempt for a mismatch (`error`), audited; counted as a
     /// failed attempt once the user's uncounted refusals are used up.
-    private func refuseWebAuthn(_ error: MFAError, factor: FactorRecord, claims: TokenClaims, limits: MFALimits,
+    /// A counted refusal's events are stored with the count; an uncounted
+    /// one writes nothing else, so its event is stored alone.
+    private func refuseWebAuthn(_ error: MFAError, factor: FactorRecord, claims: TokenClaims, config: MFAConfig,
                                 now: Int64) throws(MFAError) -> Never {
-        var outcome: FailureOutcome?
-        if !uncountedRefusals.allow(tenant: claims.tenant, uid: claims.uid, now: now) {
-            outcome = try store.countRefusal(enrollmentID: factor.enrollmentID, tenant: claims.tenant,
-                                             uid: claims.uid, now: now, limits: limits)
+        let note = auditNote(config) { (outcome: FailureOutcome?) in
+            self.failureEvents(factor, claims: claims, now: now, outcome: outcome, detail: error.code.name)
         }
-        audit(AuditEvent(kind: .signInFailure, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                         enrollmentID: factor.enrollmentID, time: now, detail: error.code.name))
-        if let outcome, outcome.startedBackoff {
-            metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant)
-            audit(AuditEvent(kind: .backoff, tenant: claims.tenant, uid: claims.uid, factorID: factor.factorID,
-                             enrollmentID: factor.enrollmentID, time: now, detail: "locked until \(outcome.lockedUntil)"))
+        if !uncountedRefusals.allow(tenant: claims.tenant, uid: claims.uid, now: now) {
+            let counted = AuditNote<FailureOutcome>(trail: note.trail) { note.build($0) }
+            let outcome = try store.countRefusal(enrollmentID: factor.enrollmentID, tenant: claims.tenant,
+                                                 uid: claims.uid, now: now, limits: config.limits, audit: counted)
+            if outcome.startedBackoff { metrics.backoffEntered(factorID: factor.factorID, tenant: claims.tenant) }
+            report(counted, outcome)
+        } else {
+            for event in note.build(nil) { audit(event, config: config) }
         }
         throw error
     }

@@ -1,7 +1,7 @@
 /// Reading and writing the `webauthn` configuration section.
 enum WebAuthnConfig {
     static let fields = ["rpId", "rpName", "origins", "userVerification", "residentKey", "attestation",
-                         "attestationRoots", "timeout"]
+                         "attestationRoots", "timeout", "passkeySignIn"]
 
     static func apply(_ section: JSONValue, to settings: inout WebAuthnSettings) throws(MFAError) {
         try ConfigFields.expectObject(section, "webauthn", keys: fields)
@@ -51,6 +51,12 @@ enum WebAuthnConfig {
         if let value = section["timeout"] {
             settings.timeoutMilliseconds = try ConfigFields.integer(value, "webauthn.timeout", WebAuthnSettings.timeouts)
         }
+        if let value = section["passkeySignIn"] {
+            guard case .bool(let allowed) = value else {
+                throw MFAError(.invalidArgument, "webauthn.passkeySignIn must be true or false")
+            }
+            settings.passkeySignIn = allowed
+        }
     }
 
     static func json(_ settings: WebAuthnSettings) -> JSONValue {
@@ -63,6 +69,7 @@ enum WebAuthnConfig {
             ("attestation", .string(settings.attestation.rawValue)),
             ("attestationRoots", .array(settings.attestationRoots.map(JSONValue.string))),
             ("timeout", .int(settings.timeoutMilliseconds)),
+            ("passkeySignIn", .bool(settings.passkeySignIn)),
         ])
     }
 

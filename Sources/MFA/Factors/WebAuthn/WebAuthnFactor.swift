@@ -44,11 +44,10 @@ package enum WebAuthnFactor: SecondFactor {
         var summary = record.summary
         if summary == nil {
             summary = try context.store.database.read { (db) throws(MFAError) in
-                try WebAuthnStore.credential(db, enrollmentID: record.enrollmentID).authenticatorKind.rawValue
+                WebAuthnStore.Summary(try WebAuthnStore.credential(db, enrollmentID: record.enrollmentID)).value
             }
         }
-        let kind = summary.flatMap(WebAuthnStore.AuthenticatorKind.init(rawValue:)) ?? .securityKey
-        return FactorHint(text: kind.hint)
+        return FactorHint(text: summary.flatMap(WebAuthnStore.Summary.init)?.hint ?? "security key")
     }
 
     package static func enrollment(for assertion: any MultiFactorAssertion, user: MFAUser, context: MFAContext,

@@ -38,15 +38,19 @@ public enum WebAuthnMultiFactorGenerator {
     ///   - session: from `MultiFactor.session()`.
     ///   - userName: the account's name the authenticator shows (an email address), 1 to 256 bytes.
     ///   - userDisplayName: a friendlier name, or nil for `userName`.
+    ///   - options: this ceremony's choices over the configuration's
+    ///     (`WebAuthnCeremonyOptions.passkey` registers a passkey that signs in without a password).
     /// - Throws: `operationNotAllowed` (WebAuthn disabled, no rp id),
     ///   `invalidSession`, `userTokenExpired`, `secondFactorLimitExceeded`,
     ///   `invalidArgument`, `storageError`.
     public static func registrationOptions(with session: MultiFactorSession, userName: String,
-                                           userDisplayName: String? = nil) throws(MFAError) -> String {
+                                           userDisplayName: String? = nil,
+                                           options: WebAuthnCeremonyOptions = WebAuthnCeremonyOptions())
+        throws(MFAError) -> String {
         let call = CallBudget.begin()
         defer { call.end() }
         return try session.context.webAuthnRegistrationOptions(sessionToken: session.token, userName: userName,
-                                                        userDisplayName: userDisplayName)
+                                                               userDisplayName: userDisplayName, ceremony: options)
     }
 
     /// An assertion that enrolls the credential the browser created.
@@ -55,16 +59,19 @@ public enum WebAuthnMultiFactorGenerator {
     }
 
     /// The `PublicKeyCredentialRequestOptions` for `resolver`'s sign-in, as
-    /// JSON: the user's credentials (or only `enrollmentID`'s) are allowed.
+    /// JSON: the user's credentials (or only `enrollmentID`'s) are allowed;
+    /// of `options`, the user verification and the hints apply.
     /// - Throws: `invalidSession`, `userTokenExpired`, `tenantMismatch`,
     ///   `mfaEnrollmentNotFound` (no such credential), `operationNotAllowed`
     ///   (no rp id), `storageError`.
-    public static func authenticationOptions(for resolver: MultiFactorResolver,
-                                             enrollmentID: String? = nil) throws(MFAError) -> String {
+    public static func authenticationOptions(for resolver: MultiFactorResolver, enrollmentID: String? = nil,
+                                             options: WebAuthnCeremonyOptions = WebAuthnCeremonyOptions())
+        throws(MFAError) -> String {
         let call = CallBudget.begin()
         defer { call.end() }
         return try resolver.context.webAuthnAuthenticationOptions(pendingCredential: resolver.session,
-                                                           tenant: resolver.tenant, enrollmentID: enrollmentID)
+                                                                  tenant: resolver.tenant, enrollmentID: enrollmentID,
+                                                                  ceremony: options)
     }
 
     /// An assertion that resolves a sign-in with the credential the browser returned.

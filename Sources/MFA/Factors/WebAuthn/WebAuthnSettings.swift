@@ -7,7 +7,8 @@ public let WebAuthnMultiFactorID = "webauthn"
 /// ```json
 /// "webauthn": {"rpId": "example.com", "rpName": "ACME", "origins": ["https://example.com"],
 ///              "userVerification": "preferred", "residentKey": "discouraged",
-///              "attestation": "none", "attestationRoots": [], "timeout": 300000}
+///              "attestation": "none", "attestationRoots": [], "timeout": 300000,
+///              "passkeySignIn": false}
 /// ```
 ///
 /// (its state may also be given as `"providers": {"webauthn": "ENABLED"}`).
@@ -53,9 +54,13 @@ public struct WebAuthnSettings: FactorSettings {
     public var attestationRoots: [String] = []
     /// How long a ceremony may take, in milliseconds (also the challenge's lifetime).
     public var timeoutMilliseconds: Int64 = 300_000
+    /// Whether users may sign in with a passkey alone, without a password
+    /// (`MFAContext.signInWithPasskey`): a discoverable credential,
+    /// registered with user verification, verifying the user again.
+    public var passkeySignIn = false
 
     /// The defaults: no rp id yet, user verification preferred, no resident
-    /// key asked for, no attestation, 5 minutes.
+    /// key asked for, no attestation, 5 minutes, no passkey sign-in.
     public init() {}
 
     /// The origins responses may come from: `origins`, or `https://<rpId>`.

@@ -1,12 +1,16 @@
 /// An attestation as the host's trust callback sees it.
 public struct WebAuthnAttestation: Sendable {
-    /// The statement format: "none", "packed" or "fido-u2f".
+    /// The statement format: "none", "packed", "fido-u2f", "tpm", "android-key", "apple", or
+    /// another the authenticator wrote (then `kind` is "unverified").
     public let format: String
-    /// How it was made: "none", "self" (the credential's own key) or "basic" (a certificate chain).
+    /// How it was made: "none", "self" (the credential's own key), "basic"
+    /// (a certificate chain: packed, fido-u2f, android-key), "attca" (a TPM's
+    /// attestation CA), "anonca" (Apple's anonymization CA), or "unverified"
+    /// (a format libmfa does not verify, under conveyance "none").
     public let kind: String
     /// The authenticator model's AAGUID (16 bytes; zeros from U2F keys and when not attested).
     public let aaguid: [UInt8]
-    /// The certificate chain, leaf first, DER (empty unless `kind` is "basic").
+    /// The certificate chain, leaf first, DER (empty unless `kind` is "basic", "attca" or "anonca").
     public let certificates: [[UInt8]]
     /// Whether the chain leads to one of the configured `webauthn.attestationRoots`.
     public let chainTrusted: Bool
@@ -32,15 +36,16 @@ public protocol WebAuthnAttestationTrust: Sendable {
 /// - With a host callback, the callback decides, whatever the conveyance,
 ///   knowing whether the chain led to a configured root.
 /// - Without one, conveyance `none` accepts every statement (none was asked
-///   for); `indirect`, `direct` and `enterprise` accept only a certificate
-///   chain that leads to one of `webauthn.attestationRoots`, so `none` and
-///   self attestations are refused.
+///   for, and none was verified); `indirect`, `direct` and `enterprise`
+///   accept only a verified statement whose certificate chain leads to one
+///   of `webauthn.attestationRoots`, so `none`, self and unverified
+///   attestations (a format libmfa does not verify) are refused.
 enum WebAuthnTrustPolicy {
     static func check(_ result: AttestationResult, aaguid: [UInt8], settings: WebAuthnSettings, now: Int64,
                       trust: (any WebAuthnAttestationTrust)?, tenant: String?, uid: String) throws(MFAError) {
         let needsChain = trust != nil || settings.attestation != .none
         var chainTrusted = false
-        if needsChain, result.kind == .basic, !settings.attestationRoots.isEmpty {
+        if needsChain, !result.chain.isEmpty, !settings.attestationRoots.isEmpty {
             var chain: [X509Certificate] = []
             for der in result.chain { chain.append(try X509Certificate(der: der)) }
             chainTrusted = try X509Certificate.chainIsTrusted(chain, roots: settings.attestationRoots, now: now)

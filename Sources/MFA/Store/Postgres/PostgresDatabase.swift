@@ -151,7 +151,9 @@ package final class PostgresDatabase: SQLDatabase, @unchecked Sendable {
         while true {
             let connection = try checkOut(until: until)
             do {
-                let result = try connection.transaction(begin: begin, until: until, body)
+                let result = try StoreThread.inside { () throws(MFAError) -> R in
+                    try connection.transaction(begin: begin, until: until, body)
+                }
                 adopt(connection)
                 checkIn(connection)
                 failed = false

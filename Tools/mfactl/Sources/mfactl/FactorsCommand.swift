@@ -19,10 +19,16 @@ struct FactorsCommand: ParsableCommand {
 
         func run() throws {
             try running {
-                let factors = try store.open().userFactors(uid: uid, tenant: tenant.tenant,
-                                                           maskPhoneNumbers: !showNumbers)
+                let context = try store.open()
+                let factors = try context.userFactors(uid: uid, tenant: tenant.tenant, maskPhoneNumbers: !showNumbers)
+                // WebAuthn factors say more: which are passkeys that sign in without a
+                // password, which are synced (the backup flags), how they were attested.
+                let credentials = factors.contains { $0.factorID == WebAuthnMultiFactorID }
+                    ? try context.webAuthnCredentials(uid: uid, tenant: tenant.tenant) : []
                 if output.json {
-                    Output.json(.array(factors.map { Output.factor($0) }))
+                    Output.json(.array(factors.map { info in
+                        Output.factor(info, webAuthn: credentials.first { $0.enrollmentID == info.uid })
+                    }))
                 } else {
                     guard !factors.isEmpty else {
                         throw Failure("\(uid) has no second factors", status: ExitStatus.notFound)

@@ -6,7 +6,8 @@ import MFA
 struct MFACtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfactl",
-        abstract: "Administer a libmfa store: configuration, users' factors and remembered devices, imports, key rotation.",
+        abstract: "Administer a libmfa store: configuration, users' factors and remembered devices, imports, "
+            + "key rotation, the audit trail.",
         discussion: """
             Every command opens the store given by --store (or MFA_STORE): an SQLite file or a \
             postgres:// URL, as the library takes it. The master key is read from a file \
@@ -20,9 +21,9 @@ struct MFACtl: ParsableCommand {
             MFA_PREVIOUS_KEYS ("id:hex,id:hex").
 
             Output is a table for people, or JSON with --json. Exit status: 0 done; 1 an import \
-            left lines not imported (or found none to import); 64 usage error; 65 invalid data (a value the library \
-            refused); 66 not found; 69 not available (audit events are not stored); 74 store \
-            error; 77 key error (KEY_MISMATCH: the key given is not the store's key of that id; \
+            left lines not imported (or found none to import), or `audit verify` found a chain broken; 64 usage error; \
+            65 invalid data (a value the library refused); 66 not found; 69 not available (the store keeps no audit \
+            trail); 74 store error; 77 key error (KEY_MISMATCH: the key given is not the store's key of that id; \
             or a record under a key not given, or that does not decrypt); 130 interrupted (run \
             the command again to resume).
             """,

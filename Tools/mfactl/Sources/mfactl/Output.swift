@@ -30,8 +30,9 @@ enum Output {
         value.map(JSONValue.string) ?? .null
     }
 
-    /// A factor as JSON.
-    static func factor(_ info: MultiFactorInfo, tenant: String? = nil, uid: String? = nil) -> JSONValue {
+    /// A factor as JSON; a WebAuthn factor with its credential's details under "webauthn".
+    static func factor(_ info: MultiFactorInfo, tenant: String? = nil, uid: String? = nil,
+                       webAuthn: WebAuthnCredentialInfo? = nil) -> JSONValue {
         var fields: [(String, JSONValue)] = []
         if let uid { fields += [("tenant", string(tenant)), ("uid", .string(uid))] }
         fields += [
@@ -42,7 +43,29 @@ enum Output {
         if let number = info.phoneNumber { fields.append(("phoneNumber", .string(number))) }
         if let address = info.email { fields.append(("email", .string(address))) }
         if let left = info.remainingCodes { fields.append(("remainingCodes", .int(Int64(left)))) }
+        if let webAuthn { fields.append(("webauthn", credential(webAuthn))) }
         return .object(fields)
+    }
+
+    /// A WebAuthn credential's details: `passkey` (it signs in without a
+    /// password), `backup` ("synced passkey" or "device-bound key"), the flags
+    /// and how it was attested.
+    static func credential(_ info: WebAuthnCredentialInfo) -> JSONValue {
+        .object([
+            ("passkey", .bool(info.isPasskey)), ("backup", .string(info.backup)),
+            ("discoverable", info.discoverable.map(JSONValue.bool) ?? .null), ("userVerified", .bool(info.userVerified)),
+            ("backupEligible", .bool(info.backupEligible)), ("backedUp", .bool(info.backedUp)),
+            ("algorithm", .int(info.algorithm)), ("aaguid", .string(hex(info.aaguid))),
+            ("transports", .array(info.transports.map(JSONValue.string))),
+            ("attestationFormat", .string(info.attestationFormat)), ("attestationKind", .string(info.attestationKind)),
+            ("lastUsedAt", .int(info.lastUsedAt)),
+        ])
+    }
+
+    /// Bytes as lower-case hexadecimal.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 
     /// A factor as a table row: id, kind, name, enrolled, hint.

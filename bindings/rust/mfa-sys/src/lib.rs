@@ -314,6 +314,12 @@ pub const MFA_AUDIT_DEVICE_REVOKED: i32 = 18;
 /// Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
 pub const MFA_AUDIT_EMAIL_SENT: i32 = 19;
 
+/// Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()).
+pub const MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS: i32 = 24;
+
+/// Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant answered, or none that signs in).
+pub const MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE: i32 = 25;
+
 /// One audit event, passed to the host's mfa_audit_fn. Every string is
 /// borrowed for the duration of the call only; none is NULL; none holds a
 /// secret, a code or a token. libmfa fills it: fields are only ever added at
@@ -324,7 +330,7 @@ pub const MFA_AUDIT_EMAIL_SENT: i32 = 19;
 pub struct mfa_audit_event {
     /// MFA_AUDIT_*.
     pub kind: i32,
-    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT".
+    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
     pub kind_name: *const c_char,
     /// The tenant, "" for the project.
     pub tenant: *const c_char,
@@ -421,13 +427,13 @@ pub struct mfa_master_key {
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct mfa_webauthn_attestation {
-    /// The statement format: "none", "packed" or "fido-u2f".
+    /// The statement format: "none", "packed", "fido-u2f", "tpm", "android-key", "apple", or another the authenticator wrote (kind "unverified").
     pub format: *const c_char,
-    /// How it was made: "none", "self" (the credential's own key) or "basic" (a certificate chain).
+    /// How it was made: "none", "self" (the credential's own key), "basic" (a certificate chain: packed, fido-u2f, android-key), "attca" (a TPM's attestation CA), "anonca" (Apple's anonymization CA) or "unverified" (a format libmfa does not verify, under webauthn.attestation "none").
     pub kind: *const c_char,
     /// The authenticator model's AAGUID, 16 bytes (zeros from U2F keys and when not attested).
     pub aaguid: *const u8,
-    /// Number of certificates (0 unless kind is "basic").
+    /// Number of certificates (0 unless kind is "basic", "attca" or "anonca").
     pub certificate_count: usize,
     /// The certificate chain, leaf first, each DER.
     pub certificates: *const *const u8,
@@ -463,7 +469,7 @@ pub const MFA_METRICS_TENANTS_DEFAULT: i32 = 100;
 /// Most tenants mfa_options.metrics_tenants may name.
 pub const MFA_METRICS_TENANTS_MAX: i32 = 10000;
 
-/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics and the email sender).
+/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain and the email sender).
 pub const MFA_OPTIONS_VERSION: u32 = 3;
 
 /// How to open a context. Fill with mfa_options_init() or MFA_OPTIONS_INIT,
@@ -534,6 +540,12 @@ pub struct mfa_options {
     /// the events of later tenants share the series tenant="(other)".
     /// Ignored otherwise.
     pub metrics_tenants: u32,
+    /// Version 3. The chain of the stored audit trail this context appends
+    /// to, when the configuration keeps the trail (auditTrail.store): 1 to 64
+    /// letters, digits and . _ - :, or NULL for "main". Appends to one chain
+    /// wait for each other (one verifiable order); servers that write many
+    /// events to one PostgreSQL store may each name their own.
+    pub audit_chain: *const c_char,
     /// Version 3. The mail gateway for email codes, or NULL.
     pub email_sender: mfa_email_sender_fn,
     /// Version 3. Passed to email_sender.
@@ -767,7 +779,7 @@ pub struct mfa_webauthn_credential {
     pub public_key: *const u8,
     /// Its length.
     pub public_key_len: usize,
-    /// The key's COSE algorithm: -7 (ES256), -8 (EdDSA) or -257 (RS256).
+    /// The key's COSE algorithm: MFA_COSE_ES256, _EDDSA, _RS256, _ES384, _ES512 or _PS256.
     pub algorithm: i32,
     /// The signature counter at registration.
     pub sign_count: u32,
@@ -775,11 +787,11 @@ pub struct mfa_webauthn_credential {
     pub flags: u32,
     /// The AAGUID, 16 bytes.
     pub aaguid: *const u8,
-    /// The attestation format: "none", "packed" or "fido-u2f".
+    /// The attestation format: "none", "packed", "fido-u2f", "tpm", "android-key" or "apple".
     pub format: *const c_char,
-    /// How it was attested: "none", "self" or "basic".
+    /// How it was attested: "none", "self", "basic", "attca" (tpm) or "anonca" (apple).
     pub attestation_kind: *const c_char,
-    /// Number of certificates of a "basic" attestation.
+    /// Number of certificates of a "basic", "attca" or "anonca" attestation.
     pub certificate_count: usize,
     /// The chain, leaf first, each DER (not checked against any root here).
     pub certificates: *const *const u8,
@@ -831,6 +843,111 @@ pub struct mfa_device_token {
     pub token: *const c_char,
     /// The device.
     pub device: mfa_remembered_device,
+}
+
+/// COSE algorithm: ECDSA P-256 with SHA-256, what nearly every authenticator makes.
+pub const MFA_COSE_ES256: i32 = -7;
+
+/// COSE algorithm: EdDSA with Ed25519.
+pub const MFA_COSE_EDDSA: i32 = -8;
+
+/// COSE algorithm: RSASSA-PKCS1-v1_5 with SHA-256 (Windows Hello).
+pub const MFA_COSE_RS256: i32 = -257;
+
+/// COSE algorithm: ECDSA P-384 with SHA-384.
+pub const MFA_COSE_ES384: i32 = -35;
+
+/// COSE algorithm: ECDSA P-521 with SHA-512.
+pub const MFA_COSE_ES512: i32 = -36;
+
+/// COSE algorithm: RSASSA-PSS with SHA-256.
+pub const MFA_COSE_PS256: i32 = -37;
+
+/// The most algorithms an mfa_webauthn_options lists.
+pub const MFA_WEBAUTHN_ALGORITHMS_MAX: i32 = 6;
+
+/// Version of mfa_webauthn_options understood by this header.
+pub const MFA_WEBAUTHN_OPTIONS_VERSION: u32 = 1;
+
+/// What a relying party asks of the authenticator for one ceremony, over the
+/// configuration's webauthn section: the fields WebAuthn lets a page choose
+/// per call. Fill with mfa_webauthn_options_init() or
+/// MFA_WEBAUTHN_OPTIONS_INIT (every field "as configured"), then set what
+/// differs. Strings are borrowed for the call.
+///
+/// User verification only ever tightens: when the configuration requires
+/// it, a call cannot ask for less. What a registration asked for is sealed
+/// in its challenge and checked when it finishes (the UV flag, a
+/// discoverable credential, an offered algorithm).
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_webauthn_options {
+    /// The struct version, set by mfa_webauthn_options_init() or MFA_WEBAUTHN_OPTIONS_INIT (1 to MFA_WEBAUTHN_OPTIONS_VERSION).
+    pub version: u32,
+    /// Registration: "platform" (built into the device) or "cross-platform" (a security key, a phone), or NULL for any.
+    pub authenticator_attachment: *const c_char,
+    /// "required", "preferred" or "discouraged", or NULL for webauthn.userVerification.
+    pub user_verification: *const c_char,
+    /// Registration: "required" (a passkey), "preferred" or "discouraged", or NULL for webauthn.residentKey.
+    pub resident_key: *const c_char,
+    /// WebAuthn Level 3 hints, comma-separated, most likely first: "security-key", "client-device", "hybrid"; NULL or "" for none.
+    pub hints: *const c_char,
+    /// Registration: the COSE algorithms offered (MFA_COSE_*), most preferred first, or NULL for all of them.
+    pub algorithms: *const i32,
+    /// Number of algorithms, 1 to MFA_WEBAUTHN_ALGORITHMS_MAX when algorithms is not NULL.
+    pub algorithm_count: usize,
+}
+
+/// One WebAuthn credential of a user (mfa_webauthn_credentials_list()):
+/// whether it is a passkey that signs in without a password, whether it is
+/// synced, how it was attested.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_webauthn_credential_info {
+    /// The factor's enrollment id.
+    pub enrollment_id: *const c_char,
+    /// The user's name for it, or NULL.
+    pub display_name: *const c_char,
+    /// Unix time of the registration.
+    pub enrollment_time: i64,
+    /// The credential id.
+    pub credential_id: *const u8,
+    /// Its length.
+    pub credential_id_len: usize,
+    /// Its COSE algorithm (MFA_COSE_*).
+    pub algorithm: i32,
+    /// The AAGUID, 16 bytes (zeros when not attested).
+    pub aaguid: *const u8,
+    /// The transports the browser reported, comma-separated ("usb,nfc", "internal,hybrid"), or "".
+    pub transports: *const c_char,
+    /// 1 if discoverable (credProps.rk), 0 if not, -1 when the browser did not say.
+    pub discoverable: i32,
+    /// Non-zero if the authenticator verified the user at registration.
+    pub user_verified: i32,
+    /// The authenticator data flags as last seen: MFA_WEBAUTHN_FLAG_BE and MFA_WEBAUTHN_FLAG_BS.
+    pub backup_flags: u32,
+    /// Non-zero for a passkey that signs in without a password: discoverable and registered with user verification.
+    pub passkey: i32,
+    /// What the backup flags say: "synced passkey" (BE) or "device-bound key".
+    pub backup: *const c_char,
+    /// The signature counter as last seen.
+    pub sign_count: i64,
+    /// The attestation format ("none", "packed", "tpm", ...).
+    pub attestation_format: *const c_char,
+    /// How it was attested ("none", "self", "basic", "attca", "anonca", "unverified").
+    pub attestation_kind: *const c_char,
+    /// Unix time of its last sign-in, 0 if never.
+    pub last_used_at: i64,
+}
+
+/// A user's WebAuthn credentials, in one allocation: free with mfa_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_webauthn_credential_list {
+    /// Number of items.
+    pub count: usize,
+    /// The credentials, oldest first.
+    pub items: *const mfa_webauthn_credential_info,
 }
 
 /// mfa_qr_encode() format: a PNG image.
@@ -1094,6 +1211,114 @@ pub struct mfa_seal_check {
     pub stopped: bool,
 }
 
+// --- The stored audit trail ----------------------------------------------------------------------
+
+/// Most records one mfa_trail_read() returns.
+pub const MFA_TRAIL_READ_MAX: i32 = 10000;
+
+/// Version of mfa_trail_query understood by this header.
+pub const MFA_TRAIL_QUERY_VERSION: u32 = 1;
+
+/// Which stored audit events mfa_trail_read() reads. Fill with
+/// mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (every event, the earliest
+/// 100), then set the filters wanted. Strings are borrowed for the call.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_query {
+    /// The struct version, set by mfa_trail_query_init() or MFA_TRAIL_QUERY_INIT (1 to MFA_TRAIL_QUERY_VERSION).
+    pub version: u32,
+    /// Only this tenant's events ("" for the project's), or NULL for every tenant.
+    pub tenant: *const c_char,
+    /// Only events about this user, or NULL.
+    pub uid: *const c_char,
+    /// Only events of this kind (MFA_AUDIT_*), or 0 for every kind.
+    pub kind: i32,
+    /// Only events of this kind name ("SIGN_IN_FAILURE"; for kinds newer than this header), or NULL.
+    pub kind_name: *const c_char,
+    /// Only events at or after this Unix time (INT64_MIN: no bound).
+    pub since: i64,
+    /// Only events before this Unix time (INT64_MAX: no bound).
+    pub until: i64,
+    /// Only this chain's events, in the order of their numbers, or NULL for every chain (by time, chain, number).
+    pub chain: *const c_char,
+    /// With `chain`: only events numbered after this one (0: from the first). Without: with after_chain, the number of the last event of the previous page.
+    pub after_seq: i64,
+    /// Without `chain`: the time of the last event of the previous page (with after_chain).
+    pub after_time: i64,
+    /// Without `chain`: the chain of the last event of the previous page, or NULL for the first page.
+    pub after_chain: *const c_char,
+    /// At most this many records, 1 to MFA_TRAIL_READ_MAX (100).
+    pub limit: i32,
+    /// Non-zero: the latest `limit` events instead of the earliest (still returned oldest first).
+    pub latest: i32,
+}
+
+/// One stored audit event.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_record {
+    /// The chain it is in.
+    pub chain: *const c_char,
+    /// Its number in the chain, from 1.
+    pub seq: i64,
+    /// The id of the master key its MAC was made with.
+    pub key_id: *const c_char,
+    /// The event; `kind` is 0 for a kind this library does not know (`kind_name` names it).
+    pub event: mfa_audit_event,
+}
+
+/// Stored audit events, oldest first, in one allocation: free with mfa_trail_record_list_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_record_list {
+    /// Number of records.
+    pub count: usize,
+    /// The records.
+    pub records: *const mfa_trail_record,
+}
+
+/// What mfa_trail_verify() found in one chain.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_chain_report {
+    /// The chain's name.
+    pub chain: *const c_char,
+    /// The first event kept (the anchor, after purges).
+    pub anchor_seq: i64,
+    /// The last event, as the chain's head says.
+    pub head_seq: i64,
+    /// Events whose MAC and link were checked.
+    pub verified: i64,
+    /// Events not checked: their key is not among the context's keys.
+    pub unchecked: i64,
+    /// Number of missing_keys.
+    pub missing_key_count: usize,
+    /// The ids of the keys the unchecked events (or the head) were MACed with.
+    pub missing_keys: *const *const c_char,
+    /// Whether the chain breaks.
+    pub broken: bool,
+    /// Where it breaks: the first event missing, altered, inserted or out of place (0 if whole).
+    pub broken_at: i64,
+    /// What is wrong there, or NULL if whole.
+    pub problem: *const c_char,
+}
+
+/// What mfa_trail_verify() found, in one allocation: free with mfa_trail_verification_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_trail_verification {
+    /// Whether every chain is whole.
+    pub intact: bool,
+    /// Events checked, over every chain.
+    pub verified: i64,
+    /// Events not checked for want of their key, over every chain.
+    pub unchecked: i64,
+    /// Number of chains.
+    pub chain_count: usize,
+    /// Each chain, by name.
+    pub chains: *const mfa_trail_chain_report,
+}
+
 // --- Metrics -------------------------------------------------------------------------------------
 
 /// mfa_metric_family.type: a counter (mfa_metric_sample.value only goes up).
@@ -1332,10 +1557,11 @@ extern "C" {
     /// a sender and an outbox for SMS or for email, an empty email outbox, a
     /// store location meant for another database: see mfa_options.store; a
     /// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
-    /// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX),
-    /// MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given,
-    /// as the master key or a previous key, and the key given under that id is
-    /// another one; the message names the id; nothing was read or written) or
+    /// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad
+    /// audit_chain), MFA_ERR_KEY_MISMATCH (the store keeps a check value for a
+    /// key id given, as the master key or a previous key, and the key given
+    /// under that id is another one; the message names the id; nothing was read
+    /// or written) or
     /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
     /// newer libmfa). `err` as everywhere (see mfa.h).
     pub fn mfa_open(out: *mut *mut mfa_ctx, options: *const mfa_options, err: *mut *mut c_char) -> i32;
@@ -1674,9 +1900,9 @@ extern "C" {
     /// user, tenant and revocation epoch, expiring after webauthn.timeout), the
     /// relying party (webauthn.rpId, rpName), the user (a stable random handle,
     /// `user_name`, and `user_display_name` or NULL for `user_name`), the
-    /// algorithms ES256, EdDSA and RS256, the user's registered credentials to
-    /// exclude, and residentKey, userVerification and attestation from the
-    /// configuration. Finish with mfa_enroll() and an assertion of kind
+    /// algorithms ES256, EdDSA, RS256, ES384, ES512 and PS256, the user's
+    /// registered credentials to exclude, residentKey, userVerification and
+    /// attestation from the configuration, and the credProps extension. Finish with mfa_enroll() and an assertion of kind
     /// MFA_FACTOR_WEBAUTHN whose `credential` is the browser's credential JSON;
     /// that uses up the session.
     /// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no
@@ -1686,6 +1912,24 @@ extern "C" {
     /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT (a user
     /// name empty or over 256 bytes) or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_webauthn_registration_options(ctx: *mut mfa_ctx, out: *mut *mut c_char, session: *const c_char, user_name: *const c_char, user_display_name: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// mfa_webauthn_registration_options() with this ceremony's choices over
+    /// the configuration's (`options`, NULL for none; see mfa_webauthn_options):
+    /// authenticatorAttachment, userVerification, residentKey, Level 3 hints and
+    /// the algorithms offered. A passkey that signs in without a password is
+    /// registered with resident_key "required" and user_verification
+    /// "required"; the options then ask for the credProps extension, and
+    /// mfa_enroll() refuses a credential the browser says is not discoverable.
+    /// Returns as mfa_webauthn_registration_options(); MFA_ERR_INVALID_ARGUMENT
+    /// also for options that are not one of their values.
+    pub fn mfa_webauthn_registration_options_ext(ctx: *mut mfa_ctx, out: *mut *mut c_char, session: *const c_char, user_name: *const c_char, user_display_name: *const c_char, options: *const mfa_webauthn_options, err: *mut *mut c_char) -> i32;
+
+    /// mfa_webauthn_authentication_options() with this ceremony's choices
+    /// (`options`, NULL for none): of mfa_webauthn_options, user_verification
+    /// (which can only tighten the configuration's, and is checked by
+    /// mfa_resolve()) and hints apply.
+    /// Returns as mfa_webauthn_authentication_options().
+    pub fn mfa_webauthn_authentication_options_ext(ctx: *mut mfa_ctx, out: *mut *mut c_char, pending_credential: *const c_char, tenant: *const c_char, enrollment_id: *const c_char, options: *const mfa_webauthn_options, err: *mut *mut c_char) -> i32;
 
     /// The PublicKeyCredentialRequestOptions for signing in with a WebAuthn
     /// credential, as JSON in `*out` (free with mfa_free()): hand it to the
@@ -1710,8 +1954,8 @@ extern "C" {
     /// (toJSON()), `challenge` the challenge the host put in its options
     /// (base64url, as in clientDataJSON), `rp_id` and `origin` the relying party
     /// and the page's origin, and `require_user_verification` non-zero to
-    /// require the UV flag. The attestation statement (none, packed, fido-u2f)
-    /// is verified; its chain is returned, not judged.
+    /// require the UV flag. The attestation statement (none, packed, fido-u2f,
+    /// tpm, android-key, apple) is verified; its chain is returned, not judged.
     /// On MFA_OK, `*out` is the credential (free with mfa_free()). Returns
     /// MFA_OK, MFA_ERR_INVALID_ARGUMENT (malformed JSON, base64url, CBOR,
     /// client or authenticator data, an unsupported algorithm or format, a key
@@ -1839,6 +2083,73 @@ extern "C" {
     /// Returns MFA_OK, MFA_ERR_DEVICE_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT (a bad
     /// actor, uid or tenant) or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_admin_devices_revoke(ctx: *mut mfa_ctx, out_count: *mut usize, tenant: *const c_char, uid: *const c_char, device_id: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
+
+    // Passkeys: signing in without a password
+
+    /// The PublicKeyCredentialRequestOptions of a sign-in with a passkey alone,
+    /// before anyone is known, as JSON in `*out` (free with mfa_free()): hand
+    /// it to the browser's navigator.credentials.get({publicKey:
+    /// PublicKeyCredential.parseRequestOptionsFromJSON(options), mediation:
+    /// "conditional"}) for the username field's autofill (an input with
+    /// autocomplete="username webauthn"), or without `mediation` for a "Sign in
+    /// with a passkey" button.
+    /// allowCredentials is empty (the browser offers the passkeys it holds for
+    /// the rp id), userVerification is "required", and the challenge is a fresh
+    /// libmfa token bound to `tenant` (NULL for the project), expiring after
+    /// webauthn.timeout. Nothing about any user is read: the answer is the same
+    /// whoever asks. Of `options` (NULL for none), the hints apply.
+    /// Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED (WebAuthn disabled, no
+    /// webauthn.rpId, or webauthn.passkeySignIn not true),
+    /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_passkey_sign_in_options(ctx: *mut mfa_ctx, out: *mut *mut c_char, tenant: *const c_char, options: *const mfa_webauthn_options, err: *mut *mut c_char) -> i32;
+
+    /// Signs a user in with a passkey alone (first and second factor at once:
+    /// possession of the key, and the user verified by the authenticator):
+    /// `credential_json` is the browser's credential (toJSON()) answering
+    /// mfa_passkey_sign_in_options(), `tenant` the tenant the host serves (NULL
+    /// for the project).
+    /// The credential is found by its id among the tenant's; it must be a
+    /// passkey (discoverable, registered with user verification) and its
+    /// userHandle the user's. Origin, rp id, flags (UP and UV), signature and
+    /// counter are checked as for a second factor, with the same rules: the
+    /// challenge is used once, failures count toward backoff, every attempt is
+    /// audited (MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS / _FAILURE), a challenge made
+    /// before the user's tokens were revoked is refused.
+    /// On MFA_OK, `*out` is the result (free with mfa_sign_in_result_free()):
+    /// the user, factor_id "webauthn", the credential's enrollment id, and the
+    /// claims sign_in_second_factor, second_factor_identifier, sign_in_method
+    /// "passkey", amr ("hwk user mfa" for a device-bound key, "swk user mfa" for
+    /// a synced passkey), webauthn_user_verified, webauthn_key ("synced passkey"
+    /// or "device-bound key") and webauthn_backed_up.
+    /// A refusal never tells whether an account or a credential exists: an
+    /// unknown credential, another tenant's, a removed one, one that is not a
+    /// passkey, another user handle and a wrong signature all return
+    /// MFA_ERR_INVALID_VERIFICATION_CODE with the same message. Other results,
+    /// each about the response itself or told only to the passkey's holder:
+    /// MFA_ERR_INVALID_ARGUMENT (malformed, or no userHandle),
+    /// MFA_ERR_INVALID_SESSION (another ceremony's challenge, expired, used),
+    /// MFA_ERR_TENANT_MISMATCH, MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH,
+    /// MFA_ERR_USER_VERIFICATION_REQUIRED, MFA_ERR_OPERATION_NOT_ALLOWED,
+    /// MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER, MFA_ERR_USER_TOKEN_EXPIRED,
+    /// MFA_ERR_CREDENTIAL_CLONED, MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_passkey_sign_in(ctx: *mut mfa_ctx, out: *mut *mut mfa_sign_in_result, tenant: *const c_char, credential_json: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// A user's WebAuthn credentials, oldest first, in `*out` (free with
+    /// mfa_webauthn_credential_list_free()): which are passkeys that sign in
+    /// without a password, which are synced (the backup flags), how each was
+    /// attested. An operator's call, like mfa_admin_user_factors(): no session.
+    /// Returns MFA_OK (an empty list for a user with none),
+    /// MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_webauthn_credentials_list(ctx: *mut mfa_ctx, out: *mut *mut mfa_webauthn_credential_list, tenant: *const c_char, uid: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Frees a list from mfa_webauthn_credentials_list(). NULL is a no-op.
+    pub fn mfa_webauthn_credential_list_free(list: *mut mfa_webauthn_credential_list);
+
+    /// Fills `*options` with the defaults of struct version `version` (every
+    /// field "as configured"); pass MFA_WEBAUTHN_OPTIONS_VERSION.
+    /// Returns MFA_OK, or MFA_ERR_INVALID_ARGUMENT (NULL, or a version this
+    /// library does not know).
+    pub fn mfa_webauthn_options_init(options: *mut mfa_webauthn_options, version: u32) -> i32;
 
     // Administration: users, factors, imports, keys
 
@@ -2019,6 +2330,54 @@ extern "C" {
 
     /// Frees what mfa_check_seals() found. NULL is a no-op.
     pub fn mfa_seal_check_free(check: *mut mfa_seal_check);
+
+    // The stored audit trail: reading, verifying, purging
+
+    /// Fills `query` with the defaults of struct version `version` (pass
+    /// MFA_TRAIL_QUERY_VERSION): every event, the earliest 100. Only the fields
+    /// that version has are written; MFA_TRAIL_QUERY_INIT is the same as a
+    /// static initializer.
+    /// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `query`, a version 0 or
+    /// newer than the library's).
+    pub fn mfa_trail_query_init(query: *mut mfa_trail_query, version: u32) -> i32;
+
+    /// Reads stored audit events (the configuration's auditTrail.store keeps
+    /// them), as `query` selects them (NULL: the defaults of
+    /// MFA_TRAIL_QUERY_INIT), oldest first: by time, then chain, then number;
+    /// by number alone when `query->chain` is set. For the next page, pass the
+    /// last record's time, chain and number as after_time, after_chain and
+    /// after_seq (or, with `chain`, its number as after_seq).
+    /// On MFA_OK, `*out` holds the records (free with
+    /// mfa_trail_record_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT
+    /// (NULL `ctx` or `out`, a bad version, a limit out of 1 to
+    /// MFA_TRAIL_READ_MAX, an unknown kind, a bad tenant, uid or chain) or
+    /// MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_trail_read(ctx: *mut mfa_ctx, out: *mut *mut mfa_trail_record_list, query: *const mfa_trail_query, err: *mut *mut c_char) -> i32;
+
+    /// Frees the records from mfa_trail_read(). NULL is a no-op.
+    pub fn mfa_trail_record_list_free(list: *mut mfa_trail_record_list);
+
+    /// Verifies the stored audit trail: in each chain, every event's MAC and
+    /// its link to the event before, the numbering from the anchor (the first
+    /// event kept after purges) to the head, and the head's own MAC. Events
+    /// MACed under a key that is not among the context's keys are counted as
+    /// unchecked. Reads without locks while other processes append.
+    /// On MFA_OK, `*out` says what was found (free with
+    /// mfa_trail_verification_free()): MFA_OK means the trail could be read,
+    /// `(*out)->intact` whether it is whole, and each broken chain's
+    /// `broken_at` the event where it breaks. Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (NULL `ctx` or `out`) or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_trail_verify(ctx: *mut mfa_ctx, out: *mut *mut mfa_trail_verification, err: *mut *mut c_char) -> i32;
+
+    /// Frees the result of mfa_trail_verify(). NULL is a no-op.
+    pub fn mfa_trail_verification_free(verification: *mut mfa_trail_verification);
+
+    /// Deletes stored audit events by the configuration's retention and size
+    /// (auditTrail.retentionDays, auditTrail.maxEvents), keeping each chain
+    /// verifiable from its new anchor. mfa_purge_expired() does this too.
+    /// `out` may be NULL; if not, it receives how many events were deleted. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL `ctx`) or
+    /// MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_trail_purge(ctx: *mut mfa_ctx, out: *mut i64, err: *mut *mut c_char) -> i32;
 
     // Metrics: counters, latency histograms, Prometheus' text format
 

@@ -97,6 +97,7 @@ int main(void) {
     printf("field mfa_options.webauthn_trust_context %zu %zu\n", offsetof(mfa_options, webauthn_trust_context), sizeof(((mfa_options *)0)->webauthn_trust_context));
     printf("field mfa_options.metrics %zu %zu\n", offsetof(mfa_options, metrics), sizeof(((mfa_options *)0)->metrics));
     printf("field mfa_options.metrics_tenants %zu %zu\n", offsetof(mfa_options, metrics_tenants), sizeof(((mfa_options *)0)->metrics_tenants));
+    printf("field mfa_options.audit_chain %zu %zu\n", offsetof(mfa_options, audit_chain), sizeof(((mfa_options *)0)->audit_chain));
     printf("field mfa_options.email_sender %zu %zu\n", offsetof(mfa_options, email_sender), sizeof(((mfa_options *)0)->email_sender));
     printf("field mfa_options.email_sender_context %zu %zu\n", offsetof(mfa_options, email_sender_context), sizeof(((mfa_options *)0)->email_sender_context));
     printf("field mfa_options.email_outbox %zu %zu\n", offsetof(mfa_options, email_outbox), sizeof(((mfa_options *)0)->email_outbox));
@@ -185,6 +186,35 @@ int main(void) {
     printf("struct mfa_device_token %zu %zu\n", sizeof(mfa_device_token), ALIGN(mfa_device_token));
     printf("field mfa_device_token.token %zu %zu\n", offsetof(mfa_device_token, token), sizeof(((mfa_device_token *)0)->token));
     printf("field mfa_device_token.device %zu %zu\n", offsetof(mfa_device_token, device), sizeof(((mfa_device_token *)0)->device));
+    printf("struct mfa_webauthn_options %zu %zu\n", sizeof(mfa_webauthn_options), ALIGN(mfa_webauthn_options));
+    printf("field mfa_webauthn_options.version %zu %zu\n", offsetof(mfa_webauthn_options, version), sizeof(((mfa_webauthn_options *)0)->version));
+    printf("field mfa_webauthn_options.authenticator_attachment %zu %zu\n", offsetof(mfa_webauthn_options, authenticator_attachment), sizeof(((mfa_webauthn_options *)0)->authenticator_attachment));
+    printf("field mfa_webauthn_options.user_verification %zu %zu\n", offsetof(mfa_webauthn_options, user_verification), sizeof(((mfa_webauthn_options *)0)->user_verification));
+    printf("field mfa_webauthn_options.resident_key %zu %zu\n", offsetof(mfa_webauthn_options, resident_key), sizeof(((mfa_webauthn_options *)0)->resident_key));
+    printf("field mfa_webauthn_options.hints %zu %zu\n", offsetof(mfa_webauthn_options, hints), sizeof(((mfa_webauthn_options *)0)->hints));
+    printf("field mfa_webauthn_options.algorithms %zu %zu\n", offsetof(mfa_webauthn_options, algorithms), sizeof(((mfa_webauthn_options *)0)->algorithms));
+    printf("field mfa_webauthn_options.algorithm_count %zu %zu\n", offsetof(mfa_webauthn_options, algorithm_count), sizeof(((mfa_webauthn_options *)0)->algorithm_count));
+    printf("struct mfa_webauthn_credential_info %zu %zu\n", sizeof(mfa_webauthn_credential_info), ALIGN(mfa_webauthn_credential_info));
+    printf("field mfa_webauthn_credential_info.enrollment_id %zu %zu\n", offsetof(mfa_webauthn_credential_info, enrollment_id), sizeof(((mfa_webauthn_credential_info *)0)->enrollment_id));
+    printf("field mfa_webauthn_credential_info.display_name %zu %zu\n", offsetof(mfa_webauthn_credential_info, display_name), sizeof(((mfa_webauthn_credential_info *)0)->display_name));
+    printf("field mfa_webauthn_credential_info.enrollment_time %zu %zu\n", offsetof(mfa_webauthn_credential_info, enrollment_time), sizeof(((mfa_webauthn_credential_info *)0)->enrollment_time));
+    printf("field mfa_webauthn_credential_info.credential_id %zu %zu\n", offsetof(mfa_webauthn_credential_info, credential_id), sizeof(((mfa_webauthn_credential_info *)0)->credential_id));
+    printf("field mfa_webauthn_credential_info.credential_id_len %zu %zu\n", offsetof(mfa_webauthn_credential_info, credential_id_len), sizeof(((mfa_webauthn_credential_info *)0)->credential_id_len));
+    printf("field mfa_webauthn_credential_info.algorithm %zu %zu\n", offsetof(mfa_webauthn_credential_info, algorithm), sizeof(((mfa_webauthn_credential_info *)0)->algorithm));
+    printf("field mfa_webauthn_credential_info.aaguid %zu %zu\n", offsetof(mfa_webauthn_credential_info, aaguid), sizeof(((mfa_webauthn_credential_info *)0)->aaguid));
+    printf("field mfa_webauthn_credential_info.transports %zu %zu\n", offsetof(mfa_webauthn_credential_info, transports), sizeof(((mfa_webauthn_credential_info *)0)->transports));
+    printf("field mfa_webauthn_credential_info.discoverable %zu %zu\n", offsetof(mfa_webauthn_credential_info, discoverable), sizeof(((mfa_webauthn_credential_info *)0)->discoverable));
+    printf("field mfa_webauthn_credential_info.user_verified %zu %zu\n", offsetof(mfa_webauthn_credential_info, user_verified), sizeof(((mfa_webauthn_credential_info *)0)->user_verified));
+    printf("field mfa_webauthn_credential_info.backup_flags %zu %zu\n", offsetof(mfa_webauthn_credential_info, backup_flags), sizeof(((mfa_webauthn_credential_info *)0)->backup_flags));
+    printf("field mfa_webauthn_credential_info.passkey %zu %zu\n", offsetof(mfa_webauthn_credential_info, passkey), sizeof(((mfa_webauthn_credential_info *)0)->passkey));
+    printf("field mfa_webauthn_credential_info.backup %zu %zu\n", offsetof(mfa_webauthn_credential_info, backup), sizeof(((mfa_webauthn_credential_info *)0)->backup));
+    printf("field mfa_webauthn_credential_info.sign_count %zu %zu\n", offsetof(mfa_webauthn_credential_info, sign_count), sizeof(((mfa_webauthn_credential_info *)0)->sign_count));
+    printf("field mfa_webauthn_credential_info.attestation_format %zu %zu\n", offsetof(mfa_webauthn_credential_info, attestation_format), sizeof(((mfa_webauthn_credential_info *)0)->attestation_format));
+    printf("field mfa_webauthn_credential_info.attestation_kind %zu %zu\n", offsetof(mfa_webauthn_credential_info, attestation_kind), sizeof(((mfa_webauthn_credential_info *)0)->attestation_kind));
+    printf("field mfa_webauthn_credential_info.last_used_at %zu %zu\n", offsetof(mfa_webauthn_credential_info, last_used_at), sizeof(((mfa_webauthn_credential_info *)0)->last_used_at));
+    printf("struct mfa_webauthn_credential_list %zu %zu\n", sizeof(mfa_webauthn_credential_list), ALIGN(mfa_webauthn_credential_list));
+    printf("field mfa_webauthn_credential_list.count %zu %zu\n", offsetof(mfa_webauthn_credential_list, count), sizeof(((mfa_webauthn_credential_list *)0)->count));
+    printf("field mfa_webauthn_credential_list.items %zu %zu\n", offsetof(mfa_webauthn_credential_list, items), sizeof(((mfa_webauthn_credential_list *)0)->items));
     printf("struct mfa_factor_count %zu %zu\n", sizeof(mfa_factor_count), ALIGN(mfa_factor_count));
     printf("field mfa_factor_count.factor_id %zu %zu\n", offsetof(mfa_factor_count, factor_id), sizeof(((mfa_factor_count *)0)->factor_id));
     printf("field mfa_factor_count.kind %zu %zu\n", offsetof(mfa_factor_count, kind), sizeof(((mfa_factor_count *)0)->kind));
@@ -253,6 +283,45 @@ int main(void) {
     printf("field mfa_seal_check.failed_id_count %zu %zu\n", offsetof(mfa_seal_check, failed_id_count), sizeof(((mfa_seal_check *)0)->failed_id_count));
     printf("field mfa_seal_check.failed_ids %zu %zu\n", offsetof(mfa_seal_check, failed_ids), sizeof(((mfa_seal_check *)0)->failed_ids));
     printf("field mfa_seal_check.stopped %zu %zu\n", offsetof(mfa_seal_check, stopped), sizeof(((mfa_seal_check *)0)->stopped));
+    printf("struct mfa_trail_query %zu %zu\n", sizeof(mfa_trail_query), ALIGN(mfa_trail_query));
+    printf("field mfa_trail_query.version %zu %zu\n", offsetof(mfa_trail_query, version), sizeof(((mfa_trail_query *)0)->version));
+    printf("field mfa_trail_query.tenant %zu %zu\n", offsetof(mfa_trail_query, tenant), sizeof(((mfa_trail_query *)0)->tenant));
+    printf("field mfa_trail_query.uid %zu %zu\n", offsetof(mfa_trail_query, uid), sizeof(((mfa_trail_query *)0)->uid));
+    printf("field mfa_trail_query.kind %zu %zu\n", offsetof(mfa_trail_query, kind), sizeof(((mfa_trail_query *)0)->kind));
+    printf("field mfa_trail_query.kind_name %zu %zu\n", offsetof(mfa_trail_query, kind_name), sizeof(((mfa_trail_query *)0)->kind_name));
+    printf("field mfa_trail_query.since %zu %zu\n", offsetof(mfa_trail_query, since), sizeof(((mfa_trail_query *)0)->since));
+    printf("field mfa_trail_query.until %zu %zu\n", offsetof(mfa_trail_query, until), sizeof(((mfa_trail_query *)0)->until));
+    printf("field mfa_trail_query.chain %zu %zu\n", offsetof(mfa_trail_query, chain), sizeof(((mfa_trail_query *)0)->chain));
+    printf("field mfa_trail_query.after_seq %zu %zu\n", offsetof(mfa_trail_query, after_seq), sizeof(((mfa_trail_query *)0)->after_seq));
+    printf("field mfa_trail_query.after_time %zu %zu\n", offsetof(mfa_trail_query, after_time), sizeof(((mfa_trail_query *)0)->after_time));
+    printf("field mfa_trail_query.after_chain %zu %zu\n", offsetof(mfa_trail_query, after_chain), sizeof(((mfa_trail_query *)0)->after_chain));
+    printf("field mfa_trail_query.limit %zu %zu\n", offsetof(mfa_trail_query, limit), sizeof(((mfa_trail_query *)0)->limit));
+    printf("field mfa_trail_query.latest %zu %zu\n", offsetof(mfa_trail_query, latest), sizeof(((mfa_trail_query *)0)->latest));
+    printf("struct mfa_trail_record %zu %zu\n", sizeof(mfa_trail_record), ALIGN(mfa_trail_record));
+    printf("field mfa_trail_record.chain %zu %zu\n", offsetof(mfa_trail_record, chain), sizeof(((mfa_trail_record *)0)->chain));
+    printf("field mfa_trail_record.seq %zu %zu\n", offsetof(mfa_trail_record, seq), sizeof(((mfa_trail_record *)0)->seq));
+    printf("field mfa_trail_record.key_id %zu %zu\n", offsetof(mfa_trail_record, key_id), sizeof(((mfa_trail_record *)0)->key_id));
+    printf("field mfa_trail_record.event %zu %zu\n", offsetof(mfa_trail_record, event), sizeof(((mfa_trail_record *)0)->event));
+    printf("struct mfa_trail_record_list %zu %zu\n", sizeof(mfa_trail_record_list), ALIGN(mfa_trail_record_list));
+    printf("field mfa_trail_record_list.count %zu %zu\n", offsetof(mfa_trail_record_list, count), sizeof(((mfa_trail_record_list *)0)->count));
+    printf("field mfa_trail_record_list.records %zu %zu\n", offsetof(mfa_trail_record_list, records), sizeof(((mfa_trail_record_list *)0)->records));
+    printf("struct mfa_trail_chain_report %zu %zu\n", sizeof(mfa_trail_chain_report), ALIGN(mfa_trail_chain_report));
+    printf("field mfa_trail_chain_report.chain %zu %zu\n", offsetof(mfa_trail_chain_report, chain), sizeof(((mfa_trail_chain_report *)0)->chain));
+    printf("field mfa_trail_chain_report.anchor_seq %zu %zu\n", offsetof(mfa_trail_chain_report, anchor_seq), sizeof(((mfa_trail_chain_report *)0)->anchor_seq));
+    printf("field mfa_trail_chain_report.head_seq %zu %zu\n", offsetof(mfa_trail_chain_report, head_seq), sizeof(((mfa_trail_chain_report *)0)->head_seq));
+    printf("field mfa_trail_chain_report.verified %zu %zu\n", offsetof(mfa_trail_chain_report, verified), sizeof(((mfa_trail_chain_report *)0)->verified));
+    printf("field mfa_trail_chain_report.unchecked %zu %zu\n", offsetof(mfa_trail_chain_report, unchecked), sizeof(((mfa_trail_chain_report *)0)->unchecked));
+    printf("field mfa_trail_chain_report.missing_key_count %zu %zu\n", offsetof(mfa_trail_chain_report, missing_key_count), sizeof(((mfa_trail_chain_report *)0)->missing_key_count));
+    printf("field mfa_trail_chain_report.missing_keys %zu %zu\n", offsetof(mfa_trail_chain_report, missing_keys), sizeof(((mfa_trail_chain_report *)0)->missing_keys));
+    printf("field mfa_trail_chain_report.broken %zu %zu\n", offsetof(mfa_trail_chain_report, broken), sizeof(((mfa_trail_chain_report *)0)->broken));
+    printf("field mfa_trail_chain_report.broken_at %zu %zu\n", offsetof(mfa_trail_chain_report, broken_at), sizeof(((mfa_trail_chain_report *)0)->broken_at));
+    printf("field mfa_trail_chain_report.problem %zu %zu\n", offsetof(mfa_trail_chain_report, problem), sizeof(((mfa_trail_chain_report *)0)->problem));
+    printf("struct mfa_trail_verification %zu %zu\n", sizeof(mfa_trail_verification), ALIGN(mfa_trail_verification));
+    printf("field mfa_trail_verification.intact %zu %zu\n", offsetof(mfa_trail_verification, intact), sizeof(((mfa_trail_verification *)0)->intact));
+    printf("field mfa_trail_verification.verified %zu %zu\n", offsetof(mfa_trail_verification, verified), sizeof(((mfa_trail_verification *)0)->verified));
+    printf("field mfa_trail_verification.unchecked %zu %zu\n", offsetof(mfa_trail_verification, unchecked), sizeof(((mfa_trail_verification *)0)->unchecked));
+    printf("field mfa_trail_verification.chain_count %zu %zu\n", offsetof(mfa_trail_verification, chain_count), sizeof(((mfa_trail_verification *)0)->chain_count));
+    printf("field mfa_trail_verification.chains %zu %zu\n", offsetof(mfa_trail_verification, chains), sizeof(((mfa_trail_verification *)0)->chains));
     printf("struct mfa_metric_label %zu %zu\n", sizeof(mfa_metric_label), ALIGN(mfa_metric_label));
     printf("field mfa_metric_label.name %zu %zu\n", offsetof(mfa_metric_label, name), sizeof(((mfa_metric_label *)0)->name));
     printf("field mfa_metric_label.value %zu %zu\n", offsetof(mfa_metric_label, value), sizeof(((mfa_metric_label *)0)->value));
@@ -557,6 +626,10 @@ fn rust_layout() -> Vec<String> {
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).metrics_tenants) });
         lines.push(format!("field mfa_options.metrics_tenants {} {}", offset!(T, metrics_tenants), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).audit_chain) });
+        lines.push(format!("field mfa_options.audit_chain {} {}", offset!(T, audit_chain), size));
         let value = MaybeUninit::<T>::uninit();
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).email_sender) });
@@ -911,6 +984,122 @@ fn rust_layout() -> Vec<String> {
         lines.push(format!("field mfa_device_token.device {} {}", offset!(T, device), size));
     }
     {
+        type T = mfa_sys::mfa_webauthn_options;
+        lines.push(format!("struct mfa_webauthn_options {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).version) });
+        lines.push(format!("field mfa_webauthn_options.version {} {}", offset!(T, version), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).authenticator_attachment) });
+        lines.push(format!("field mfa_webauthn_options.authenticator_attachment {} {}", offset!(T, authenticator_attachment), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).user_verification) });
+        lines.push(format!("field mfa_webauthn_options.user_verification {} {}", offset!(T, user_verification), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).resident_key) });
+        lines.push(format!("field mfa_webauthn_options.resident_key {} {}", offset!(T, resident_key), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hints) });
+        lines.push(format!("field mfa_webauthn_options.hints {} {}", offset!(T, hints), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).algorithms) });
+        lines.push(format!("field mfa_webauthn_options.algorithms {} {}", offset!(T, algorithms), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).algorithm_count) });
+        lines.push(format!("field mfa_webauthn_options.algorithm_count {} {}", offset!(T, algorithm_count), size));
+    }
+    {
+        type T = mfa_sys::mfa_webauthn_credential_info;
+        lines.push(format!("struct mfa_webauthn_credential_info {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).enrollment_id) });
+        lines.push(format!("field mfa_webauthn_credential_info.enrollment_id {} {}", offset!(T, enrollment_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).display_name) });
+        lines.push(format!("field mfa_webauthn_credential_info.display_name {} {}", offset!(T, display_name), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).enrollment_time) });
+        lines.push(format!("field mfa_webauthn_credential_info.enrollment_time {} {}", offset!(T, enrollment_time), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).credential_id) });
+        lines.push(format!("field mfa_webauthn_credential_info.credential_id {} {}", offset!(T, credential_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).credential_id_len) });
+        lines.push(format!("field mfa_webauthn_credential_info.credential_id_len {} {}", offset!(T, credential_id_len), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).algorithm) });
+        lines.push(format!("field mfa_webauthn_credential_info.algorithm {} {}", offset!(T, algorithm), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).aaguid) });
+        lines.push(format!("field mfa_webauthn_credential_info.aaguid {} {}", offset!(T, aaguid), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).transports) });
+        lines.push(format!("field mfa_webauthn_credential_info.transports {} {}", offset!(T, transports), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).discoverable) });
+        lines.push(format!("field mfa_webauthn_credential_info.discoverable {} {}", offset!(T, discoverable), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).user_verified) });
+        lines.push(format!("field mfa_webauthn_credential_info.user_verified {} {}", offset!(T, user_verified), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).backup_flags) });
+        lines.push(format!("field mfa_webauthn_credential_info.backup_flags {} {}", offset!(T, backup_flags), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).passkey) });
+        lines.push(format!("field mfa_webauthn_credential_info.passkey {} {}", offset!(T, passkey), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).backup) });
+        lines.push(format!("field mfa_webauthn_credential_info.backup {} {}", offset!(T, backup), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).sign_count) });
+        lines.push(format!("field mfa_webauthn_credential_info.sign_count {} {}", offset!(T, sign_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).attestation_format) });
+        lines.push(format!("field mfa_webauthn_credential_info.attestation_format {} {}", offset!(T, attestation_format), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).attestation_kind) });
+        lines.push(format!("field mfa_webauthn_credential_info.attestation_kind {} {}", offset!(T, attestation_kind), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).last_used_at) });
+        lines.push(format!("field mfa_webauthn_credential_info.last_used_at {} {}", offset!(T, last_used_at), size));
+    }
+    {
+        type T = mfa_sys::mfa_webauthn_credential_list;
+        lines.push(format!("struct mfa_webauthn_credential_list {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).count) });
+        lines.push(format!("field mfa_webauthn_credential_list.count {} {}", offset!(T, count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).items) });
+        lines.push(format!("field mfa_webauthn_credential_list.items {} {}", offset!(T, items), size));
+    }
+    {
         type T = mfa_sys::mfa_factor_count;
         lines.push(format!("struct mfa_factor_count {} {}", size_of::<T>(), align_of::<T>()));
         let value = MaybeUninit::<T>::uninit();
@@ -1183,6 +1372,162 @@ fn rust_layout() -> Vec<String> {
         lines.push(format!("field mfa_seal_check.stopped {} {}", offset!(T, stopped), size));
     }
     {
+        type T = mfa_sys::mfa_trail_query;
+        lines.push(format!("struct mfa_trail_query {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).version) });
+        lines.push(format!("field mfa_trail_query.version {} {}", offset!(T, version), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).tenant) });
+        lines.push(format!("field mfa_trail_query.tenant {} {}", offset!(T, tenant), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).uid) });
+        lines.push(format!("field mfa_trail_query.uid {} {}", offset!(T, uid), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).kind) });
+        lines.push(format!("field mfa_trail_query.kind {} {}", offset!(T, kind), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).kind_name) });
+        lines.push(format!("field mfa_trail_query.kind_name {} {}", offset!(T, kind_name), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).since) });
+        lines.push(format!("field mfa_trail_query.since {} {}", offset!(T, since), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).until) });
+        lines.push(format!("field mfa_trail_query.until {} {}", offset!(T, until), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chain) });
+        lines.push(format!("field mfa_trail_query.chain {} {}", offset!(T, chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).after_seq) });
+        lines.push(format!("field mfa_trail_query.after_seq {} {}", offset!(T, after_seq), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).after_time) });
+        lines.push(format!("field mfa_trail_query.after_time {} {}", offset!(T, after_time), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).after_chain) });
+        lines.push(format!("field mfa_trail_query.after_chain {} {}", offset!(T, after_chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).limit) });
+        lines.push(format!("field mfa_trail_query.limit {} {}", offset!(T, limit), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).latest) });
+        lines.push(format!("field mfa_trail_query.latest {} {}", offset!(T, latest), size));
+    }
+    {
+        type T = mfa_sys::mfa_trail_record;
+        lines.push(format!("struct mfa_trail_record {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chain) });
+        lines.push(format!("field mfa_trail_record.chain {} {}", offset!(T, chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).seq) });
+        lines.push(format!("field mfa_trail_record.seq {} {}", offset!(T, seq), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_id) });
+        lines.push(format!("field mfa_trail_record.key_id {} {}", offset!(T, key_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).event) });
+        lines.push(format!("field mfa_trail_record.event {} {}", offset!(T, event), size));
+    }
+    {
+        type T = mfa_sys::mfa_trail_record_list;
+        lines.push(format!("struct mfa_trail_record_list {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).count) });
+        lines.push(format!("field mfa_trail_record_list.count {} {}", offset!(T, count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).records) });
+        lines.push(format!("field mfa_trail_record_list.records {} {}", offset!(T, records), size));
+    }
+    {
+        type T = mfa_sys::mfa_trail_chain_report;
+        lines.push(format!("struct mfa_trail_chain_report {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chain) });
+        lines.push(format!("field mfa_trail_chain_report.chain {} {}", offset!(T, chain), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).anchor_seq) });
+        lines.push(format!("field mfa_trail_chain_report.anchor_seq {} {}", offset!(T, anchor_seq), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).head_seq) });
+        lines.push(format!("field mfa_trail_chain_report.head_seq {} {}", offset!(T, head_seq), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).verified) });
+        lines.push(format!("field mfa_trail_chain_report.verified {} {}", offset!(T, verified), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).unchecked) });
+        lines.push(format!("field mfa_trail_chain_report.unchecked {} {}", offset!(T, unchecked), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).missing_key_count) });
+        lines.push(format!("field mfa_trail_chain_report.missing_key_count {} {}", offset!(T, missing_key_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).missing_keys) });
+        lines.push(format!("field mfa_trail_chain_report.missing_keys {} {}", offset!(T, missing_keys), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).broken) });
+        lines.push(format!("field mfa_trail_chain_report.broken {} {}", offset!(T, broken), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).broken_at) });
+        lines.push(format!("field mfa_trail_chain_report.broken_at {} {}", offset!(T, broken_at), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).problem) });
+        lines.push(format!("field mfa_trail_chain_report.problem {} {}", offset!(T, problem), size));
+    }
+    {
+        type T = mfa_sys::mfa_trail_verification;
+        lines.push(format!("struct mfa_trail_verification {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).intact) });
+        lines.push(format!("field mfa_trail_verification.intact {} {}", offset!(T, intact), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).verified) });
+        lines.push(format!("field mfa_trail_verification.verified {} {}", offset!(T, verified), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).unchecked) });
+        lines.push(format!("field mfa_trail_verification.unchecked {} {}", offset!(T, unchecked), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chain_count) });
+        lines.push(format!("field mfa_trail_verification.chain_count {} {}", offset!(T, chain_count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).chains) });
+        lines.push(format!("field mfa_trail_verification.chains {} {}", offset!(T, chains), size));
+    }
+    {
         type T = mfa_sys::mfa_metric_label;
         lines.push(format!("struct mfa_metric_label {} {}", size_of::<T>(), align_of::<T>()));
         let value = MaybeUninit::<T>::uninit();
@@ -1309,7 +1654,7 @@ fn every_struct_has_the_c_layout() {
 
 #[test]
 fn every_function_is_in_the_library() {
-    let addresses: [usize; 89] = [
+    let addresses: [usize; 102] = [
         mfa_sys::mfa_version as *const () as usize,
         mfa_sys::mfa_version_string as *const () as usize,
         mfa_sys::mfa_errstr as *const () as usize,
@@ -1367,6 +1712,8 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_recovery_codes_generate as *const () as usize,
         mfa_sys::mfa_recovery_codes_free as *const () as usize,
         mfa_sys::mfa_webauthn_registration_options as *const () as usize,
+        mfa_sys::mfa_webauthn_registration_options_ext as *const () as usize,
+        mfa_sys::mfa_webauthn_authentication_options_ext as *const () as usize,
         mfa_sys::mfa_webauthn_authentication_options as *const () as usize,
         mfa_sys::mfa_webauthn_verify_registration as *const () as usize,
         mfa_sys::mfa_webauthn_verify_assertion as *const () as usize,
@@ -1379,6 +1726,11 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_remembered_device_list_free as *const () as usize,
         mfa_sys::mfa_devices_revoke as *const () as usize,
         mfa_sys::mfa_admin_devices_revoke as *const () as usize,
+        mfa_sys::mfa_passkey_sign_in_options as *const () as usize,
+        mfa_sys::mfa_passkey_sign_in as *const () as usize,
+        mfa_sys::mfa_webauthn_credentials_list as *const () as usize,
+        mfa_sys::mfa_webauthn_credential_list_free as *const () as usize,
+        mfa_sys::mfa_webauthn_options_init as *const () as usize,
         mfa_sys::mfa_admin_list_users as *const () as usize,
         mfa_sys::mfa_admin_user_page_free as *const () as usize,
         mfa_sys::mfa_admin_user_factors as *const () as usize,
@@ -1396,6 +1748,12 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_rotate_keys_batched as *const () as usize,
         mfa_sys::mfa_check_seals as *const () as usize,
         mfa_sys::mfa_seal_check_free as *const () as usize,
+        mfa_sys::mfa_trail_query_init as *const () as usize,
+        mfa_sys::mfa_trail_read as *const () as usize,
+        mfa_sys::mfa_trail_record_list_free as *const () as usize,
+        mfa_sys::mfa_trail_verify as *const () as usize,
+        mfa_sys::mfa_trail_verification_free as *const () as usize,
+        mfa_sys::mfa_trail_purge as *const () as usize,
         mfa_sys::mfa_metrics_snapshot as *const () as usize,
         mfa_sys::mfa_metrics_free as *const () as usize,
         mfa_sys::mfa_metrics_prometheus as *const () as usize,

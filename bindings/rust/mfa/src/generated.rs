@@ -475,6 +475,14 @@ pub enum AuditKind {
     ///
     /// `MFA_AUDIT_EMAIL_SENT` (19).
     EmailSent,
+    /// Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()).
+    ///
+    /// `MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS` (24).
+    PasskeySignInSuccess,
+    /// Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant answered, or none that signs in).
+    ///
+    /// `MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE` (25).
+    PasskeySignInFailure,
     /// A number this binding does not know (a newer library).
     Other(i32),
 }
@@ -500,6 +508,8 @@ impl AuditKind {
             17 => AuditKind::DeviceRefused,
             18 => AuditKind::DeviceRevoked,
             19 => AuditKind::EmailSent,
+            24 => AuditKind::PasskeySignInSuccess,
+            25 => AuditKind::PasskeySignInFailure,
             other => AuditKind::Other(other),
         }
     }
@@ -524,6 +534,8 @@ impl AuditKind {
             AuditKind::DeviceRefused => 17,
             AuditKind::DeviceRevoked => 18,
             AuditKind::EmailSent => 19,
+            AuditKind::PasskeySignInSuccess => 24,
+            AuditKind::PasskeySignInFailure => 25,
             AuditKind::Other(raw) => raw,
         }
     }

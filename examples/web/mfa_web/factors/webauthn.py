@@ -15,6 +15,12 @@ session: nothing waits in the server-side session between the two
 requests, and a credential made for another user's or an older challenge
 is refused (``INVALID_SESSION``).
 
+A passkey ("Add a passkey", ``?passkey=1``): the options ask for a
+discoverable credential that verifies the user
+(``passkey_registration_options``); libmfa keeps what the browser says of
+it (``credProps``), and such a passkey also signs its user in without a
+password (:mod:`mfa_web.passkeys`).
+
 Signing in: the hint chooser sends the user here with the credential's
 enrollment id; the page carries libmfa's request options for that one
 credential (the challenge bound to the pending sign-in), and the assertion
@@ -25,6 +31,7 @@ went backwards (a copy) is refused as ``CREDENTIAL_CLONED`` and audited.
 from __future__ import annotations
 
 import urllib.parse
+from typing import Any, Dict
 
 import flask
 from flask.typing import ResponseReturnValue
@@ -42,8 +49,9 @@ MAX_CREDENTIAL = 32 * 1024
 
 
 def _label(info: libmfa.MultiFactorInfo) -> str:
-    """"Passkey" or "Security key": libmfa's hint for the credential, as a kind."""
-    return "Passkey" if info.hint == "passkey" else "Security key"
+    """"Passkey" or "Security key": libmfa's hint for the credential ("synced passkey",
+    "device-bound passkey", "passkey" or "security key"), as a kind."""
+    return "Passkey" if "passkey" in info.hint else "Security key"
 
 
 KIND = FactorKind(factor_id="webauthn", label="Security key or passkey", provider="webauthn", blueprint=blueprint,
@@ -69,28 +77,36 @@ def _wrong_address() -> str:
 def enroll() -> ResponseReturnValue:
     """The creation options for the browser; the credential it returns finishes the enrollment."""
     account = engine.require_account()
+    passkey = flask.request.values.get("passkey") == "1"
+    default = "Passkey" if passkey else "Security key"
+    again: Dict[str, Any] = {"passkey": "1"} if passkey else {}
     if flask.request.method == "GET":
         try:
-            options = GENERATOR.registration_options(engine.enrollment_session(), account.email)
+            if passkey:
+                options = GENERATOR.passkey_registration_options(engine.enrollment_session(), account.email,
+                                                                 hints=["client-device", "hybrid"])
+            else:
+                options = GENERATOR.registration_options(engine.enrollment_session(), account.email)
         except libmfa.MFAError as error:
             messages.flash(error)
             return flask.redirect(flask.url_for("account.index"))
         return flask.render_template("factors/webauthn/enroll.html", options=options, wrong_address=_wrong_address(),
-                                     name=display_name(flask.request.args.get("name", ""), "Security key"))
-    name = display_name(flask.request.form.get("display_name", ""), "Security key")
+                                     name=display_name(flask.request.args.get("name", ""), default), passkey=passkey)
+    name = display_name(flask.request.form.get("display_name", ""), default)
     credential = _credential()
     if not credential:
         flask.flash("Your browser sent no credential. Try again, and use your security key or passkey when the "
                     "browser asks.", "error")
-        return flask.redirect(flask.url_for("webauthn.enroll", name=name))
+        return flask.redirect(flask.url_for("webauthn.enroll", name=name, **again))
     others = engine.other_sessions()
     try:
         info = engine.multi_factor().enroll(GENERATOR.assertion_for_enrollment(credential), name)
     except libmfa.MFAError as error:
         messages.flash(error, messages.WEBAUTHN)
-        return flask.redirect(flask.url_for("webauthn.enroll", name=name))  # a new challenge: try again
+        return flask.redirect(flask.url_for("webauthn.enroll", name=name, **again))  # a new challenge: try again
     engine.reissue_credential()
-    flask.flash(engine.changed("%s (%s) is enrolled." % (info.display_name, info.hint), others), "success")
+    signs_in = " You can sign in with it alone, without your password." if info.hint.endswith(" passkey") else ""
+    flask.flash(engine.changed("%s (%s) is enrolled.%s" % (info.display_name, info.hint, signs_in), others), "success")
     return flask.redirect(flask.url_for("account.index"))
 
 

@@ -8,6 +8,15 @@
 // gives, built here when the browser lacks toJSON) into the form's hidden
 // "credential" field; then it sends the form. The server, through libmfa,
 // verifies everything: nothing here is trusted.
+//
+// A form marked data-webauthn="passkey" signs in with a passkey alone. Its
+// options name no user; the browser offers the passkeys it holds for this
+// site two ways: in the autofill of the page's field marked
+// autocomplete="username webauthn" (a request with mediation "conditional",
+// made when that field is first touched or clicked, so that a page only
+// passed through makes none), and in its own dialog when the form's button
+// is pressed (the conditional request is cancelled first: a page may have
+// one request at a time).
 "use strict";
 
 (() => {
@@ -96,7 +105,8 @@
     switch (error.name) {
       case "NotAllowedError":
         text = nothing + ": the request was cancelled or timed out" +
-          (kind === "get" ? ", or this is not the key you registered" : "") +
+          (kind === "get" ? ", or this is not the key you registered" +
+            ((options.allowCredentials || []).length ? "" : " (or this device holds no passkey of this site)") : "") +
           (uvRequired ? ", or your key cannot confirm it's you: this site requires a key that checks a PIN, " +
                         "a fingerprint or a face" : "") + ". Try again.";
         break;
@@ -116,6 +126,57 @@
   }
 
   // --- the forms ------------------------------------------------------------------------
+
+  // Sign-in with a passkey alone: the autofill (conditional mediation) and the button.
+  function wirePasskey(form) {
+    const field = form.querySelector("input[name=credential]");
+    const message = form.querySelector(".webauthn-error");
+    const button = form.querySelector("button[type=submit]");
+    const username = document.querySelector("input[autocomplete~=webauthn]");
+    const options = JSON.parse(form.dataset.webauthnOptions);
+    let pending = null;  // the AbortController of the conditional request, while there is one
+
+    function send(credential) {
+      field.value = JSON.stringify(credentialJSON(credential));
+      form.submit();
+    }
+
+    async function offerInAutofill() {
+      if (pending || !window.PublicKeyCredential || !PublicKeyCredential.isConditionalMediationAvailable ||
+          !(await PublicKeyCredential.isConditionalMediationAvailable())) return;
+      pending = new AbortController();
+      try {
+        send(await navigator.credentials.get({publicKey: requestOptions(options), mediation: "conditional",
+                                              signal: pending.signal}));
+      } catch (error) {
+        if (error.name !== "AbortError") {  // the user chose none: the password form stays
+          message.textContent = explain(error, "get", options);
+          message.hidden = false;
+        }
+      } finally {
+        pending = null;
+      }
+    }
+
+    if (username) username.addEventListener("pointerdown", offerInAutofill, {once: true});
+    form.addEventListener("submit", async (event) => {
+      if (field.value) return;
+      event.preventDefault();
+      message.hidden = true;
+      try {
+        if (!window.PublicKeyCredential || !navigator.credentials) {
+          throw new DOMException("This browser does not support passkeys.", "NotSupportedError");
+        }
+        if (pending) pending.abort();
+        button.disabled = true;
+        send(await navigator.credentials.get({publicKey: requestOptions(options)}));
+      } catch (error) {
+        message.textContent = explain(error, "get", options);
+        message.hidden = false;
+        button.disabled = false;
+      }
+    });
+  }
 
   // Runs the ceremony of `form` and sends the form with the credential; shows why when the browser says no.
   async function run(form) {
@@ -160,6 +221,9 @@
   }
 
   document.addEventListener("DOMContentLoaded", () => {
-    for (const form of document.querySelectorAll("form[data-webauthn]")) wire(form);
+    for (const form of document.querySelectorAll("form[data-webauthn]")) {
+      if (form.dataset.webauthn === "passkey") wirePasskey(form);
+      else wire(form);
+    }
   });
 })();

@@ -23,6 +23,10 @@ struct X509Certificate: Sendable {
     /// The validity period (Unix seconds).
     let notBefore: Int64
     let notAfter: Int64
+    /// Whether the subject is an empty name (TPM attestation identity keys' certificates).
+    let subjectIsEmpty: Bool
+    /// The extensions by OID: criticality and the value (the contents of their OCTET STRING).
+    let extensions: [String: X509Extension]
 
     /// Reads a DER certificate.
     /// - Throws: `invalidArgument` for one GnuTLS cannot read; `crypto` if GnuTLS cannot be loaded.
@@ -54,6 +58,7 @@ struct X509Certificate: Sendable {
         aaguid = Self.extensionValue(tls, crt, Self.aaguidOID).map { (Self.octetString($0.value), $0.critical) }
         notBefore = Int64(tls.crtActivation(crt))
         notAfter = Int64(tls.crtExpiration(crt))
+        (subjectIsEmpty, extensions) = try X509Extension.read(der)
     }
 
     private static func publicKey(_ tls: GnuTLS, _ crt: gnutls_x509_crt_t) -> COSEKey? {
@@ -66,6 +71,12 @@ struct X509Certificate: Sendable {
             defer { release(tls, &x); release(tls, &y) }
             if curve == GNUTLS_ECC_CURVE_SECP256R1, let px = fixed(x, 32), let py = fixed(y, 32) {
                 return COSEKey(algorithm: .es256, material: .ec2(x: px, y: py))
+            }
+            if curve == GNUTLS_ECC_CURVE_SECP384R1, let px = fixed(x, 48), let py = fixed(y, 48) {
+                return COSEKey(algorithm: .es384, material: .ec(curve: .p384, x: px, y: py))
+            }
+            if curve == GNUTLS_ECC_CURVE_SECP521R1, let px = fixed(x, 66), let py = fixed(y, 66) {
+                return COSEKey(algorithm: .es512, material: .ec(curve: .p521, x: px, y: py))
             }
             if curve == GNUTLS_ECC_CURVE_ED25519, x.size == 32, let px = fixed(x, 32) {
                 return COSEKey(algorithm: .edDSA, material: .okp(x: px))
@@ -162,5 +173,16 @@ struct X509Certificate: Sendable {
             tls.trustListVerify(trust, buffer.baseAddress, UInt32(buffer.count), nil, 0, flags, &output, nil)
         }
         return status == 0 && output == 0
+    }
+}
+
+/// Whether an attestation chain (leaf first, DER) leads to one of the PEM
+/// `roots` at `now`: `X509Certificate.chainIsTrusted` on certificates not yet read.
+package enum AttestationChain {
+    /// - Throws: `invalidArgument` for a certificate GnuTLS cannot read; `crypto` if GnuTLS cannot be loaded.
+    package static func isTrusted(_ chain: [[UInt8]], roots: [String], now: Int64) throws(MFAError) -> Bool {
+        var certificates: [X509Certificate] = []
+        for der in chain { certificates.append(try X509Certificate(der: der)) }
+        return try X509Certificate.chainIsTrusted(certificates, roots: roots, now: now)
     }
 }

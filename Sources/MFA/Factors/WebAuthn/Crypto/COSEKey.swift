@@ -1,5 +1,5 @@
 /// A credential public key as a COSE_Key (RFC 9052 §7, RFC 9053), of the
-/// three algorithms libmfa asks authenticators for.
+/// algorithms libmfa asks authenticators for.
 package struct COSEKey: Sendable, Equatable {
     /// The COSE algorithms: their identifiers in `pubKeyCredParams`.
     package enum Algorithm: Int64, Sendable, CaseIterable {
@@ -9,15 +9,60 @@ package struct COSEKey: Sendable, Equatable {
         case edDSA = -8
         /// RSASSA-PKCS1-v1_5 with SHA-256.
         case rs256 = -257
+        /// ECDSA P-384 with SHA-384.
+        case es384 = -35
+        /// ECDSA P-521 with SHA-512.
+        case es512 = -36
+        /// RSASSA-PSS with SHA-256 (MGF1 SHA-256, a 32-byte salt).
+        case ps256 = -37
+        /// RSASSA-PKCS1-v1_5 with SHA-1: never a credential's algorithm;
+        /// only TPM attestation statements are signed with it (Windows Hello).
+        case rs1 = -65535
 
-        /// The name used in messages and hints ("ES256").
+        /// The algorithms a credential may have, in the order libmfa offers
+        /// them (`pubKeyCredParams`): the three every authenticator knows
+        /// first, so that an authenticator picks what it picked before.
+        package static let credential: [Algorithm] = [.es256, .edDSA, .rs256, .es384, .es512, .ps256]
+
+        /// The name used in messages, configuration and hints ("ES256").
         package var name: String {
             switch self {
             case .es256: "ES256"
             case .edDSA: "EdDSA"
             case .rs256: "RS256"
+            case .es384: "ES384"
+            case .es512: "ES512"
+            case .ps256: "PS256"
+            case .rs1: "RS1"
             }
         }
+
+        /// The credential algorithm named `name` ("ES256"), or nil.
+        package init?(name: String) {
+            guard let found = Self.credential.first(where: { $0.name == name }) else { return nil }
+            self = found
+        }
+
+        /// The hash the signature is made over.
+        var digest: Digest {
+            switch self {
+            case .es256, .rs256, .ps256, .edDSA: .sha256
+            case .es384: .sha384
+            case .es512: .sha512
+            case .rs1: .sha1
+            }
+        }
+    }
+
+    /// The elliptic curves of ECDSA keys beyond P-256.
+    package enum Curve: Int64, Sendable, Equatable {
+        /// P-384 (COSE curve 2), for ES384.
+        case p384 = 2
+        /// P-521 (COSE curve 3), for ES512.
+        case p521 = 3
+
+        /// The length of a coordinate in bytes.
+        package var coordinateBytes: Int { self == .p384 ? 48 : 66 }
     }
 
     /// The key material.
@@ -28,6 +73,8 @@ package struct COSEKey: Sendable, Equatable {
         case okp(x: [UInt8])
         /// An RSA modulus and exponent.
         case rsa(n: [UInt8], e: [UInt8])
+        /// A point of P-384 or P-521.
+        case ec(curve: Curve, x: [UInt8], y: [UInt8])
     }
 
     /// The algorithm the key is for.
@@ -59,8 +106,9 @@ package struct COSEKey: Sendable, Equatable {
         func fail(_ why: String) -> MFAError { MFAError(.invalidArgument, "credential public key: \(why)") }
         guard case .map = value else { throw fail("not a COSE_Key map") }
         guard let rawAlgorithm = value[int: 3]?.int else { throw fail("no algorithm (3)") }
-        guard let algorithm = Algorithm(rawValue: rawAlgorithm) else {
-            throw fail("algorithm \(rawAlgorithm) is not ES256 (-7), EdDSA (-8) or RS256 (-257)")
+        guard let algorithm = Algorithm(rawValue: rawAlgorithm), algorithm != .rs1 else {
+            throw fail("algorithm \(rawAlgorithm) is not ES256 (-7), EdDSA (-8), RS256 (-257), ES384 (-35), "
+                + "ES512 (-36) or PS256 (-37)")
         }
         let kty = value[int: 1]?.int
         switch algorithm {
@@ -71,13 +119,24 @@ package struct COSEKey: Sendable, Equatable {
                 throw fail("a P-256 key needs 32-byte x (-2) and y (-3)")
             }
             self.init(algorithm: algorithm, material: .ec2(x: x, y: y))
+        case .es384, .es512:
+            let curve: Curve = algorithm == .es384 ? .p384 : .p521
+            guard kty == 2 else { throw fail("\(algorithm.name) needs key type EC2 (2)") }
+            guard value[int: -1]?.int == curve.rawValue else {
+                throw fail("\(algorithm.name) needs curve \(curve == .p384 ? "P-384 (2)" : "P-521 (3)")")
+            }
+            let size = curve.coordinateBytes
+            guard let x = value[int: -2]?.bytes, x.count == size, let y = value[int: -3]?.bytes, y.count == size else {
+                throw fail("a \(algorithm.name) key needs \(size)-byte x (-2) and y (-3)")
+            }
+            self.init(algorithm: algorithm, material: .ec(curve: curve, x: x, y: y))
         case .edDSA:
             guard kty == 1 else { throw fail("EdDSA needs key type OKP (1)") }
             guard value[int: -1]?.int == 6 else { throw fail("EdDSA needs curve Ed25519 (6)") }
             guard let x = value[int: -2]?.bytes, x.count == 32 else { throw fail("an Ed25519 key needs a 32-byte x (-2)") }
             self.init(algorithm: algorithm, material: .okp(x: x))
-        case .rs256:
-            guard kty == 3 else { throw fail("RS256 needs key type RSA (3)") }
+        case .rs256, .ps256, .rs1:
+            guard kty == 3 else { throw fail("\(algorithm.name) needs key type RSA (3)") }
             guard let n = value[int: -1]?.bytes, let e = value[int: -2]?.bytes else {
                 throw fail("an RSA key needs n (-1) and e (-2)")
             }
@@ -96,9 +155,10 @@ package struct COSEKey: Sendable, Equatable {
     package static let rsaExponent: [UInt8] = [0x01, 0x00, 0x01]
 
     /// Refuses a key whose signatures would prove nothing: an RSA key
-    /// needs a modulus of exactly 2048 to 4096 bits that is odd, and the
-    /// exponent 65537; a P-256 key a point on the curve; an Ed25519 key a
-    /// canonical point of the main subgroup (no point of small order).
+    /// (RS256, PS256) needs a modulus of exactly 2048 to 4096 bits that is
+    /// odd, and the exponent 65537; an ECDSA key (ES256, ES384, ES512) a
+    /// point on its curve; an Ed25519 key a canonical point of the main
+    /// subgroup (no point of small order).
     /// - Throws: `invalidArgument`, naming what is wrong.
     package func checkStrength() throws(MFAError) {
         func fail(_ why: String) -> MFAError { MFAError(.invalidArgument, "credential public key: \(why)") }
@@ -114,6 +174,10 @@ package struct COSEKey: Sendable, Equatable {
             }
         case .ec2(let x, let y):
             guard SignatureCheck.isP256Point(x: x, y: y) else { throw fail("the P-256 point is not on the curve") }
+        case .ec(let curve, let x, let y):
+            guard SignatureCheck.isPoint(curve: curve, x: x, y: y) else {
+                throw fail("the \(algorithm.name) point is not on its curve")
+            }
         case .okp(let x):
             guard SignatureCheck.isEd25519Point(x) else {
                 throw fail("the Ed25519 key is not a point of the main subgroup in canonical form")
@@ -121,12 +185,32 @@ package struct COSEKey: Sendable, Equatable {
         }
     }
 
-    /// Whether `signature` is this key's signature of `message`.
+    /// Whether `signature` is this key's signature of `message`, made with the key's own algorithm.
     package func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {
-        switch material {
-        case .ec2(let x, let y): SignatureCheck.es256(x: x, y: y, message: message, der: signature)
-        case .okp(let x): SignatureCheck.ed25519(x: x, message: message, signature: signature)
-        case .rsa(let n, let e): SignatureCheck.rs256(n: n, e: e, message: message, signature: signature)
+        verifies(signature, of: message, with: algorithm)
+    }
+
+    /// Whether `signature` is this key's signature of `message` made with
+    /// `algorithm` (an attestation certificate's key signs with the
+    /// algorithm its statement names); false when the algorithm does not fit
+    /// the key.
+    package func verifies(_ signature: [UInt8], of message: [UInt8], with algorithm: Algorithm) -> Bool {
+        switch (material, algorithm) {
+        case (.ec2(let x, let y), .es256):
+            return SignatureCheck.es256(x: x, y: y, message: message, der: signature)
+        case (.ec(let curve, let x, let y), .es384), (.ec(let curve, let x, let y), .es512):
+            guard (curve == .p384) == (algorithm == .es384) else { return false }
+            return SignatureCheck.ecdsa(curve: curve, x: x, y: y, digest: algorithm.digest.hash(message),
+                                        der: signature)
+        case (.okp(let x), .edDSA):
+            return SignatureCheck.ed25519(x: x, message: message, signature: signature)
+        case (.rsa(let n, let e), .rs256), (.rsa(let n, let e), .rs1):
+            return SignatureCheck.pkcs1(n: n, e: e, digest: algorithm.digest, hash: algorithm.digest.hash(message),
+                                        signature: signature)
+        case (.rsa(let n, let e), .ps256):
+            return SignatureCheck.ps256(n: n, e: e, digest: SHA256.digest(message), signature: signature)
+        default:
+            return false
         }
     }
 

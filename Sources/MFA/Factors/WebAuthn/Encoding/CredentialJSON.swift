@@ -21,6 +21,9 @@ package struct CredentialJSON: Sendable {
     package var userHandle: [UInt8]?
     /// "platform" or "cross-platform", when the browser says.
     package var attachment: String?
+    /// At registration, whether the credential is discoverable, when the
+    /// browser says (`clientExtensionResults.credProps.rk`).
+    package var residentKey: Bool?
 
     /// What the JSON is expected to be.
     package enum Ceremony: Sendable {
@@ -54,6 +57,11 @@ package struct CredentialJSON: Sendable {
         transports = []
         switch ceremony {
         case .registration:
+            switch json["clientExtensionResults"]?["credProps"]?["rk"] {
+            case .bool(let value)?: residentKey = value
+            case nil, .null?: residentKey = nil
+            default: throw fail("clientExtensionResults.credProps.rk must be a boolean")
+            }
             attestationObject = try Self.base64(response["attestationObject"], "response.attestationObject")
             if let list = response["transports"] {
                 guard case .array(let items) = list, items.count <= 16 else {
