@@ -38,13 +38,20 @@ let package = Package(
         // GnuTLS's header only: libmfa loads libgnutls.so.30 with dlopen when a
         // WebAuthn attestation carries an X.509 certificate.
         .systemLibrary(name: "CGnuTLS", providers: [.apt(["libgnutls28-dev"])]),
+        // libxml2's headers and the guard that refuses DTDs and entities (a C
+        // target, not a system library: its include/libxml points at Debian's
+        // libxml2-dev headers, so that nothing links libxml2; libmfa loads
+        // libxml2.so.2 with dlopen when a PSKC file is read).
+        .target(name: "CXML2"),
+        // PKCS#11's types (p11-kit's header; no library linked: modules are loaded with dlopen).
+        .systemLibrary(name: "CP11", providers: [.apt(["libp11-kit-dev"])]),
         // glibc's secure_getenv and AT_SECURE (Swift's Glibc module leaves them out).
         .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CMFATypes", path: "include"),
         .target(name: "MFA", dependencies: ["CSodium", "CNettle", "CSQLite", "CPQ", "CQRencode", "CZlib",
-                                            "CCbor", "CHogweed", "CGnuTLS", "CSystem"]),
+                                            "CCbor", "CHogweed", "CGnuTLS", "CXML2", "CP11", "CSystem"]),
         .target(name: "MFAExports", dependencies: ["MFA", "CMFATypes"], exclude: ["libmfa.map"],
                 linkerSettings: [.unsafeFlags(libraryLinkFlags)]),
-        .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes", "CSodium"]),
+        .testTarget(name: "MFATests", dependencies: ["MFA", "CMFATypes", "CSodium", "CNettle"]),
     ]
 )

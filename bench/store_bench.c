@@ -14,6 +14,10 @@
  * (with BENCH_SECONDS=S, each process signs in for S seconds instead; codes
  * are made beforehand for its first SIGNINS_PER_PROCESS sign-ins, and in the
  * loop after those)
+ * With BENCH_KIND=hotp, each user has an HOTP token instead (imported with
+ * mfa_token_import, 6 digits, SHA-1) and resolves with mfa_resolve and the
+ * code of its next counter: the same sign-in for a counter-based factor
+ * (bench/hotp.sh compares the two).
  * Prints: processes, sign-ins per second in all.
  * With BENCH_AUDIT_TRAIL=1 the configuration keeps the audit trail
  * (auditTrail.store): every sign-in stores its event; with
@@ -39,6 +43,8 @@ static const uint8_t master[MFA_MASTER_KEY_BYTES] = {42};
 
 /* The audit chain of this process (BENCH_AUDIT_CHAINS=1), or NULL for "main". */
 static char chain[32];
+/* bench_now when a run starts (bench_support.h), from which HOTP counters count. */
+#define BENCH_START 1800000000
 
 /* BENCH_TENANT: the users' tenant, or NULL for the project. */
 static const char *bench_tenant(void) {
@@ -68,17 +74,26 @@ static mfa_ctx *open_store(const char *store) {
 /* The user of process p's sign-in i: its share of the users, in a scattered order. */
 static long user_of(long p, long i, long share) { return p * share + (i * 7919) % share; }
 
-/* The code user `u`'s authenticator shows at `now`, into `code`. */
+/* BENCH_KIND=hotp: the users have HOTP tokens. */
+static int hotp;
+
+/* The code user `u`'s authenticator shows at `now`, into `code` (an HOTP
+ * token: the code of counter (now - the bench's start) / 30, one press per
+ * pass over the users). */
 static void user_code(long u, int64_t now, char code[MFA_CODE_BUFFER_SIZE]) {
     unsigned char secret[20];
     user_secret(u, secret);
-    int status = mfa_totp_generate(code, MFA_CODE_BUFFER_SIZE, secret, 20, NULL, now);
+    int status = hotp ? mfa_hotp_generate(code, MFA_CODE_BUFFER_SIZE, secret, 20,
+                                          (uint64_t)(now - BENCH_START) / 30, 6, MFA_ALG_SHA1)
+                      : mfa_totp_generate(code, MFA_CODE_BUFFER_SIZE, secret, 20, NULL, now);
     if (status != MFA_OK) die("code", status, NULL);
 }
 
 /* The sign-in of user `u` with `code` on ctx, the resolve on resolving (ctx
- * itself, or another context: another server). */
-static void sign_in(mfa_ctx *ctx, mfa_ctx *resolving, long u, const char *code) {
+ * itself, or another context: another server). Never inlined: bench/hotp.sh
+ * counts its instructions under callgrind (--toggle-collect=sign_in), which
+ * sees what libmfa does after a tail call too. */
+__attribute__((noinline)) static void sign_in(mfa_ctx *ctx, mfa_ctx *resolving, long u, const char *code) {
     char uid[32];
     mfa_user user;
     mfa_resolver *resolver = NULL;
@@ -92,8 +107,16 @@ static void sign_in(mfa_ctx *ctx, mfa_ctx *resolving, long u, const char *code) 
     user.auth_time = bench_now;
     status = mfa_sign_in(ctx, &resolver, &user, NULL);
     if (status != MFA_ERR_SECOND_FACTOR_REQUIRED) die("sign in", status, NULL);
-    status = mfa_resolve_totp(resolving, &result, resolver->session, user.tenant, resolver->hints[0].uid, code,
-                              &err);
+    if (hotp) {
+        mfa_assertion assertion = MFA_ASSERTION_INIT;
+        assertion.kind = MFA_FACTOR_HOTP;
+        assertion.enrollment_id = resolver->hints[0].uid;
+        assertion.code = code;
+        status = mfa_resolve(resolving, &result, resolver->session, user.tenant, &assertion, &err);
+    } else {
+        status = mfa_resolve_totp(resolving, &result, resolver->session, user.tenant, resolver->hints[0].uid, code,
+                                  &err);
+    }
     if (status != MFA_OK) die("resolve", status, err);
     mfa_sign_in_result_free(result);
     mfa_resolver_free(resolver);
@@ -107,14 +130,17 @@ int main(int argc, char **argv) {
     const char *store = argv[1];
     long users = atol(argv[2]), signins = atol(argv[3]), processes = atol(argv[4]);
     bench_sqlite_host_config();
+    const char *kind = getenv("BENCH_KIND");
+    hotp = kind && strcmp(kind, "hotp") == 0;
     mfa_ctx *ctx = open_store(store);
     char *err = NULL;
     const char *trail = getenv("BENCH_AUDIT_TRAIL");
-    int status = mfa_config_set_json(
-        ctx, NULL, trail && *trail == '1'
-            ? "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},\"auditTrail\":{\"store\":true}}"
-            : "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"},\"auditTrail\":{\"store\":false}}",
-        &err);
+    int stored = trail && *trail == '1';
+    char config[160];
+    snprintf(config, sizeof config,
+             "{\"state\":\"ENABLED\",\"providers\":{\"%s\":\"ENABLED\"},\"auditTrail\":{\"store\":%s}}",
+             hotp ? "hotp" : "totp", stored ? "true" : "false");
+    int status = mfa_config_set_json(ctx, NULL, config, &err);
     if (status != MFA_OK) die("config", status, err);
     /* BENCH_TIME_OFFSET=S: start S seconds later (a second run on the same users needs new time steps). */
     const char *offset = getenv("BENCH_TIME_OFFSET");
@@ -131,8 +157,16 @@ int main(int argc, char **argv) {
         if ((status = mfa_user_init(&user, MFA_USER_VERSION)) != MFA_OK) die("user", status, NULL);
         user.uid = uid;
         user.tenant = bench_tenant();
-        if ((status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, NULL, &err)) != MFA_OK)
-            die("import", status, err);
+        if (hotp) {
+            mfa_token_seed seed = MFA_TOKEN_SEED_INIT;
+            seed.kind = MFA_FACTOR_HOTP;
+            seed.secret = secret;
+            seed.secret_len = 20;
+            status = mfa_token_import(ctx, &info, &seed, &user, user.tenant, NULL, "bench", &err);
+        } else {
+            status = mfa_totp_import(ctx, &info, &user, secret, 20, NULL, NULL, &err);
+        }
+        if (status != MFA_OK) die("import", status, err);
         mfa_factor_info_free(info);
     }
     mfa_close(ctx);

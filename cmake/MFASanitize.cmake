@@ -61,6 +61,9 @@ foreach(source ${MFA_FUZZ_SOURCES})
   if(name MATCHES "webauthn")  # its harness signs and hashes with libsodium, to check libmfa's verdicts
     target_link_libraries(${name} PRIVATE PkgConfig::SODIUM)
   endif()
+  if(name MATCHES "yubico")  # its software YubiKey seals OTPs with nettle's AES (Tests/c/test_yubikey.h)
+    target_link_libraries(${name} PRIVATE PkgConfig::NETTLE)
+  endif()
   target_compile_options(${name} PRIVATE -fsanitize=fuzzer ${MFA_SANITIZE_C_FLAGS} ${MFA_SANITIZE_C_COMPILE_ONLY}
     ${MFA_SANITIZE_STRICT_C})
   target_link_options(${name} PRIVATE -fsanitize=fuzzer ${MFA_SANITIZE_LINK_FLAGS})
@@ -95,13 +98,14 @@ foreach(name ${MFA_SANITIZE_TESTS})
   target_link_options(san_${name} PRIVATE ${MFA_SANITIZE_LINK_FLAGS})
 endforeach()
 # The flow contract and the admin tests open their store through test_pg_store.h
-# (libpq); the flow contract signs WebAuthn answers with libsodium; the hardening
-# and key tests write to an SQLite file behind libmfa's back.
+# (libpq); the flow contract signs WebAuthn answers with libsodium and makes
+# YubiKey OTPs with nettle's AES (test_yubikey.h); the hardening and key tests
+# write to an SQLite file behind libmfa's back.
 foreach(name engine_flow_contract engine_admin engine_admin_imports engine_admin_keys engine_webauthn_passkeys)
   target_include_directories(san_${name} PRIVATE ${PQ_INCLUDE_DIRS})
   target_link_libraries(san_${name} PRIVATE ${PQ_LINK_LIBRARIES})
 endforeach()
-target_link_libraries(san_engine_flow_contract PRIVATE PkgConfig::SODIUM)
+target_link_libraries(san_engine_flow_contract PRIVATE PkgConfig::SODIUM PkgConfig::NETTLE)
 target_link_libraries(san_engine_hardening PRIVATE PkgConfig::SQLITE)
 target_link_libraries(san_engine_admin_keys PRIVATE PkgConfig::SQLITE)
 # The WebAuthn tests' software authenticator signs with libsodium (test_webauthn_authenticator.h).

@@ -80,6 +80,8 @@ endforeach()
 #   engine_key_mismatch   issue 45 item 7: another key under a known id is MFA_ERR_KEY_MISMATCH at
 #                 mfa_open (current and earlier keys, two servers, stores from before check values)
 # and the tests of processes, races and crashes:
+#   engine_token_race  two processes racing on one HOTP code and on one Yubico OTP, each with a
+#                 pending credential of its own: exactly one sign-in in each of 200 rounds
 #   engine_race   processes racing on one store (same code with one or two pending
 #                 credentials, one credential for two factors, same enrollment, backoff) and
 #                 tokens minted in one process, finished in another
@@ -96,12 +98,12 @@ set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verificat
     unenroll backoff sms_limits test_numbers audit audit_trail at_rest key_rotation random imports recovery_codes bad_input
     phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn webauthn_passkeys admin admin_imports admin_keys
     email devices answers metrics key_mismatch)
-set(MFA_ENGINE_PROGRAMS engine_race engine_crash engine_phone_race abi_hardening)
+set(MFA_ENGINE_PROGRAMS engine_race engine_token_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})
   set(MFA_ENGINE_LIBS_engine_${flow} "")
 endforeach()
-set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS} ${SODIUM_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_flow_contract ${PQ_LDFLAGS} ${SODIUM_LDFLAGS} ${NETTLE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_admin ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_admin_imports ${PQ_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_admin_keys ${PQ_LDFLAGS} ${SQLITE_LDFLAGS})
@@ -111,6 +113,7 @@ set(MFA_ENGINE_LIBS_engine_hardening ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_audit_trail ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_key_memory ${SODIUM_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_race ${PQ_LDFLAGS})
+set(MFA_ENGINE_LIBS_engine_token_race ${PQ_LDFLAGS} ${NETTLE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_crash ${SQLITE_LDFLAGS})
 set(MFA_ENGINE_LIBS_engine_phone_race ${PQ_LDFLAGS} -pthread)
 set(MFA_ENGINE_LIBS_abi_hardening "")
@@ -119,7 +122,7 @@ set(MFA_ENGINE_LIBS_engine_webauthn_passkeys ${PQ_LDFLAGS} ${SODIUM_LDFLAGS})
 set(MFA_TEST_HEADERS ${MFA_TEST_SUPPORT_H} ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_store.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_race_support.h ${PROJECT_SOURCE_DIR}/Tests/c/test_pg_server.h
     ${PROJECT_SOURCE_DIR}/Tests/c/test_engine_fixture.h ${PROJECT_SOURCE_DIR}/Tests/c/test_webauthn_authenticator.h
-    ${PROJECT_SOURCE_DIR}/Tests/c/test_store_sql.h)
+    ${PROJECT_SOURCE_DIR}/Tests/c/test_store_sql.h ${PROJECT_SOURCE_DIR}/Tests/c/test_yubikey.h)
 foreach(name ${MFA_ENGINE_PROGRAMS})
   foreach(compiler gcc clang)
     set(program ${PROJECT_BINARY_DIR}/${name}_test_${compiler})
@@ -178,6 +181,7 @@ set_tests_properties(abi_all_exports PROPERTIES TIMEOUT 900)
 # PostgreSQL, on private servers (scripts/pg.sh; as root it runs the server as `postgres`).
 # The fixture `postgres` starts a server on port base+1 before the tests that need it and
 # stops it (deleting its data) after them; each test works in a schema of its own.
+#   engine_token_race_pg  the token races above (its gcc build) on that server, 200 rounds each
 #   engine_race_pg, engine_phone_race_pg  the race tests above (their gcc builds) on that
 #                 server, 1,000 rounds for each two-process race; plus (f), a forced
 #                 interleaving of an enrollment's last SMS try that only PostgreSQL allows
@@ -214,8 +218,8 @@ add_test(NAME postgres_start COMMAND ${MFA_PG_SCRIPT} start ${MFA_PG_PORT})
 set_tests_properties(postgres_start PROPERTIES FIXTURES_SETUP postgres TIMEOUT 120)
 add_test(NAME postgres_stop COMMAND ${MFA_PG_SCRIPT} stop ${MFA_PG_PORT})
 set_tests_properties(postgres_stop PROPERTIES FIXTURES_CLEANUP postgres TIMEOUT 120)
-foreach(name engine_race engine_phone_race engine_flow_contract engine_admin engine_admin_imports engine_admin_keys
-             engine_webauthn_passkeys engine_answers engine_key_mismatch)
+foreach(name engine_race engine_token_race engine_phone_race engine_flow_contract engine_admin engine_admin_imports
+             engine_admin_keys engine_webauthn_passkeys engine_answers engine_key_mismatch)
   add_test(NAME ${name}_pg COMMAND ${PROJECT_BINARY_DIR}/${name}_test_gcc env:MFA_CTEST_POSTGRES_URL)
   set_tests_properties(${name}_pg PROPERTIES
     FIXTURES_REQUIRED postgres

@@ -22,7 +22,8 @@ set(MFA_MFACTL_SCRATCH ${PROJECT_BINARY_DIR}/mfactl-build)
 set(MFA_MFACTL ${PROJECT_BINARY_DIR}/mfactl)
 set(MFA_MFACTL_MAN ${PROJECT_BINARY_DIR}/mfactl.1)
 file(GLOB_RECURSE MFA_MFACTL_SOURCES CONFIGURE_DEPENDS
-  ${PROJECT_SOURCE_DIR}/Tools/mfactl/Sources/*.swift ${PROJECT_SOURCE_DIR}/Sources/MFA/*.swift)
+  ${PROJECT_SOURCE_DIR}/Tools/mfactl/Sources/*.swift ${PROJECT_SOURCE_DIR}/Sources/MFA/*.swift
+  ${PROJECT_SOURCE_DIR}/Sources/CXML2/*.c ${PROJECT_SOURCE_DIR}/Sources/CXML2/include/*.h)
 add_custom_command(OUTPUT ${MFA_MFACTL} ${MFA_MFACTL_MAN}
   COMMAND ${MFA_SWIFT} build -c ${MFA_MFACTL_CONFIGURATION} --static-swift-stdlib
           --package-path ${PROJECT_SOURCE_DIR}/Tools/mfactl --scratch-path ${MFA_MFACTL_SCRATCH}

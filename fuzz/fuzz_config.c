@@ -85,6 +85,14 @@ static void check_field(const char *path, int kind, const char *value, size_t le
         FUZZ_CHECK(kind == 's' && is_one_of(value, len, switches), "%s out of range in %s", path, s->json);
     } else if (strcmp(path, "phone.appVerification") == 0) {
         FUZZ_CHECK(kind == 's' && is_one_of(value, len, policies), "%s out of range in %s", path, s->json);
+    } else if (strcmp(path, "providers.hotp") == 0 || strcmp(path, "providers.yubico_otp") == 0) {
+        FUZZ_CHECK(kind == 's' && is_one_of(value, len, switches), "%s out of range in %s", path, s->json);
+    } else if (strcmp(path, "hotp.lookAhead") == 0) {
+        long long n = integer(value, len, kind, path, s);
+        FUZZ_CHECK(n >= 0 && n <= 10, "hotp.lookAhead %lld in %s", n, s->json);
+    } else if (strcmp(path, "hotp.resyncWindow") == 0) {
+        long long n = integer(value, len, kind, path, s);
+        FUZZ_CHECK(n >= 2 && n <= 10000, "hotp.resyncWindow %lld in %s", n, s->json);
     } else if (strcmp(path, "providers.webauthn") == 0 || strcmp(path, "providers.email") == 0 ||
                strcmp(path, "rememberedDevices.state") == 0) {
         FUZZ_CHECK(kind == 's' && is_one_of(value, len, switches), "%s out of range in %s", path, s->json);

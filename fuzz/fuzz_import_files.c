@@ -1,11 +1,11 @@
 /*
  * The importers' file formats: mfa_import (otpauth lines, pam_oath users
- * files, CSV) and mfa_import_google_authenticator (a ~/.google_authenticator
- * file), fed whatever the fuzzer makes.
+ * files, CSV, YubiKey CSV) and mfa_import_google_authenticator (a
+ * ~/.google_authenticator file), fed whatever the fuzzer makes.
  *
- * Input: one byte that picks the format (its value mod 4: 0 a
- * google-authenticator file, 1 otpauth lines, 2 a users file, 3 CSV), then
- * the file's text, bytes as they are.
+ * Input: one byte that picks the format (its value mod 5: 0 a
+ * google-authenticator file, 1 otpauth lines, 2 a users file, 3 CSV, 4 the
+ * CSV YubiKeys are programmed with), then the file's text, bytes as they are.
  *
  * Invariants:
  * - the call answers MFA_OK, or MFA_ERR_INVALID_ARGUMENT exactly when the
@@ -21,11 +21,13 @@
  *   C0, DEL, C1, U+2028/2029, bidi override or isolate, U+FEFF;
  * - the lines are counted as the text has them (LF, CR LF and a lone CR each
  *   end a line, a leading byte order mark is skipped); for otpauth lines,
- *   users files and CSV without quotes, every line that is not blank or a
+ *   users files and CSV without quotes (not YubiKey CSV, whose tools write
+ *   log lines too), every line that is not blank or a
  *   comment gets exactly one outcome (a CSV header excepted), no other line
  *   does, and a text without such a line is one FAILED line 1;
  * - the store gains exactly the factors the summary says were imported (a
- *   set of scratch codes is one factor);
+ *   set of scratch codes is one factor; a YubiKey waits as an unassigned
+ *   token);
  * - running the same import again, with a byte order mark in front, stores
  *   nothing, counts the same lines and gives as many outcomes.
  * The users the texts name meet again from input to input (a line may find
@@ -171,12 +173,24 @@ static mfa_ctx *open_store(void) {
     return fuzz_open(&options, "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\"}}");
 }
 
+/* Factors plus unassigned tokens (a YubiKey CSV's keys wait unassigned). */
 static int64_t factors_stored(mfa_ctx *ctx) {
     mfa_admin_stats *stats = NULL;
     int64_t total;
+    char *cursor = NULL;
     fuzz_setup_check(mfa_admin_stats_get(ctx, &stats, NULL), "mfa_admin_stats_get", NULL);
     total = stats->total_factors;
     mfa_admin_stats_free(stats);
+    do {
+        mfa_token_list *page = NULL;
+        fuzz_setup_check(mfa_admin_tokens_list(ctx, &page, NULL, 0, MFA_ADMIN_PAGE_MAX, cursor, NULL),
+                         "mfa_admin_tokens_list", NULL);
+        free(cursor);
+        cursor = page->next_cursor ? fuzz_string((const uint8_t *)page->next_cursor, strlen(page->next_cursor))
+                                   : NULL;
+        total += (int64_t)page->count;
+        mfa_token_list_free(page);
+    } while (cursor);
     return total;
 }
 
@@ -208,7 +222,8 @@ static int run(mfa_ctx *ctx, int format, const char *uid, const uint8_t *text, s
         FUZZ_CHECK(summary->lines == (map.lines > 0 ? map.lines : 1) || (ga && summary->lines >= map.lines),
                    "format %d: %lld lines counted, the text has %lld", format, (long long)summary->lines,
                    (long long)map.lines);
-        if (!ga && (format != MFA_IMPORT_CSV || !map.quotes) && map.lines <= MAX_LINES) {
+        if (!ga && format != MFA_IMPORT_YUBIKEY_CSV && (format != MFA_IMPORT_CSV || !map.quotes) &&
+            map.lines <= MAX_LINES) {
             int64_t unreported = 0;
             if (map.data == 0) {
                 FUZZ_CHECK(summary->failed == 1 && log->count == 1 && log->outcomes_on[1] == 1,
@@ -240,7 +255,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static unsigned long runs;
     static report_log log;
     fuzz_reader in = {data, size};
-    int format = (int)(fuzz_take(&in, 1) % 4);
+    int format = (int)(fuzz_take(&in, 1) % 5);
     mfa_import_summary first, again;
     char *text, uid[32];
     int64_t before, after;

@@ -79,7 +79,7 @@ def import_seeds():
 
 def import_files_seeds():
     """The importers' files, after a byte that picks the format: 0 google-authenticator, 1 otpauth lines,
-    2 pam_oath users file, 3 CSV (fuzz/fuzz_import_files.c)."""
+    2 pam_oath users file, 3 CSV, 4 YubiKey CSV (fuzz/fuzz_import_files.c)."""
     b32 = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
     hexa = "3132333435363738393031323334353637383930"
     otpauth = [
@@ -118,7 +118,17 @@ def import_files_seeds():
         "",
         f"{b32}\n",
     ]
-    return [bytes([k]) + text.encode() for k, texts in enumerate([ga, otpauth, users, csv]) for text in texts] + [
+    yubikey = [
+        # ykman otp yubiotp --config-output, then the YubiKey Personalization Tool's log.
+        "12345678,vvcccbhbkbgc,ca62baca62ba,2b7e151628aed2a6abf7158809cf4f3c,,2024-01-02T03:04:05,\n"
+        "12345679,notmodhex!,ca62baca62ba,2b7e151628aed2a6abf7158809cf4f3c,,,\n",
+        "LOGGING START,01/02/24 03:04\nYubico OTP,01/02/24 03:05,1,vv dd cc bb hb kb,ca 62 ba ca 62 bb,"
+        "2b 7e 15 16 28 ae d2 a6 ab f7 15 88 09 cf 4f 3d,,,0,0,0\n"
+        f"OATH-HOTP,01/02/24 03:06,2,,,{hexa},,,0,0,0\n",
+        "\ufeff87654321,vvcccbhbkbgd,ca62baca62bc,2b7e151628aed2a6abf7158809cf4f3e,000000000000,,\r\n",
+    ]
+    return [bytes([k]) + text.encode() for k, texts in enumerate([ga, otpauth, users, csv, yubikey])
+            for text in texts] + [
         b"\x01" + "otpauth://totp/caf\u00e9?secret=JBSWY3DPEHPK3PXP".encode(), b"\x03\xff\xfe,x\n"]
 
 
@@ -176,6 +186,11 @@ def config_seeds():
               b'{"rememberedDevices":{"state":"ENABLED","days":90,"sliding":true,"maxPerUser":100}}\0'
               b'{"rememberedDevices":{"state":"DISABLED"}}',
               b'{"rememberedDevices":{"days":91}}', b'{"rememberedDevices":{"sliding":"yes"}}']
+    # Hardware tokens: HOTP's look-ahead and resynchronization window, the providers, out of range.
+    seeds += [b'{"state":"ENABLED","providers":{"hotp":"ENABLED","yubico_otp":"ENABLED"},'
+              b'"hotp":{"lookAhead":10,"resyncWindow":1000},"yubicoOtp":{}}',
+              b'{"hotp":{"lookAhead":0,"resyncWindow":2}}\0{"hotp":{"lookAhead":11,"resyncWindow":10001}}',
+              b'{"hotp":{"state":"ENABLED","lookAhead":5}}', b'{"yubicoOtp":{"state":"ENABLED","window":1}}']
     return seeds
 
 
@@ -239,6 +254,45 @@ def phone_seeds():
     return seeds
 
 
+def pskc_seeds():
+    """PSKC files after a byte that says what comes with them (fuzz/fuzz_pskc.c): 0 nothing, 1 the fixtures'
+    16-byte pre-shared key, 2 that key twice, 3 the password "qwerty"; +4 a password with the key, +8
+    MFA_PSKC_IGNORE_USERS. The files python-pskc wrote for the tests (Tests/fixtures/pskc), and small ones."""
+    folder = os.path.join(ROOT, "Tests", "fixtures", "pskc")
+
+    def fixture(name):
+        with open(os.path.join(folder, name + ".pskcxml"), "rb") as f:
+            return f.read()
+
+    ns = b'xmlns="urn:ietf:params:xml:ns:keyprov:pskc" Version="1.0"'
+    hotp = (b'<?xml version="1.0" encoding="UTF-8"?>\n<KeyContainer ' + ns + b'>\n<KeyPackage><DeviceInfo>'
+            b"<Manufacturer>ACME</Manufacturer><SerialNo>987654321</SerialNo></DeviceInfo>\n"
+            b'<Key Id="1" Algorithm="urn:ietf:params:xml:ns:keyprov:pskc:hotp"><AlgorithmParameters>'
+            b'<ResponseFormat Length="8" Encoding="DECIMAL"/></AlgorithmParameters><Data><Secret><PlainValue>'
+            b"MTIzNDU2Nzg5MDEyMzQ1Njc4OTA=</PlainValue></Secret><Counter><PlainValue>0</PlainValue></Counter>"
+            b"</Data><UserId>alice</UserId></Key></KeyPackage>\n</KeyContainer>\n")
+    return [
+        b"\x00" + fixture("plain"), b"\x08" + fixture("plain"), b"\x01" + fixture("psk-aes128-sha1"),
+        b"\x02" + fixture("psk-aes256-sha256"), b"\x03" + fixture("pbkdf2-sha1"), b"\x03" + fixture("pbkdf2-sha256"),
+        b"\x00" + fixture("pbkdf2-sha1"), b"\x05" + fixture("psk-aes128-sha1"), b"\x00" + fixture("xxe"),
+        b"\x00" + fixture("laughs"), b"\x00" + hotp, b"\x08" + hotp,
+        b"\x00<KeyContainer " + ns + b"/>", b"\x00", b"\x00\xff\xfe<\x00K\x00",
+        b'\x00<?xml version="1.0"?><!-- <!DOCTYPE x> --><KeyContainer ' + ns + b"><KeyPackage/></KeyContainer>",
+        b"\x00<KeyContainer " + ns + b"><KeyPackage><Key><Data><Secret><PlainValue>&amp;</PlainValue>"
+        b"</Secret></Data></Key></KeyPackage></KeyContainer>",
+    ]
+
+
+def yubico_otp_seeds():
+    """What is typed at a YubiKey prompt (fuzz/fuzz_yubico_otp.c): mode 0 and the text, or mode 1, the use
+    counter (2 bytes), the session counter and up to four edits (position, byte) of the key's own OTP."""
+    typed = [b"", b"cccccccccccccccccccccccccccccccccccccccccccc", b"vvcccbhbkbgc", b"123456", b"123456 654321",
+             b"VVCCCBHBKBGCDEFGHIJKLNRTUVCBDEFGHIJKLNRTUVCB", b"c" * 64, b"c" * 66, b"c" * 43, "ＣＣ".encode()]
+    counters = [b"\x00\x01\x00", b"\x00\x07\xfc", b"\xff\xff\xff", b"\x00\x00\x00", b"\x12\x34\x56"]
+    edits = [b"", b"\x00C", b"\x0cC\x0dV", b"\x20x", b"\x2b\x00", b"\x01c\x02c\x03c\x04c"]
+    return [b"\x00" + t for t in typed] + [b"\x01" + c + e for c in counters for e in edits]
+
+
 def pam_key_file_seeds():
     """Key files in each form pam/key_file.c reads, and near misses (see fuzz_pam_key_file.c)."""
     key = bytes(range(32)).hex().encode()
@@ -267,7 +321,7 @@ def email_seeds():
 
 TARGETS = {"base32": base32_seeds, "key_uri": key_uri_seeds, "import": import_seeds, "import_files": import_files_seeds,
            "config": config_seeds, "otp": otp_seeds, "tokens": tokens_seeds, "phone": phone_seeds,
-           "pam_key_file": pam_key_file_seeds,
+           "pskc": pskc_seeds, "yubico_otp": yubico_otp_seeds, "pam_key_file": pam_key_file_seeds,
            "email": email_seeds}
 
 

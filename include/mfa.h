@@ -217,7 +217,15 @@ int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) M
 /// under that id is another one; the message names the id; nothing was read
 /// or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
-/// newer libmfa). `err` as everywhere (see mfa.h).
+/// newer libmfa). With a key provider (options->hsm_module, or key_wrap and
+/// key_unwrap; version 3), the data keys are unwrapped by it and its
+/// failures are named, never a fallback to another key:
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE (the module does not load, no such
+/// token, the HSM failed), MFA_ERR_KEY_PROVIDER_LOGIN (the PIN refused),
+/// MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key under the label the store's
+/// data keys are wrapped with: deleted) and MFA_ERR_KEY_MISMATCH (the key
+/// under that label does not unwrap them: replaced). No message holds the
+/// PIN. `err` as everywhere (see mfa.h).
 int32_t mfa_open(mfa_ctx * MFA_NULLABLE * MFA_NULLABLE out, mfa_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Closes a context and its store. NULL is a no-op. The context must not be
@@ -826,6 +834,77 @@ void mfa_webauthn_credential_list_free(mfa_webauthn_credential_list * MFA_NULLAB
 int32_t mfa_webauthn_options_init(mfa_webauthn_options * MFA_NULLABLE options, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /* ------------------------------------------------------------------ */
+/* Hardware tokens: HOTP, TOTP and YubiKeys                           */
+/* ------------------------------------------------------------------ */
+
+/// Fills `seed` with the defaults of struct version `version` (pass
+/// MFA_TOKEN_SEED_VERSION): no kind, no key, SHA1, 6 digits, 30 s, counter
+/// 0, the default window (-1), no serial. MFA_TOKEN_SEED_INIT is the same as a
+/// static initializer.
+/// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `seed`, a version 0 or
+/// newer than the library's).
+int32_t mfa_token_seed_init(mfa_token_seed * MFA_NULLABLE seed, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Imports one hardware token (an administrative call: no session, no
+/// code): as `user`'s factor, or, with `user` NULL, unassigned into the
+/// inventory of `tenant` (NULL for the project), where it waits for
+/// mfa_admin_token_assign() or for its user to claim it with a code
+/// (mfa_enroll() with the serial). The user's tokens are not revoked; the
+/// factor limit applies. Audited (MFA_AUDIT_ENROLL detail "IMPORTED", or
+/// MFA_AUDIT_TOKEN_IMPORTED, with `actor`).
+/// `out` may be NULL; else `*out` is the new factor (free with
+/// mfa_factor_info_free()), or NULL for a token stored unassigned. Returns
+/// MFA_OK, MFA_ERR_INVALID_ARGUMENT (the seed, a token with no user and no
+/// serial, a bad actor), MFA_ERR_SECOND_FACTOR_EXISTS (the user has this key,
+/// or a token of this serial or public id is in the store already),
+/// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_token_import(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, mfa_token_seed const * MFA_NULLABLE seed, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE display_name, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Lists hardware tokens by tenant (the project first) then serial, one page
+/// at a time: the unassigned ones, and with MFA_TOKENS_ASSIGNED in `flags`
+/// those that are users' factors too. An administrative call.
+/// `tenant` is NULL for every tenant and the project, "" for the project
+/// only, or a tenant; `limit` is 1 to MFA_ADMIN_PAGE_MAX; `cursor` is NULL
+/// for the first page, else the `next_cursor` of the page before. On MFA_OK,
+/// `*out` is the page (free with mfa_token_list_free()). Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (limit, flags, tenant, cursor) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_tokens_list(mfa_ctx * MFA_NULLABLE ctx, mfa_token_list * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, int32_t flags, int32_t limit, char const * MFA_NULLABLE cursor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a page from mfa_admin_tokens_list(). NULL is a no-op.
+void mfa_token_list_free(mfa_token_list * MFA_NULLABLE list) MFA_NOEXCEPT;
+
+/// Assigns the unassigned token `serial` (a YubiKey's serial or public id)
+/// of `tenant` (NULL for the project) to the user `uid`: it becomes the
+/// user's factor and leaves the inventory, in one transaction. An
+/// administrative call; the factor limit applies; the user's tokens are
+/// not revoked. Audited (MFA_AUDIT_TOKEN_ASSIGNED and MFA_AUDIT_ENROLL detail
+/// "ASSIGNED", with `actor`).
+/// `display_name` may be NULL. On MFA_OK, `*out` is the new factor (free with
+/// mfa_factor_info_free()). Returns MFA_OK, MFA_ERR_TOKEN_NOT_FOUND,
+/// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT,
+/// MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_token_assign(mfa_ctx * MFA_NULLABLE ctx, mfa_factor_info * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE serial, char const * MFA_NULLABLE uid, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE display_name, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Removes the unassigned token `serial` of `tenant` (NULL for the project)
+/// from the inventory. An administrative call, audited
+/// (MFA_AUDIT_TOKEN_REMOVED, with `actor`); a token that is a user's factor
+/// is removed as a factor (mfa_admin_unenroll()).
+/// Returns MFA_OK, MFA_ERR_TOKEN_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_token_remove(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE serial, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Brings an HOTP factor's counter forward with two consecutive codes from
+/// its token (`code`, then `next_code`), found within the configuration's
+/// hotp.resyncWindow counters: a token pressed many times away from the
+/// server. An administrative call (no sign-in is checked); the counter only
+/// moves forward, and no failure is counted. Audited (MFA_AUDIT_TOKEN_RESYNCED,
+/// detail "ADMIN", with `actor`).
+/// Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE (no such pair within
+/// the window, or below the counter), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+/// MFA_ERR_INVALID_ARGUMENT (not an HOTP factor, a bad actor), MFA_ERR_CRYPTO
+/// or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_hotp_resync(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE enrollment_id, char const * MFA_NULLABLE code, char const * MFA_NULLABLE next_code, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
 /* Administration: users, factors, imports, keys                      */
 /* ------------------------------------------------------------------ */
 
@@ -937,10 +1016,12 @@ void mfa_admin_stats_free(mfa_admin_stats * MFA_NULLABLE stats) MFA_NOEXCEPT;
 /// newer than the library's).
 int32_t mfa_import_options_init(mfa_import_options * MFA_NULLABLE options, uint32_t version) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
-/// Imports TOTP factors users already have in another system, one per line
-/// of `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
-/// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE
-/// or MFA_IMPORT_CSV. An administrative call: no session, no code.
+/// Imports factors users already have in another system, one per line of
+/// `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
+/// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH (TOTP and HOTP
+/// URIs), MFA_IMPORT_USERS_FILE (TOTP, HOTP and HOTP/E lines with their
+/// counters), MFA_IMPORT_CSV or MFA_IMPORT_YUBIKEY_CSV (YubiKeys, stored
+/// unassigned under their serial). An administrative call: no session, no code.
 /// Lines end at LF, CR LF or a lone CR, and a leading UTF-8 byte order mark
 /// is skipped; CSV follows RFC 4180 (quoted fields hold commas, line breaks
 /// and doubled quotes; a header naming the columns sets their order). Every
@@ -963,16 +1044,40 @@ int32_t mfa_import_options_init(mfa_import_options * MFA_NULLABLE options, uint3
 int32_t mfa_import(mfa_ctx * MFA_NULLABLE ctx, mfa_import_summary * MFA_NULLABLE out, int32_t format, uint8_t const * MFA_NULLABLE text, size_t text_len, mfa_import_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Imports one user's google-authenticator-libpam file (`~/.google_authenticator`,
-/// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its TOTP
-/// secret as a factor, its 8-digit scratch codes as the user's recovery codes
-/// (replacing an earlier set), and each option line reported as it maps onto
-/// libmfa (MFA_IMPORT_NOTE). A file without TOTP_AUTH is counter-based:
-/// MFA_IMPORT_UNSUPPORTED, and nothing is stored. Re-running it stores
-/// nothing twice. `options->progress` is not called (one file is one
+/// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its secret
+/// as a factor (TOTP with TOTP_AUTH, else HOTP at its HOTP_COUNTER; a
+/// counter-based file without that line is MFA_IMPORT_FAILED), its 8-digit
+/// scratch codes as the user's recovery codes (replacing an earlier set),
+/// and each option line reported as it maps onto libmfa (MFA_IMPORT_NOTE).
+/// Re-running it stores nothing twice. `options->progress` is not called (one file is one
 /// transaction).
 /// On MFA_OK, `*out` holds the totals (zeroed on failure). Returns MFA_OK,
 /// MFA_ERR_INVALID_ARGUMENT (uid, options, text) or MFA_ERR_STORAGE_ERROR.
 int32_t mfa_import_google_authenticator(mfa_ctx * MFA_NULLABLE ctx, mfa_import_summary * MFA_NULLABLE out, char const * MFA_NULLABLE uid, uint8_t const * MFA_NULLABLE text, size_t text_len, mfa_import_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Imports the keys of a PSKC 1.0 file (RFC 6030), as token vendors deliver
+/// their seeds (`file_len` bytes of UTF-8 XML at `file`, at most 64 MiB):
+/// HOTP, TOTP and Yubico OTP keys, each stored as the factor of its
+/// `UserId`, or unassigned under its serial number (without a UserId, or
+/// with MFA_PSKC_IGNORE_USERS in `flags`), to be assigned with
+/// mfa_admin_token_assign() or claimed by its user with a code. An
+/// administrative call: no session, no code.
+/// The XML is read as hostile: a file that declares a DTD or uses an
+/// entity (an external entity, a billion laughs) is refused unread, as
+/// MFA_ERR_INVALID_PSKC. Encrypted values need the file's pre-shared key
+/// (`key`, `key_len` 16, 24 or 32 bytes) or its password (`password`, for
+/// PBKDF2), never both; each value is checked against its MAC. Each key
+/// package gets one report (`options->report`), on the line of its Key
+/// element, with its serial (mfa_import_line.serial); a bad package does not
+/// stop the import, and no report holds a secret. `options->batch_size` key
+/// packages are stored per transaction. Re-running it stores nothing twice.
+/// On MFA_OK, `*out` holds the totals (`lines` counts the key packages;
+/// zeroed on failure). Returns MFA_OK, MFA_ERR_INVALID_PSKC,
+/// MFA_ERR_PSKC_KEY_MISMATCH (encrypted and no key or password given, or the
+/// one given opens none of its values), MFA_ERR_INVALID_ARGUMENT (options,
+/// flags, a key of another size, a key and a password both, a password over
+/// 1024 bytes) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_import_pskc(mfa_ctx * MFA_NULLABLE ctx, mfa_import_summary * MFA_NULLABLE out, uint8_t const * MFA_NULLABLE file, size_t file_len, uint8_t const * MFA_NULLABLE key, size_t key_len, char const * MFA_NULLABLE password, int32_t flags, mfa_import_options const * MFA_NULLABLE options, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /// Re-encrypts every stored secret that is not under the current master key,
 /// `batch_size` records (1 to MFA_ROTATION_BATCH_MAX) at a time, each batch
@@ -1006,6 +1111,24 @@ int32_t mfa_check_seals(mfa_ctx * MFA_NULLABLE ctx, mfa_seal_check * MFA_NULLABL
 
 /// Frees what mfa_check_seals() found. NULL is a no-op.
 void mfa_seal_check_free(mfa_seal_check * MFA_NULLABLE check) MFA_NOEXCEPT;
+
+/// Re-wraps every data key of the store under the key provider's key
+/// `key_label` (rotating the HSM key, or the host's KMS key): each is
+/// unwrapped with the key it is wrapped under now, wrapped under
+/// `key_label`, checked, and all are stored in one transaction. No sealed
+/// record is touched (seconds, not a pass over the factors), and contexts
+/// already open go on meanwhile; contexts opened later unwrap with the new
+/// key. The old key may be deleted from the token once every store it
+/// wrapped is re-wrapped. `actor` (NULL or 1 to MFA_ACTOR_MAX_BYTES bytes)
+/// goes into the MFA_AUDIT_KEYS_ROTATED event. On MFA_OK, `*rewrapped`
+/// (may be NULL) is the number of data keys re-wrapped. Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (the context was opened without a key provider,
+/// a bad label or actor), MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key
+/// `key_label`, or the current one is gone), MFA_ERR_KEY_PROVIDER_LOGIN,
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_MISMATCH (a data key does
+/// not unwrap to the key this context holds) or MFA_ERR_STORAGE_ERROR
+/// (another process re-wrapped meanwhile; nothing was changed).
+int32_t mfa_keys_rewrap(mfa_ctx * MFA_NULLABLE ctx, char const * MFA_NULLABLE key_label, char const * MFA_NULLABLE actor, int64_t * MFA_NULLABLE rewrapped, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /* ------------------------------------------------------------------ */
 /* The stored audit trail: reading, verifying, purging                */

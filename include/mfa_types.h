@@ -133,7 +133,19 @@ typedef enum mfa_status {
     /** The email sender failed, or none is configured; no attempt or quota was used. */
     MFA_ERR_EMAIL_SEND_FAILED = -36,
     /** No remembered device of this user has this id. */
-    MFA_ERR_DEVICE_NOT_FOUND = -37
+    MFA_ERR_DEVICE_NOT_FOUND = -37,
+    /** Hardware tokens: no unassigned token of this tenant has this serial (or public id). */
+    MFA_ERR_TOKEN_NOT_FOUND = -38,
+    /** PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread). */
+    MFA_ERR_INVALID_PSKC = -39,
+    /** PSKC: the file's values are encrypted and no key or password was given, or the one given does not open them. */
+    MFA_ERR_PSKC_KEY_MISMATCH = -40,
+    /** mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does not load, the token is not found, the HSM or the host's callback failed); the message names the module, token or label, never the PIN. */
+    MFA_ERR_KEY_PROVIDER_UNAVAILABLE = -45,
+    /** mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given). */
+    MFA_ERR_KEY_PROVIDER_LOGIN = -46,
+    /** mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys are wrapped with (deleted), or under the label to wrap with; the message names the label. */
+    MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND = -47
 } mfa_status;
 
 /* ------------------------------------------------------------------ */
@@ -290,6 +302,14 @@ typedef struct mfa_ctx {
 #define MFA_AUDIT_DEVICE_REVOKED 18
 /** Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed). */
 #define MFA_AUDIT_EMAIL_SENT 19
+/** Audit event: a hardware token was imported unassigned (mfa_import_pskc(), MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial. */
+#define MFA_AUDIT_TOKEN_IMPORTED 20
+/** Audit event: a hardware token became a user's factor: assigned by an operator (mfa_admin_token_assign()) or claimed by its user (mfa_enroll() with a serial). */
+#define MFA_AUDIT_TOKEN_ASSIGNED 21
+/** Audit event: an HOTP token's counter was brought forward by two consecutive codes (at sign-in, or mfa_admin_hotp_resync()). */
+#define MFA_AUDIT_TOKEN_RESYNCED 22
+/** Audit event: an operator removed an unassigned hardware token (mfa_admin_token_remove()). */
+#define MFA_AUDIT_TOKEN_REMOVED 23
 /** Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()). */
 #define MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS 24
 /** Audit event: a passkey sign-in was refused (uid is "" when no credential of the tenant answered, or none that signs in). */
@@ -305,7 +325,7 @@ typedef struct mfa_ctx {
 typedef struct mfa_audit_event {
     /** MFA_AUDIT_*. */
     int32_t kind;
-    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE". */
+    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT", "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE". */
     const char *kind_name;
     /** The tenant, "" for the project. */
     const char *tenant;
@@ -410,6 +430,31 @@ typedef struct mfa_webauthn_attestation {
  */
 typedef int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation);
 
+/**
+ * A host key provider's wrap function: wraps the data key `key` (`key_len`
+ * = 32 bytes) under the host's key `label` (a cloud KMS key, a Vault transit
+ * key), bound to `aad` (the data key's id), and writes at most `out_cap`
+ * (4096) bytes to `out` and their number to `*out_len`. Returns MFA_OK, or
+ * MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_PROVIDER_LOGIN or
+ * MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (any other value counts as
+ * MFA_ERR_KEY_PROVIDER_UNAVAILABLE). Called by mfa_open() for a store's
+ * first data key and by mfa_keys_rewrap(); it must not call back into libmfa.
+ */
+typedef int32_t (*mfa_key_wrap_fn)(void *context, const char *label, const uint8_t *key, size_t key_len,
+                                   const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap,
+                                   size_t *out_len);
+
+/**
+ * A host key provider's unwrap function: unwraps `wrapped` (made by the wrap
+ * function under `label` with `aad`) and writes the `key_len` (32) key bytes
+ * to `key`, libmfa's guarded memory. Returns as mfa_key_wrap_fn; a key that
+ * does not unwrap (replaced) is MFA_ERR_KEY_MISMATCH. Called by mfa_open()
+ * once per data key.
+ */
+typedef int32_t (*mfa_key_unwrap_fn)(void *context, const char *label, const uint8_t *wrapped,
+                                     size_t wrapped_len, const uint8_t *aad, size_t aad_len, uint8_t *key,
+                                     size_t key_len);
+
 /** mfa_options.metrics: keep metrics, without a tenant label (the default). */
 #define MFA_METRICS_ON 0
 /** mfa_options.metrics: keep no metrics (mfa_metrics_snapshot() returns no family). */
@@ -421,7 +466,7 @@ typedef int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestati
 /** Most tenants mfa_options.metrics_tenants may name. */
 #define MFA_METRICS_TENANTS_MAX 10000
 
-/** Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain and the email sender). */
+/** Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain, the key provider and the email sender). */
 #define MFA_OPTIONS_VERSION 3
 
 /**
@@ -508,6 +553,32 @@ typedef struct mfa_options {
      * events to one PostgreSQL store may each name their own.
      */
     const char *audit_chain;
+    /**
+     * Version 3. The PKCS#11 module of an HSM holding the key that wraps the
+     * store's data keys (such as "/usr/lib/softhsm/libsofthsm2.so"), or NULL.
+     * With it (or with key_wrap), master_key and previous_keys stay unset:
+     * the data keys are generated by libmfa, kept wrapped in the store, and
+     * unwrapped at open (docs/guides/hsm.md).
+     */
+    const char *hsm_module;
+    /** Version 3. The label of the HSM's token, or NULL to name it by hsm_slot. */
+    const char *hsm_token;
+    /** Version 3. The slot id of the HSM's token when hsm_token is NULL; -1 (the default) for none. */
+    int64_t hsm_slot;
+    /** Version 3. The label of the AES key (in the token, or the host's) new data keys are wrapped with. */
+    const char *hsm_key;
+    /** Version 3. The token's user PIN, or NULL to read it from hsm_pin_file or hsm_pin_env (set one of the three). */
+    const char *hsm_pin;
+    /** Version 3. A file whose first line is the PIN, or NULL. */
+    const char *hsm_pin_file;
+    /** Version 3. An environment variable holding the PIN (read with secure_getenv), or NULL. */
+    const char *hsm_pin_env;
+    /** Version 3. A host key provider's wrap function (with key_unwrap and hsm_key as its label), or NULL. */
+    mfa_key_wrap_fn key_wrap;
+    /** Version 3. A host key provider's unwrap function, or NULL. */
+    mfa_key_unwrap_fn key_unwrap;
+    /** Version 3. Passed to key_wrap and key_unwrap. */
+    void *key_provider_context;
     /** Version 3. The mail gateway for email codes, or NULL. */
     mfa_email_sender_fn email_sender;
     /** Version 3. Passed to email_sender. */
@@ -519,7 +590,8 @@ typedef struct mfa_options {
 /** A static initializer for mfa_options: the same as mfa_options_init(&o, MFA_OPTIONS_VERSION). */
 #define MFA_OPTIONS_INIT \
     { MFA_OPTIONS_VERSION, NULL, { NULL, NULL }, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL, MFA_METRICS_ON, MFA_METRICS_TENANTS_DEFAULT, NULL, NULL, NULL, NULL }
+      NULL, NULL, MFA_METRICS_ON, MFA_METRICS_TENANTS_DEFAULT, NULL, NULL, NULL, -1, NULL, NULL, NULL, NULL, NULL, \
+      NULL, NULL, NULL, NULL, NULL }
 
 /** Version of mfa_user understood by this header. */
 #define MFA_USER_VERSION 1
@@ -562,6 +634,15 @@ typedef struct mfa_user {
 #define MFA_FACTOR_WEBAUTHN 4
 /** Factor kind: codes sent by email to an address (factor id "email"). */
 #define MFA_FACTOR_EMAIL 5
+/** Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to 8-digit code. */
+#define MFA_FACTOR_HOTP 6
+/** Factor kind: a YubiKey typing a Yubico OTP (factor id "yubico_otp"), checked locally with its AES key. */
+#define MFA_FACTOR_YUBICO_OTP 7
+
+/** Longest HOTP resynchronization search: two consecutive codes are looked for this many counters ahead at most. */
+#define MFA_HOTP_RESYNC_MAX 10000
+/** Length of the OTP a YubiKey types with the usual 12-character public id (a Yubico OTP is 32 to 64 modhex characters). */
+#define MFA_YUBICO_OTP_LENGTH 44
 
 /**
  * One enrolled second factor, of any kind. Strings are owned by the object
@@ -570,7 +651,7 @@ typedef struct mfa_user {
 typedef struct mfa_factor_info {
     /** The enrollment id (28 URL-safe characters). */
     const char *uid;
-    /** The factor id: "totp", "phone", "recovery", "webauthn" or "email". */
+    /** The factor id: "totp", "phone", "recovery", "webauthn", "email", "hotp" or "yubico_otp". */
     const char *factor_id;
     /** The user's name for the factor, or NULL. */
     const char *display_name;
@@ -661,8 +742,8 @@ typedef struct mfa_sign_in_result {
     const mfa_claim *claims;
 } mfa_sign_in_result;
 
-/** Version of mfa_assertion understood by this header (2 added `credential`). */
-#define MFA_ASSERTION_VERSION 2
+/** Version of mfa_assertion understood by this header (2 added `credential`, 3 `serial` and `next_code`). */
+#define MFA_ASSERTION_VERSION 3
 
 /**
  * Proof of a second factor, of any kind, for mfa_enroll() and mfa_resolve().
@@ -676,25 +757,35 @@ typedef struct mfa_sign_in_result {
  *   MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
  *   MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
  *   MFA_FACTOR_EMAIL             verification_id, code         verification_id, code
+ *   MFA_FACTOR_HOTP              session_info, serial, code    enrollment_id, code
+ *   MFA_FACTOR_YUBICO_OTP        session_info, code            code, enrollment_id or NULL
  *
  * An email factor may also be enrolled without a code, from the user's
  * sign-in address that the host says is verified (mfa_user.email and
  * email_verified), when the configuration sets
  * email.enrollVerifiedSignInEmail: kind MFA_FACTOR_EMAIL, session_info an
  * enrollment session (mfa_session_new()), verification_id NULL.
+ *
+ * Hardware tokens an operator imported unassigned are claimed by their user
+ * with a code: `session_info` is then the enrollment session itself
+ * (mfa_session_new()), `serial` the number printed on the token (an
+ * MFA_FACTOR_TOTP assertion with a serial claims a TOTP token), `code` what
+ * it shows; a YubiKey's OTP names the key itself, so it needs no serial. An
+ * HOTP token pressed many times away from the server is brought back by two
+ * consecutive codes, `code` then `next_code`, at sign-in or when claimed.
  */
 typedef struct mfa_assertion {
     /** The struct version, set by mfa_assertion_init() or MFA_ASSERTION_INIT (1 to MFA_ASSERTION_VERSION). */
     uint32_t version;
     /** MFA_FACTOR_*. */
     int32_t kind;
-    /** The factor signed in with (TOTP; a recovery set, optional). */
+    /** The factor signed in with (TOTP, HOTP; a recovery set or a YubiKey, optional). */
     const char *enrollment_id;
-    /** The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); for an email factor enrolled from the verified sign-in address, the enrollment session. */
+    /** The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); to claim a hardware token or to enroll an email factor from the verified sign-in address, the enrollment session. */
     const char *session_info;
     /** The verification id of an SMS or email code (mfa_phone_start_enrollment(), mfa_phone_start_sign_in(), mfa_email_start_enrollment(), mfa_email_start_sign_in()). */
     const char *verification_id;
-    /** The code: from the authenticator app, the SMS or the email, or a recovery code as the user typed it. */
+    /** The code: from the authenticator app, the SMS, the email, a hardware token, the OTP a YubiKey typed, or a recovery code as the user typed it. */
     const char *code;
     /**
      * Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
@@ -702,10 +793,14 @@ typedef struct mfa_assertion {
      * or navigator.credentials.get() to sign in.
      */
     const char *credential;
+    /** Version 3. The serial number of a hardware token an operator imported unassigned, to claim it (HOTP, TOTP). */
+    const char *serial;
+    /** Version 3. HOTP: the code that follows `code` on the token, to resynchronize a token pressed beyond the look-ahead window; NULL otherwise. */
+    const char *next_code;
 } mfa_assertion;
 
 /** An mfa_assertion with every field empty, for `mfa_assertion a = MFA_ASSERTION_INIT;`. */
-#define MFA_ASSERTION_INIT { MFA_ASSERTION_VERSION, 0, NULL, NULL, NULL, NULL, NULL }
+#define MFA_ASSERTION_INIT { MFA_ASSERTION_VERSION, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /**
  * A freshly generated recovery-code set: show the codes to the user once
@@ -1019,12 +1114,20 @@ typedef struct mfa_admin_stats {
 #define MFA_IMPORT_USERS_FILE 2
 /** mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm,email` (base32 secret; a header line, blank fields and quoted fields allowed; an email field imports the address as an email factor, beside the secret or alone). */
 #define MFA_IMPORT_CSV 3
+/**
+ * mfa_import() format: the CSV lines YubiKeys are programmed with, stored
+ * as unassigned Yubico OTP tokens: the YubiKey Manager's (`ykman otp yubiotp
+ * --config-output`: serial, public id, private id, AES key, access code, time)
+ * and the YubiKey Personalization Tool's log (`Yubico OTP,time,slot,public
+ * id,private id,AES key,...`, whose tokens are known by their public id).
+ */
+#define MFA_IMPORT_YUBIKEY_CSV 4
 
 /** Import outcome: a factor (or a recovery code) was stored. */
 #define MFA_IMPORT_IMPORTED 1
 /** Import outcome: the user already has a factor with this secret (a re-run); nothing was stored. */
 #define MFA_IMPORT_ALREADY_IMPORTED 2
-/** Import outcome: the line is valid but names something libmfa does not do (HOTP); nothing was stored. */
+/** Import outcome: the line is valid but names something libmfa does not do (a key of an unknown algorithm); nothing was stored. */
 #define MFA_IMPORT_UNSUPPORTED 3
 /** Import outcome: the line is malformed or was refused (the reason says why); nothing was stored. */
 #define MFA_IMPORT_FAILED 4
@@ -1056,6 +1159,8 @@ typedef struct mfa_import_line {
     const char *reason;
     /** The factor stored or found, or NULL. */
     const char *enrollment_id;
+    /** The serial number of the hardware token the line is about (stored unassigned, or assigned to `uid`), or NULL. */
+    const char *serial;
 } mfa_import_line;
 
 /** Receives the report of one line of an import, in line order; it runs on the calling thread and must not call back into libmfa. */
@@ -1098,7 +1203,7 @@ typedef struct mfa_import_options {
 typedef struct mfa_import_summary {
     /** Lines read (blank lines and comments included). */
     int64_t lines;
-    /** Factors stored. */
+    /** Factors stored, and hardware tokens stored unassigned. */
     int64_t imported;
     /** Lines whose factor the user already had. */
     int64_t already_imported;
@@ -1111,6 +1216,88 @@ typedef struct mfa_import_summary {
     /** Whether the progress callback stopped the import (the batches before are stored; run it again to go on). */
     bool stopped;
 } mfa_import_summary;
+
+/** Longest key mfa_import_pskc() takes for a file encrypted with a pre-shared key, in bytes (AES-256). */
+#define MFA_PSKC_KEY_MAX_BYTES 32
+
+/** Version of mfa_token_seed understood by this header. */
+#define MFA_TOKEN_SEED_VERSION 1
+
+/**
+ * One hardware token's seed, for mfa_token_import(). Fill with
+ * mfa_token_seed_init() or MFA_TOKEN_SEED_INIT, set `kind` and the fields
+ * that kind reads. Pointers are borrowed for the call.
+ */
+typedef struct mfa_token_seed {
+    /** The struct version, set by mfa_token_seed_init() or MFA_TOKEN_SEED_INIT (1 to MFA_TOKEN_SEED_VERSION). */
+    uint32_t version;
+    /** MFA_FACTOR_HOTP, MFA_FACTOR_TOTP or MFA_FACTOR_YUBICO_OTP. */
+    int32_t kind;
+    /** HOTP and TOTP: the HMAC key (10 to 128 bytes); Yubico OTP: the AES-128 key (16 bytes). */
+    const uint8_t *secret;
+    /** Length of secret in bytes. */
+    size_t secret_len;
+    /** HOTP and TOTP: MFA_ALG_SHA1, MFA_ALG_SHA256 or MFA_ALG_SHA512. */
+    int32_t algorithm;
+    /** HOTP and TOTP: 6 to 8. */
+    int32_t digits;
+    /** TOTP: the time step in seconds, 1 to MFA_PERIOD_MAX. */
+    int64_t period;
+    /** HOTP: the counter of the token's next code (0 for a new token). */
+    uint64_t counter;
+    /** The token's own window (TOTP: +/- steps, HOTP: look-ahead), 0 to MFA_WINDOW_MAX, or -1 for the default. */
+    int32_t window;
+    /** The serial number (1 to 64 printable ASCII characters, no space), or NULL; needed to import it unassigned. */
+    const char *serial;
+    /** Yubico OTP: the public id, modhex (2 to 32 characters). */
+    const char *public_id;
+    /** Yubico OTP: the private id (6 bytes). */
+    const uint8_t *private_id;
+    /** Length of private_id in bytes. */
+    size_t private_id_len;
+} mfa_token_seed;
+
+/** A static initializer for mfa_token_seed: the same as mfa_token_seed_init(&s, MFA_TOKEN_SEED_VERSION). */
+#define MFA_TOKEN_SEED_INIT \
+    { MFA_TOKEN_SEED_VERSION, 0, NULL, 0, MFA_ALG_SHA1, MFA_DIGITS_DEFAULT, MFA_PERIOD_DEFAULT, 0, -1, NULL, NULL, NULL, 0 }
+
+/** mfa_import_pskc() flag: store every key unassigned, whatever its UserId says. */
+#define MFA_PSKC_IGNORE_USERS 1
+
+/** A hardware token as mfa_admin_tokens_list() lists it. */
+typedef struct mfa_token {
+    /** The serial number (a Yubico OTP token without one: its public id). */
+    const char *serial;
+    /** What it makes: "hotp", "totp" or "yubico_otp". */
+    const char *factor_id;
+    /** The kind: MFA_FACTOR_*. */
+    int32_t kind;
+    /** The tenant, or NULL for the project. */
+    const char *tenant;
+    /** A Yubico OTP token's public id (modhex), else NULL. */
+    const char *public_id;
+    /** The issuer or manufacturer the import named, or NULL. */
+    const char *issuer;
+    /** The user who has it as a factor, or NULL while it is unassigned. */
+    const char *uid;
+    /** The factor it became, or NULL while it is unassigned. */
+    const char *enrollment_id;
+    /** Unix time of the import (unassigned) or of the enrollment (assigned). */
+    int64_t time;
+} mfa_token;
+
+/** One page of tokens, in one allocation: free with mfa_token_list_free(). */
+typedef struct mfa_token_list {
+    /** Number of tokens. */
+    size_t count;
+    /** The tokens, by tenant (the project first) then serial. */
+    const mfa_token *items;
+    /** Pass it to mfa_admin_tokens_list() for the next page; NULL when this page is the last. */
+    const char *next_cursor;
+} mfa_token_list;
+
+/** mfa_admin_tokens_list() flag: list the tokens that are users' factors too (by default only the unassigned). */
+#define MFA_TOKENS_ASSIGNED 1
 
 /** Most records per batch of mfa_rotate_keys_batched() and mfa_check_seals(). */
 #define MFA_ROTATION_BATCH_MAX 10000

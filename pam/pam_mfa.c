@@ -6,7 +6,11 @@
  * pam_unix). The module reports that to libmfa (mfa_sign_in, provider
  * "password"), asks for the code through the PAM conversation and resolves
  * the sign-in with it (mfa_resolve): a TOTP code against the user's
- * authenticator app, or a recovery code (xxxx-xxxx-xx) against their set.
+ * authenticator apps, an HOTP code against their tokens (two codes apart by a
+ * space resynchronize a token pressed away from the server), the OTP a
+ * YubiKey types when touched (told apart by its shape: 32 to 64 modhex
+ * characters, 44 as YubiKeys ship), or a recovery code (xxxx-xxxx-xx)
+ * against their set.
  * libmfa's store gives replay protection across processes and servers, and
  * backoff after failed attempts. Options and return codes: the
  * documentation site's "PAM and sshd" guide, docs/guides/pam.md, and
@@ -111,14 +115,15 @@ static int take_code(attempt *a, char *out, size_t size) {
 }
 
 /* forward_pass: asks for password and code on one line (the code is the
- * last digits= characters, or a recovery code). The password (the
- * line up to the code, or all of it when `has_code` is 0) becomes
+ * last digits= characters, a recovery code, or a YubiKey's OTP). The password
+ * (the line up to the code, or all of it when `has_code` is 0) becomes
  * PAM_AUTHTOK for the next module; *code points into *line. */
-static int ask_forwarded(attempt *a, int has_code, int recovery, char **line, const char **code) {
+static int ask_forwarded(attempt *a, int has_code, int recovery, int yubikey, char **line, const char **code) {
     const char *prompt = a->options.prompt ? a->options.prompt : MFA_PAM_DEFAULT_FORWARD_PROMPT;
     int rc = ask(a, prompt, 0, line);
     if (rc != PAM_SUCCESS) return rc;
-    size_t offset = has_code ? mfa_pam_code_offset(*line, recovery, (size_t)a->options.digits) : strlen(*line);
+    size_t offset = has_code ? mfa_pam_code_offset(*line, recovery, yubikey, (size_t)a->options.digits)
+                             : strlen(*line);
     char *password = strndup(*line, offset);
     if (!password) return PAM_BUF_ERR;
     rc = pam_set_item(a->pamh, PAM_AUTHTOK, password);
@@ -150,18 +155,30 @@ static void report_recovery(attempt *a, const mfa_sign_in_result *result) {
             pam_info(a->pamh, "Signed in with a recovery code: %s left.", result->claims[i].value);
 }
 
-/* One mfa_resolve; returns libmfa's status, and its message in `reason`. */
+/* The factor id of a kind, for the log. */
+static const char *kind_name(int32_t kind) {
+    switch (kind) {
+    case MFA_FACTOR_TOTP: return "totp";
+    case MFA_FACTOR_HOTP: return "hotp";
+    case MFA_FACTOR_YUBICO_OTP: return "yubico_otp";
+    default: return "recovery";
+    }
+}
+
+/* One mfa_resolve (`next_code`: an HOTP resynchronization's second code, or NULL); returns libmfa's status,
+ * and its message in `reason`. */
 static int32_t resolve(attempt *a, mfa_ctx *ctx, const mfa_resolver *r, int32_t kind, const char *enrollment_id,
-                       const char *code, char *reason, size_t reason_size) {
+                       const char *code, const char *next_code, char *reason, size_t reason_size) {
     mfa_assertion assertion = MFA_ASSERTION_INIT;
     mfa_sign_in_result *result = NULL;
     char *err = NULL;
     assertion.kind = kind;
     assertion.enrollment_id = enrollment_id;
     assertion.code = code;
+    assertion.next_code = next_code;
     int32_t status = mfa_resolve(ctx, &result, r->session, a->options.tenant, &assertion, &err);
-    DEBUG(a, "user %s: %s factor %s: %s%s%s", a->user, kind == MFA_FACTOR_TOTP ? "totp" : "recovery",
-          enrollment_id ? enrollment_id : "(any)", mfa_status_name(status), err ? ": " : "", err ? err : "");
+    DEBUG(a, "user %s: %s factor %s: %s%s%s", a->user, kind_name(kind), enrollment_id ? enrollment_id : "(any)",
+          mfa_status_name(status), err ? ": " : "", err ? err : "");
     if (status == MFA_OK && kind == MFA_FACTOR_RECOVERY_CODES) report_recovery(a, result);
     snprintf(reason, reason_size, "%s", err ? err : mfa_errstr(status));
     mfa_sign_in_result_free(result);
@@ -173,16 +190,21 @@ static int32_t resolve(attempt *a, mfa_ctx *ctx, const mfa_resolver *r, int32_t 
  * sign-in with it. */
 static int second_factor(attempt *a, mfa_ctx *ctx, const mfa_resolver *r, const char *given) {
     const char *totp[MFA_WINDOW_MAX + 8];
-    size_t totp_count = 0;
+    const char *hotp[MFA_WINDOW_MAX + 8];
+    size_t totp_count = 0, hotp_count = 0;
     const char *recovery = NULL;
+    int yubikey = 0;
     for (size_t i = 0; i < r->hint_count; i++) {
         const mfa_factor_info *hint = &r->hints[i];
         if (hint->kind == MFA_FACTOR_TOTP && totp_count < sizeof totp / sizeof totp[0]) totp[totp_count++] = hint->uid;
+        if (hint->kind == MFA_FACTOR_HOTP && hotp_count < sizeof hotp / sizeof hotp[0]) hotp[hotp_count++] = hint->uid;
+        if (hint->kind == MFA_FACTOR_YUBICO_OTP) yubikey = 1;
         if (hint->kind == MFA_FACTOR_RECOVERY_CODES && hint->remaining_codes != 0) recovery = hint->uid;
     }
-    DEBUG(a, "user %s: %zu factors, %zu totp, recovery codes %s", a->user, r->hint_count, totp_count,
-          recovery ? "yes" : "no");
-    if (totp_count == 0 && !recovery) {
+    DEBUG(a, "user %s: %zu factors, %zu totp, %zu hotp, yubikey %s, recovery codes %s", a->user, r->hint_count,
+          totp_count, hotp_count, yubikey ? "yes" : "no", recovery ? "yes" : "no");
+    int usable = totp_count || hotp_count || yubikey || recovery;
+    if (!usable) {
         pam_syslog(a->pamh, LOG_NOTICE, "user %s has no second factor this module can check (only phone factors)",
                    a->user);
         /* The conversation goes on as for anyone, so a caller cannot tell. */
@@ -195,7 +217,7 @@ static int second_factor(attempt *a, mfa_ctx *ctx, const mfa_resolver *r, const 
         rc = PAM_SUCCESS;
         typed = given;
     } else if (a->options.forward_pass) {
-        rc = ask_forwarded(a, 1, recovery != NULL, &line, &typed);
+        rc = ask_forwarded(a, 1, recovery != NULL, yubikey, &line, &typed);
         if (rc == PAM_SUCCESS && a->options.defer_code) {
             rc = keep_code(a, typed);
             wipe_free(line);
@@ -210,22 +232,36 @@ static int second_factor(attempt *a, mfa_ctx *ctx, const mfa_resolver *r, const 
         return rc;
     }
 
-    char digits[MFA_CODE_BUFFER_SIZE];
+    char digits[MFA_CODE_BUFFER_SIZE], next[MFA_CODE_BUFFER_SIZE];
     char reason[512] = "";
     int32_t status = MFA_ERR_INVALID_VERIFICATION_CODE;
-    if (totp_count == 0 && !recovery) {
+    if (!usable) {
         status = MFA_ERR_INVALID_VERIFICATION_CODE;
-    } else if (totp_count && mfa_pam_totp_code(digits, sizeof digits, typed)) {
-        /* Each authenticator app in turn, until one takes the code. */
+    } else if (yubikey && mfa_pam_yubikey_shape(typed)) {
+        /* A YubiKey's touch: the OTP names the key. */
+        status = resolve(a, ctx, r, MFA_FACTOR_YUBICO_OTP, NULL, typed, NULL, reason, sizeof reason);
+    } else if (hotp_count && mfa_pam_two_codes(digits, next, sizeof digits, typed)) {
+        /* Two presses of an HOTP token: each token in turn, until one takes the pair. */
+        for (size_t i = 0; i < hotp_count && status == MFA_ERR_INVALID_VERIFICATION_CODE; i++)
+            status = resolve(a, ctx, r, MFA_FACTOR_HOTP, hotp[i], digits, next, reason, sizeof reason);
+    } else if ((totp_count || hotp_count) && mfa_pam_totp_code(digits, sizeof digits, typed)) {
+        /* Each authenticator app, then each HOTP token, in turn, until one takes the code. */
         for (size_t i = 0; i < totp_count && status == MFA_ERR_INVALID_VERIFICATION_CODE; i++)
-            status = resolve(a, ctx, r, MFA_FACTOR_TOTP, totp[i], digits, reason, sizeof reason);
-        explicit_bzero(digits, sizeof digits);
-    } else if (recovery && (mfa_pam_recovery_shape(typed) || totp_count == 0)) {
-        status = resolve(a, ctx, r, MFA_FACTOR_RECOVERY_CODES, recovery, typed, reason, sizeof reason);
+            status = resolve(a, ctx, r, MFA_FACTOR_TOTP, totp[i], digits, NULL, reason, sizeof reason);
+        for (size_t i = 0; i < hotp_count && status == MFA_ERR_INVALID_VERIFICATION_CODE; i++)
+            status = resolve(a, ctx, r, MFA_FACTOR_HOTP, hotp[i], digits, NULL, reason, sizeof reason);
+    } else if (recovery && (mfa_pam_recovery_shape(typed) || (!totp_count && !hotp_count && !yubikey))) {
+        status = resolve(a, ctx, r, MFA_FACTOR_RECOVERY_CODES, recovery, typed, NULL, reason, sizeof reason);
+    } else if (totp_count || hotp_count) {
+        /* Not a code of any kind the user has: judged (and counted) as a wrong code of the first. */
+        status = resolve(a, ctx, r, totp_count ? MFA_FACTOR_TOTP : MFA_FACTOR_HOTP, totp_count ? totp[0] : hotp[0],
+                         typed, NULL, reason, sizeof reason);
     } else {
-        /* Not a code of any kind the user has: judged (and counted) as a wrong TOTP code. */
-        status = resolve(a, ctx, r, MFA_FACTOR_TOTP, totp[0], typed, reason, sizeof reason);
+        /* Only a YubiKey (and perhaps a spent recovery set): judged (and counted) as a wrong OTP. */
+        status = resolve(a, ctx, r, MFA_FACTOR_YUBICO_OTP, NULL, typed, NULL, reason, sizeof reason);
     }
+    explicit_bzero(digits, sizeof digits);
+    explicit_bzero(next, sizeof next);
     wipe_free(line);
 
     rc = pam_status_of_resolve(status);
@@ -255,7 +291,7 @@ static int no_factor(attempt *a) {
     /* The same question as for everyone; the whole line is the password. */
     char *line = NULL;
     const char *code = NULL;
-    int rc = ask_forwarded(a, 0, 0, &line, &code);
+    int rc = ask_forwarded(a, 0, 0, 0, &line, &code);
     if (rc == PAM_SUCCESS && a->options.defer_code) rc = keep_code(a, "");
     wipe_free(line);
     return rc;

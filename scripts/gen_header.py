@@ -104,8 +104,11 @@ def module_dirs():
     dirs = [os.path.join(ROOT, "include")]
     dirs += sorted(d for d in glob.glob(os.path.join(ROOT, "Sources", "C*"))
                    if os.path.exists(os.path.join(d, "module.modulemap")))
+    # C targets (CXML2) keep their module map in include/.
+    dirs += sorted(d for d in glob.glob(os.path.join(ROOT, "Sources", "C*", "include"))
+                   if os.path.exists(os.path.join(d, "module.modulemap")))
     flags = [flag for d in dirs for flag in ("-I", d)]
-    cflags = subprocess.run(["pkg-config", "--cflags-only-I", "libpq"], check=True,
+    cflags = subprocess.run(["pkg-config", "--cflags-only-I", "libpq", "libxml-2.0"], check=True,
                             capture_output=True, text=True).stdout.split()
     return flags + [flag for path in cflags for flag in ("-Xcc", path)]
 
@@ -164,6 +167,7 @@ GROUPS = [
     ("Email codes", ["EmailExports.swift"]),
     ("Remembered devices", ["DeviceExports.swift"]),
     ("Passkeys: signing in without a password", ["PasskeyExports.swift"]),
+    ("Hardware tokens: HOTP, TOTP and YubiKeys", ["HardwareTokenExports.swift", "HOTPExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",
                                                         "KeyRotationExports.swift"]),
     ("The stored audit trail: reading, verifying, purging", ["AuditTrailExports.swift"]),

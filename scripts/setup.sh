@@ -8,7 +8,15 @@ DEBS="pkg-config cmake ninja-build gcc g++ libsodium-dev nettle-dev libsqlite3-d
 libqrencode-dev zlib1g-dev liboath-dev oathtool zbar-tools doxygen valgrind \
 libpam0g-dev pamtester groff-base openssh-server pgbouncer libcbor-dev libgmp-dev libgnutls28-dev chromium \
 chromium-driver cargo rustc librust-totp-rs-dev golang-go golang-github-pquerna-otp-dev node-typescript \
-freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-dev prometheus"
+freeradius freeradius-utils libfreeradius-dev libtalloc-dev libpcre3-dev libssl-dev prometheus \
+libxml2-dev python3-yubiotp python3-pskc \
+libp11-kit-dev softhsm2 opensc"
+# libxml2-dev: the headers of the PSKC reader's XML guard (Sources/CXML2; libxml2
+# itself is loaded at run time, never linked). python3-yubiotp and python3-pskc are
+# the hardware-token tests' oracles (OTPs as a YubiKey types them; PSKC files as
+# vendors write them); they run under Debian's /usr/bin/python3 (Tests/python/tools).
+# libp11-kit-dev: PKCS#11's types (Sources/CP11; modules are loaded with dlopen);
+# softhsm2 and opensc's pkcs11-tool: the HSM tests' token and keys.
 # auditwheel repairs the Python wheel; pdoc builds the Python API reference; mypy
 # type-checks the Python package (--strict, in the test command); paramiko is
 # the SSH client of the PAM module's login test (pam/tests); fido2 (python-fido2)

@@ -80,6 +80,8 @@ struct CAudit: @unchecked Sendable {
         .deviceRevoked: MFA_AUDIT_DEVICE_REVOKED, .emailSent: MFA_AUDIT_EMAIL_SENT,
         .passkeySignInSuccess: MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS,
         .passkeySignInFailure: MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE,
+        .tokenImported: MFA_AUDIT_TOKEN_IMPORTED, .tokenAssigned: MFA_AUDIT_TOKEN_ASSIGNED,
+        .tokenResynced: MFA_AUDIT_TOKEN_RESYNCED, .tokenRemoved: MFA_AUDIT_TOKEN_REMOVED,
     ]
 
     func deliver(_ event: AuditEvent) {

@@ -73,8 +73,10 @@ enum CStructs {
                     random_context: nil, audit: nil, audit_context: nil, sms_sender: nil, sms_sender_context: nil,
                     sms_outbox: nil, app_verifier: nil, app_verifier_context: nil, webauthn_trust: nil,
                     webauthn_trust_context: nil, metrics: MFA_METRICS_ON,
-                    metrics_tenants: UInt32(MFA_METRICS_TENANTS_DEFAULT), audit_chain: nil,
-                    email_sender: nil, email_sender_context: nil, email_outbox: nil)
+                    metrics_tenants: UInt32(MFA_METRICS_TENANTS_DEFAULT), audit_chain: nil, hsm_module: nil,
+                    hsm_token: nil, hsm_slot: -1, hsm_key: nil, hsm_pin: nil, hsm_pin_file: nil, hsm_pin_env: nil,
+                    key_wrap: nil, key_unwrap: nil, key_provider_context: nil, email_sender: nil,
+                    email_sender_context: nil, email_outbox: nil)
     }
 
     /// `mfa_trail_query`.
@@ -114,10 +116,11 @@ enum CStructs {
     /// `mfa_assertion`.
     static let assertion = CVersioned<mfa_assertion>(
         name: "assertion", macro: "MFA_ASSERTION_VERSION",
-        sizes: [MemoryLayout<mfa_assertion>.offset(of: \.credential) ?? 0, MemoryLayout<mfa_assertion>.size]
+        sizes: [MemoryLayout<mfa_assertion>.offset(of: \.credential) ?? 0,
+                MemoryLayout<mfa_assertion>.offset(of: \.serial) ?? 0, MemoryLayout<mfa_assertion>.size]
     ) { version in
         mfa_assertion(version: version, kind: 0, enrollment_id: nil, session_info: nil, verification_id: nil,
-                      code: nil, credential: nil)
+                      code: nil, credential: nil, serial: nil, next_code: nil)
     }
 
     /// `mfa_webauthn_options`.

@@ -31,7 +31,15 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// under that id is another one; the message names the id; nothing was read
 /// or written) or
 /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
-/// newer libmfa). `err` as everywhere (see mfa.h).
+/// newer libmfa). With a key provider (options->hsm_module, or key_wrap and
+/// key_unwrap; version 3), the data keys are unwrapped by it and its
+/// failures are named, never a fallback to another key:
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE (the module does not load, no such
+/// token, the HSM failed), MFA_ERR_KEY_PROVIDER_LOGIN (the PIN refused),
+/// MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key under the label the store's
+/// data keys are wrapped with: deleted) and MFA_ERR_KEY_MISMATCH (the key
+/// under that label does not unwrap them: replaced). No message holds the
+/// PIN. `err` as everywhere (see mfa.h).
 @c(mfa_open)
 public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>?,
                      _ options: UnsafePointer<mfa_options>?,
@@ -49,9 +57,18 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
             let keys = try CArguments.required(fields.previous_keys, "options->previous_keys")
             for index in 0..<Int(previousCount) { previous.append(try masterKey(keys[index])) }
         }
-        var swiftOptions = MFAOptions(store: try CArguments.string(fields.store, "options->store"),
-                                      keyring: try MasterKeyring(current: masterKey(fields.master_key),
-                                                                 previous: previous))
+        let store = try CArguments.string(fields.store, "options->store")
+        var swiftOptions: MFAOptions
+        if let provider = try CHSMOptions.provider(fields) {
+            guard fields.master_key.id == nil, fields.master_key.key == nil, previousCount == 0 else {
+                throw MFAError(.invalidArgument, "with a key provider (options->hsm_module or key_wrap), leave "
+                    + "options->master_key and previous_keys unset")
+            }
+            swiftOptions = MFAOptions(store: store, keyProvider: provider)
+        } else {
+            swiftOptions = MFAOptions(store: store, keyring: try MasterKeyring(current: masterKey(fields.master_key),
+                                                                              previous: previous))
+        }
         if let clock = fields.clock { swiftOptions.clock = CClock(function: clock, context: fields.clock_context) }
         if let random = fields.random {
             swiftOptions.random = CRandom(function: random, context: fields.random_context)

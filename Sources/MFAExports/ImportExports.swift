@@ -40,12 +40,15 @@ private struct CImport {
             report = { line in
                 withOptionalCString(line.uid) { uid in
                     withOptionalCString(line.enrollmentID) { enrollment in
-                        line.outcome.rawValue.withCString { name in
-                            line.reason.withCString { reason in
-                                var record = mfa_import_line(line: Int64(line.line), uid: uid,
-                                                             outcome: outcomes[line.outcome] ?? 0, outcome_name: name,
-                                                             reason: reason, enrollment_id: enrollment)
-                                function(context, &record)
+                        withOptionalCString(line.serial) { serial in
+                            line.outcome.rawValue.withCString { name in
+                                line.reason.withCString { reason in
+                                    var record = mfa_import_line(line: Int64(line.line), uid: uid,
+                                                                 outcome: outcomes[line.outcome] ?? 0,
+                                                                 outcome_name: name, reason: reason,
+                                                                 enrollment_id: enrollment, serial: serial)
+                                    function(context, &record)
+                                }
                             }
                         }
                     }
@@ -95,10 +98,12 @@ public func mfa_import_options_init(_ options: UnsafeMutablePointer<mfa_import_o
     CResults.status { () throws(MFAError) in try CStructs.importOptions.initialize(options, version: version) }
 }
 
-/// Imports TOTP factors users already have in another system, one per line
-/// of `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
-/// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE
-/// or MFA_IMPORT_CSV. An administrative call: no session, no code.
+/// Imports factors users already have in another system, one per line of
+/// `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
+/// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH (TOTP and HOTP
+/// URIs), MFA_IMPORT_USERS_FILE (TOTP, HOTP and HOTP/E lines with their
+/// counters), MFA_IMPORT_CSV or MFA_IMPORT_YUBIKEY_CSV (YubiKeys, stored
+/// unassigned under their serial). An administrative call: no session, no code.
 ///
 /// Lines end at LF, CR LF or a lone CR, and a leading UTF-8 byte order mark
 /// is skipped; CSV follows RFC 4180 (quoted fields hold commas, line breaks
@@ -134,8 +139,10 @@ public func mfa_import(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ out: UnsafeMutab
         case MFA_IMPORT_OTPAUTH: importFormat = .otpauth
         case MFA_IMPORT_USERS_FILE: importFormat = .oathUsersFile
         case MFA_IMPORT_CSV: importFormat = .csv
+        case MFA_IMPORT_YUBIKEY_CSV: importFormat = .yubikeyCSV
         default:
-            throw MFAError(.invalidArgument, "format must be MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE or MFA_IMPORT_CSV")
+            throw MFAError(.invalidArgument,
+                           "format must be MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE, MFA_IMPORT_CSV or MFA_IMPORT_YUBIKEY_CSV")
         }
         let body = try importText(text, text_len)
         let host = try CImport(options)
@@ -145,12 +152,12 @@ public func mfa_import(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ out: UnsafeMutab
 }
 
 /// Imports one user's google-authenticator-libpam file (`~/.google_authenticator`,
-/// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its TOTP
-/// secret as a factor, its 8-digit scratch codes as the user's recovery codes
-/// (replacing an earlier set), and each option line reported as it maps onto
-/// libmfa (MFA_IMPORT_NOTE). A file without TOTP_AUTH is counter-based:
-/// MFA_IMPORT_UNSUPPORTED, and nothing is stored. Re-running it stores
-/// nothing twice. `options->progress` is not called (one file is one
+/// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its secret
+/// as a factor (TOTP with TOTP_AUTH, else HOTP at its HOTP_COUNTER; a
+/// counter-based file without that line is MFA_IMPORT_FAILED), its 8-digit
+/// scratch codes as the user's recovery codes (replacing an earlier set),
+/// and each option line reported as it maps onto libmfa (MFA_IMPORT_NOTE).
+/// Re-running it stores nothing twice. `options->progress` is not called (one file is one
 /// transaction).
 ///
 /// On MFA_OK, `*out` holds the totals (zeroed on failure). Returns MFA_OK,
@@ -170,5 +177,61 @@ public func mfa_import_google_authenticator(_ ctx: UnsafeMutablePointer<mfa_ctx>
         let host = try CImport(options)
         write(try context.importGoogleAuthenticator(body, uid: user, options: host.options, report: host.report),
               to: out)
+    }
+}
+
+/// Imports the keys of a PSKC 1.0 file (RFC 6030), as token vendors deliver
+/// their seeds (`file_len` bytes of UTF-8 XML at `file`, at most 64 MiB):
+/// HOTP, TOTP and Yubico OTP keys, each stored as the factor of its
+/// `UserId`, or unassigned under its serial number (without a UserId, or
+/// with MFA_PSKC_IGNORE_USERS in `flags`), to be assigned with
+/// mfa_admin_token_assign() or claimed by its user with a code. An
+/// administrative call: no session, no code.
+///
+/// The XML is read as hostile: a file that declares a DTD or uses an
+/// entity (an external entity, a billion laughs) is refused unread, as
+/// MFA_ERR_INVALID_PSKC. Encrypted values need the file's pre-shared key
+/// (`key`, `key_len` 16, 24 or 32 bytes) or its password (`password`, for
+/// PBKDF2), never both; each value is checked against its MAC. Each key
+/// package gets one report (`options->report`), on the line of its Key
+/// element, with its serial (mfa_import_line.serial); a bad package does not
+/// stop the import, and no report holds a secret. `options->batch_size` key
+/// packages are stored per transaction. Re-running it stores nothing twice.
+///
+/// On MFA_OK, `*out` holds the totals (`lines` counts the key packages;
+/// zeroed on failure). Returns MFA_OK, MFA_ERR_INVALID_PSKC,
+/// MFA_ERR_PSKC_KEY_MISMATCH (encrypted and no key or password given, or the
+/// one given opens none of its values), MFA_ERR_INVALID_ARGUMENT (options,
+/// flags, a key of another size, a key and a password both, a password over
+/// 1024 bytes) or MFA_ERR_STORAGE_ERROR.
+@c(mfa_import_pskc)
+public func mfa_import_pskc(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ out: UnsafeMutablePointer<mfa_import_summary>?,
+                            _ file: UnsafePointer<UInt8>?, _ file_len: UInt, _ key: UnsafePointer<UInt8>?,
+                            _ key_len: UInt, _ password: UnsafePointer<CChar>?, _ flags: Int32,
+                            _ options: UnsafePointer<mfa_import_options>?,
+                            _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    out?.pointee = mfa_import_summary()
+    return CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        let out = try CArguments.required(out, "out")
+        guard flags & ~MFA_PSKC_IGNORE_USERS == 0 else {
+            throw MFAError(.invalidArgument, "flags must be 0 or MFA_PSKC_IGNORE_USERS")
+        }
+        let bytes = Array(try CArguments.bytes(file, file_len, allowed: 0...Int(MFA_IMPORT_MAX_BYTES), "file"))
+        let secret: PSKCKey?
+        switch (key, try CArguments.optionalString(password, "password")) {
+        case (nil, nil):
+            guard key_len == 0 else { throw MFAError(.invalidArgument, "key is NULL") }
+            secret = nil
+        case (nil, let word?):
+            secret = .password(word)
+        case (.some, nil):
+            secret = .preShared(Array(try CArguments.bytes(key, key_len, allowed: 16...32, "key")))
+        case (.some, .some):
+            throw MFAError(.invalidArgument, "give the file's key or its password, not both")
+        }
+        let host = try CImport(options)
+        write(try context.importPSKC(bytes, key: secret, ignoringUsers: flags & MFA_PSKC_IGNORE_USERS != 0,
+                                     options: host.options, report: host.report, progress: host.progress), to: out)
     }
 }

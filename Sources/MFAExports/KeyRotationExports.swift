@@ -78,3 +78,33 @@ public func mfa_check_seals(_ ctx: UnsafeMutablePointer<mfa_ctx>?,
 public func mfa_seal_check_free(_ check: UnsafeMutablePointer<mfa_seal_check>?) {
     free(check)
 }
+
+/// Re-wraps every data key of the store under the key provider's key
+/// `key_label` (rotating the HSM key, or the host's KMS key): each is
+/// unwrapped with the key it is wrapped under now, wrapped under
+/// `key_label`, checked, and all are stored in one transaction. No sealed
+/// record is touched (seconds, not a pass over the factors), and contexts
+/// already open go on meanwhile; contexts opened later unwrap with the new
+/// key. The old key may be deleted from the token once every store it
+/// wrapped is re-wrapped. `actor` (NULL or 1 to MFA_ACTOR_MAX_BYTES bytes)
+/// goes into the MFA_AUDIT_KEYS_ROTATED event. On MFA_OK, `*rewrapped`
+/// (may be NULL) is the number of data keys re-wrapped. Returns MFA_OK,
+/// MFA_ERR_INVALID_ARGUMENT (the context was opened without a key provider,
+/// a bad label or actor), MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key
+/// `key_label`, or the current one is gone), MFA_ERR_KEY_PROVIDER_LOGIN,
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_MISMATCH (a data key does
+/// not unwrap to the key this context holds) or MFA_ERR_STORAGE_ERROR
+/// (another process re-wrapped meanwhile; nothing was changed).
+@c(mfa_keys_rewrap)
+public func mfa_keys_rewrap(_ ctx: UnsafeMutablePointer<mfa_ctx>?, _ key_label: UnsafePointer<CChar>?,
+                            _ actor: UnsafePointer<CChar>?, _ rewrapped: UnsafeMutablePointer<Int64>?,
+                            _ err: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    rewrapped?.pointee = 0
+    return CResults.status(err) { () throws(MFAError) in
+        let context = try CContext.get(ctx)
+        let label = try CArguments.string(key_label, "key_label")
+        let who = try CArguments.optionalString(actor, "actor")
+        let result = try context.rewrapDataKeys(to: label, actor: who)
+        rewrapped?.pointee = Int64(result.rewrapped)
+    }
+}

@@ -178,9 +178,12 @@ extension CAssertions {
         let code = try CArguments.string(fields.code, "assertion->code")
         switch purpose {
         case .enrollment:
-            return TOTPMultiFactorAssertion(
-                target: .enrollment(sessionInfo: try CArguments.string(fields.session_info, "assertion->session_info")),
-                oneTimePassword: code)
+            let session = try CArguments.string(fields.session_info, "assertion->session_info")
+            // With a serial, the assertion claims an unassigned TOTP hardware token.
+            if let serial = try CArguments.optionalString(fields.serial, "assertion->serial") {
+                return TOTPMultiFactorAssertion(target: .claim(session: session, serial: serial), oneTimePassword: code)
+            }
+            return TOTPMultiFactorAssertion(target: .enrollment(sessionInfo: session), oneTimePassword: code)
         case .signIn:
             return TOTPMultiFactorGenerator.assertionForSignIn(
                 withEnrollmentID: try CArguments.string(fields.enrollment_id, "assertion->enrollment_id"),

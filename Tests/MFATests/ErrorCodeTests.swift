@@ -29,6 +29,11 @@ struct ErrorCodeTests {
             (.keyMismatch, MFA_ERR_KEY_MISMATCH),
             (.invalidEmail, MFA_ERR_INVALID_EMAIL), (.emailSendFailed, MFA_ERR_EMAIL_SEND_FAILED),
             (.deviceNotFound, MFA_ERR_DEVICE_NOT_FOUND),
+            (.tokenNotFound, MFA_ERR_TOKEN_NOT_FOUND), (.invalidPSKC, MFA_ERR_INVALID_PSKC),
+            (.pskcKeyMismatch, MFA_ERR_PSKC_KEY_MISMATCH),
+            (.keyProviderUnavailable, MFA_ERR_KEY_PROVIDER_UNAVAILABLE),
+            (.keyProviderLogin, MFA_ERR_KEY_PROVIDER_LOGIN),
+            (.keyProviderKeyNotFound, MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND),
         ]
         #expect(header.count == MFAErrorCode.allCases.count)
         for (code, status) in header {

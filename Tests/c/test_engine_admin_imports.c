@@ -191,6 +191,27 @@ static void sign_in_at(mfa_ctx *ctx, const mfa_user *user, const char *eid, cons
     }
 }
 
+/* Signs `user` in with the HOTP code of `counter` for the RFC secret. */
+static int hotp_sign_in_at(mfa_ctx *ctx, const mfa_user *user, const char *eid, uint64_t counter, int32_t digits,
+                           int line) {
+    static const uint8_t rfc[] = "12345678901234567890";
+    char cred[TOKEN_MAX];
+    char code[MFA_CODE_BUFFER_SIZE];
+    mfa_assertion a = MFA_ASSERTION_INIT;
+    mfa_sign_in_result *result = NULL;
+    int status;
+    CHECK_STATUS_AT(begin_sign_in_at(ctx, user, cred, line), MFA_ERR_SECOND_FACTOR_REQUIRED, line);
+    CHECK_STATUS_AT(mfa_hotp_generate(code, sizeof code, rfc, 20, counter, digits, MFA_ALG_SHA1), MFA_OK, line);
+    a.kind = MFA_FACTOR_HOTP;
+    a.enrollment_id = eid;
+    a.code = code;
+    status = mfa_resolve(ctx, &result, cred, user->tenant, &a, NULL);
+    CHECK_AT((status == MFA_OK) == (result != NULL), line);
+    CHECK_AT(!result || result->kind == MFA_FACTOR_HOTP, line);
+    mfa_sign_in_result_free(result);
+    return status;
+}
+
 /* Imports `len` bytes of `text` (NUL bytes included). */
 static int import_bytes_at(mfa_ctx *ctx, mfa_import_summary *summary, int32_t format, const char *text, size_t len,
                            const mfa_import_options *options, int line) {
@@ -235,17 +256,22 @@ static void test_otpauth(mfa_ctx *ctx) {
     const audit_record *e;
 
     CHECK_STATUS(import(ctx, &summary, MFA_IMPORT_OTPAUTH, text, &o), MFA_OK);
-    CHECK(summary.lines == 7 && summary.imported == 2 && summary.unsupported == 1 && summary.failed == 2);
+    CHECK(summary.lines == 7 && summary.imported == 3 && summary.unsupported == 0 && summary.failed == 2);
     CHECK(summary.already_imported == 0 && summary.recovery_codes == 0 && !summary.stopped);
-    check_lines(&reports, "1:I 4:U 5:F 6:F 7:I");
+    check_lines(&reports, "1:I 4:I 5:F 6:F 7:I");
     CHECK(strcmp(reports.lines[0].uid, "ot-alice") == 0 && strlen(reports.lines[0].eid) == 28);
     CHECK(strcmp(reports.lines[1].uid, "ot-bob") == 0 && contains(reports.lines[1].reason, "HOTP"));
-    CHECK(strcmp(reports.lines[1].eid, "<NULL>") == 0);
+    CHECK(strlen(reports.lines[1].eid) == 28);
+    /* The HOTP factor starts at the URI's counter. */
+    user_make(&user, "ot-bob", NULL);
+    CHECK_STATUS(hotp_sign_in_at(ctx, &user, eid_of(&reports, "ot-bob"), 2, 6, __LINE__),
+                 MFA_ERR_INVALID_VERIFICATION_CODE);
+    CHECK_STATUS(hotp_sign_in_at(ctx, &user, eid_of(&reports, "ot-bob"), 3, 6, __LINE__), MFA_OK);
     snprintf(alice_eid, sizeof alice_eid, "%s", eid_of(&reports, "ot-alice"));
     /* Audited, with the actor, factor by factor. */
     e = audit_find(mark, MFA_AUDIT_ENROLL, "", "ot-alice", alice_eid, "IMPORTED");
     CHECK(e && strcmp(e->actor, ACTOR) == 0 && strcmp(e->factor_id, "totp") == 0);
-    CHECK(audit_count(mark, MFA_AUDIT_ENROLL, "IMPORTED") == 2);
+    CHECK(audit_count(mark, MFA_AUDIT_ENROLL, "IMPORTED") == 3);
     /* The factor is named after the issuer and signs in. */
     CHECK_STATUS(mfa_admin_user_factors(ctx, &list, NULL, "ot-alice", 0, NULL), MFA_OK);
     CHECK(list && list->count == 1 && strcmp(list->items[0].display_name, "ACME") == 0);
@@ -258,8 +284,8 @@ static void test_otpauth(mfa_ctx *ctx) {
     mark = g_audit.count;
     o = options_for(&reports, NULL, NULL);
     CHECK_STATUS(import(ctx, &summary, MFA_IMPORT_OTPAUTH, text, &o), MFA_OK);
-    CHECK(summary.imported == 0 && summary.already_imported == 2 && summary.failed == 2 && summary.unsupported == 1);
-    check_lines(&reports, "1:A 4:U 5:F 6:F 7:A");
+    CHECK(summary.imported == 0 && summary.already_imported == 3 && summary.failed == 2 && summary.unsupported == 0);
+    check_lines(&reports, "1:A 4:A 5:F 6:F 7:A");
     CHECK(strcmp(reports.lines[0].eid, alice_eid) == 0);
     CHECK(audit_count(mark, MFA_AUDIT_ENROLL, NULL) == 0);
     CHECK(factor_count(ctx, &user) == 1);
@@ -280,12 +306,17 @@ static void test_users_file(mfa_ctx *ctx) {
     size_t mark = g_audit.count;
 
     CHECK_STATUS(import(ctx, &summary, MFA_IMPORT_USERS_FILE, text, &o), MFA_OK);
-    CHECK(summary.lines == 7 && summary.imported == 2 && summary.unsupported == 2 && summary.failed == 2);
-    check_lines(&reports, "2:I 3:I 4:U 5:U 6:F 7:F");
+    CHECK(summary.lines == 7 && summary.imported == 4 && summary.unsupported == 0 && summary.failed == 2);
+    check_lines(&reports, "2:I 3:I 4:I 5:I 6:F 7:F");
     CHECK(contains(reports.lines[1].reason, "PIN"));
     CHECK(audit_find(mark, MFA_AUDIT_ENROLL, "corp", "uf-alice", NULL, "IMPORTED") != NULL);
     user_make(&user, "uf-alice", "corp");
     sign_in_at(ctx, &user, eid_of(&reports, "uf-alice"), RFC_BASE32, __LINE__);
+    /* HOTP and HOTP/E lines are HOTP factors from counter 0. */
+    user_make(&user, "uf-carol", "corp");
+    CHECK_STATUS(hotp_sign_in_at(ctx, &user, eid_of(&reports, "uf-carol"), 0, 6, __LINE__), MFA_OK);
+    user_make(&user, "uf-dave", "corp");
+    CHECK_STATUS(hotp_sign_in_at(ctx, &user, eid_of(&reports, "uf-dave"), 0, 8, __LINE__), MFA_OK);
     /* Not in the project. */
     user_make(&user, "uf-alice", NULL);
     CHECK(factor_count(ctx, &user) == 0);
@@ -390,16 +421,25 @@ static void test_google_authenticator(mfa_ctx *ctx) {
         CHECK(contains(reports.lines[2].reason, "NEW_OPTION"));
         CHECK(!contains(reports.lines[3].reason, "GEZDGNBV") && contains(reports.lines[3].reason, "option line"));
     }
-    /* Without TOTP_AUTH the file is counter-based: nothing stored. */
+    /* Without TOTP_AUTH the file is counter-based: HOTP at its HOTP_COUNTER; without that line, refused. */
     {
         static const char hotp[] = RFC_BASE32 "\n\" HOTP_COUNTER 1\n12345678\n";
+        static const char uncounted[] = RFC_BASE32 "\n12345678\n";
         o = options_for(&reports, NULL, NULL);
         CHECK_ERR(mfa_import_google_authenticator(ctx, &summary, "ga-bob", (const uint8_t *)hotp, strlen(hotp), &o,
                                                   &err),
                   MFA_OK, err);
-        CHECK(summary.imported == 0 && summary.unsupported >= 1);
-        CHECK(reports.count >= 1 && contains(reports.lines[0].reason, "TOTP_AUTH"));
+        CHECK(summary.imported == 1 && summary.recovery_codes == 1 && summary.unsupported == 0);
         user_make(&user, "ga-bob", NULL);
+        CHECK(factor_count(ctx, &user) == 2);
+        CHECK_STATUS(hotp_sign_in_at(ctx, &user, eid_of(&reports, "ga-bob"), 1, 6, __LINE__), MFA_OK);
+        o = options_for(&reports, NULL, NULL);
+        CHECK_ERR(mfa_import_google_authenticator(ctx, &summary, "ga-eve", (const uint8_t *)uncounted,
+                                                  strlen(uncounted), &o, &err),
+                  MFA_OK, err);
+        CHECK(summary.imported == 0 && summary.failed == 2);
+        CHECK(reports.count >= 1 && contains(reports.lines[0].reason, "HOTP_COUNTER"));
+        user_make(&user, "ga-eve", NULL);
         CHECK(factor_count(ctx, &user) == 0);
     }
     /* An empty file is one failed line. */
@@ -491,7 +531,7 @@ static void test_bad_input(mfa_ctx *ctx) {
     mfa_import_options bad;
     mfa_user user;
     size_t mark = g_audit.count;
-    const int32_t formats[] = {0, 4, -1, 100};
+    const int32_t formats[] = {0, 5, -1, 100};
 
 #define REFUSED(call)                                            \
     do {                                                         \

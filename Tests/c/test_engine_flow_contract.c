@@ -1,12 +1,15 @@
 /*
  * The flow contract through the C ABI: what every second-factor kind must
- * do, run over TOTP, phone, recovery codes, WebAuthn and email through the generic
+ * do, run over TOTP, phone, recovery codes, WebAuthn, email, HOTP tokens and
+ * YubiKeys (Yubico OTP) through the generic
  * entry points (mfa_enroll and mfa_resolve with an mfa_assertion, and
  * mfa_recovery_codes_generate, which is how a recovery-code set is
  * enrolled; WebAuthn's options come from mfa_webauthn_registration_options
  * and mfa_webauthn_authentication_options, its answers from a software
- * authenticator, test_webauthn_authenticator.h). A new kind gets a driver
- * here and passes these first.
+ * authenticator, test_webauthn_authenticator.h; HOTP tokens and YubiKeys are
+ * imported unassigned with mfa_token_import and claimed by their user with
+ * mfa_enroll, a YubiKey's OTPs made by test_yubikey.h). A new kind gets a
+ * driver here and passes these first.
  *
  *   enroll      listed and hinted with its kind and a hint, audited; earlier
  *               credentials and enrollment sessions revoked
@@ -35,12 +38,14 @@
 #include "test_engine_fixture.h"
 #include "test_pg_store.h"
 #include "test_webauthn_authenticator.h"
+#include "test_yubikey.h"
 
 static test_store store;
 
 #define CONTRACT_CONFIG                                                                                       \
     "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\",\"phone\":\"ENABLED\",\"recovery\":\"ENABLED\"," \
-    "\"webauthn\":\"ENABLED\",\"email\":\"ENABLED\"},\"webauthn\":{\"rpId\":\"example.com\"}}"
+    "\"webauthn\":\"ENABLED\",\"email\":\"ENABLED\",\"hotp\":\"ENABLED\",\"yubico_otp\":\"ENABLED\"},"               \
+    "\"webauthn\":{\"rpId\":\"example.com\"}}"
 
 /* What proves a factor for one sign-in: an assertion and the strings it points to. */
 typedef struct proof {
@@ -316,6 +321,155 @@ static int webauthn_wrong(mfa_ctx *ctx, const char *cred, const factor *f, proof
     return webauthn_proof(ctx, cred, f, 1, p, line);
 }
 
+/* Hardware tokens: imported unassigned by an operator, claimed by the user with an enrollment session. */
+static struct {
+    char eid[64];
+    uint8_t secret[20];
+    yubikey key;
+} tokens[128];
+static int token_count;
+
+static int token_index(const factor *f) {
+    for (int i = 0; i < token_count; i++) {
+        if (strcmp(tokens[i].eid, f->eid) == 0) return i;
+    }
+    return -1;
+}
+
+/* Imports the seed unassigned, then claims it for `user` with `code` (the enrollment session in session_info). */
+static int claim_token(mfa_ctx *ctx, const mfa_user *user, const mfa_token_seed *seed, int32_t kind,
+                       const char *serial, const char *code, factor *f, int line) {
+    mfa_user fresh = *user;
+    mfa_assertion a = assertion_of(kind);
+    mfa_factor_info *info = NULL;
+    char *session = NULL;
+    int status;
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    fresh.auth_time = g_now;
+    CHECK_STATUS_AT(mfa_token_import(ctx, NULL, seed, NULL, NULL, NULL, "ops", NULL), MFA_OK, line);
+    CHECK_STATUS_AT(mfa_session_new(ctx, &session, &fresh, NULL), MFA_OK, line);
+    a.session_info = session;
+    a.serial = serial;
+    a.code = code;
+    status = mfa_enroll(ctx, &info, &fresh, &a, "token", NULL);
+    mfa_free(session);
+    CHECK_AT((status == MFA_OK) == (info != NULL), line);
+    if (info) {
+        snprintf(f->eid, sizeof f->eid, "%s", info->uid);
+        f->enrolled_at = g_now;
+    }
+    mfa_factor_info_free(info);
+    return status;
+}
+
+/* HOTP: a token of its own (counter 0 claims it); use n is the code of counter n + 1. */
+static int hotp_enroll(mfa_ctx *ctx, const mfa_user *user, factor *f, int line) {
+    mfa_token_seed seed = MFA_TOKEN_SEED_INIT;
+    char serial[64], code[MFA_CODE_BUFFER_SIZE];
+    int slot = token_count;
+    int status;
+    if (slot >= 128) return MFA_ERR_INTERNAL;
+    for (size_t i = 0; i < 20; i++) tokens[slot].secret[i] = (uint8_t)(slot * 37 + i * 11 + 1);
+    snprintf(serial, sizeof serial, "hotp-%d-%s", slot, user->uid);
+    seed.kind = MFA_FACTOR_HOTP;
+    seed.secret = tokens[slot].secret;
+    seed.secret_len = 20;
+    seed.serial = serial;
+    CHECK_STATUS_AT(mfa_hotp_generate(code, sizeof code, tokens[slot].secret, 20, 0, 6, MFA_ALG_SHA1), MFA_OK, line);
+    status = claim_token(ctx, user, &seed, MFA_FACTOR_HOTP, serial, code, f, line);
+    if (status == MFA_OK) {
+        snprintf(tokens[slot].eid, sizeof tokens[slot].eid, "%s", f->eid);
+        token_count++;
+    }
+    return status;
+}
+
+static int hotp_right(mfa_ctx *ctx, const char *cred, const factor *f, int use, proof *p, int line) {
+    int slot = token_index(f);
+    (void)ctx;
+    (void)cred;
+    proof_init(p, MFA_FACTOR_HOTP);
+    CHECK_AT(slot >= 0, line);
+    if (slot < 0) return MFA_ERR_INTERNAL;
+    CHECK_STATUS_AT(mfa_hotp_generate(p->code, sizeof p->code, tokens[slot].secret, 20, (uint64_t)use + 1, 6,
+                                      MFA_ALG_SHA1), MFA_OK, line);
+    p->assertion.enrollment_id = f->eid;
+    p->assertion.code = p->code;
+    return MFA_OK;
+}
+
+/* A code no counter within reach gives. */
+static int hotp_wrong(mfa_ctx *ctx, const char *cred, const factor *f, proof *p, int line) {
+    int slot = token_index(f);
+    char reach[41][MFA_CODE_BUFFER_SIZE];
+    (void)ctx;
+    (void)cred;
+    proof_init(p, MFA_FACTOR_HOTP);
+    if (slot < 0) return MFA_ERR_INTERNAL;
+    for (uint64_t c = 0; c <= 40; c++) {
+        CHECK_STATUS_AT(mfa_hotp_generate(reach[c], sizeof reach[c], tokens[slot].secret, 20, c, 6, MFA_ALG_SHA1),
+                        MFA_OK, line);
+    }
+    for (unsigned guess = 0;; guess++) {
+        int taken = 0;
+        snprintf(p->code, sizeof p->code, "%06u", guess);
+        for (int c = 0; c <= 40; c++) taken |= strcmp(reach[c], p->code) == 0;
+        if (!taken) break;
+    }
+    p->assertion.enrollment_id = f->eid;
+    p->assertion.code = p->code;
+    return MFA_OK;
+}
+
+/* Yubico OTP: a key of its own, claimed with its first touch; use n is session counter n + 1. */
+static int yubico_enroll(mfa_ctx *ctx, const mfa_user *user, factor *f, int line) {
+    mfa_token_seed seed = MFA_TOKEN_SEED_INIT;
+    char otp[YUBIKEY_OTP_MAX];
+    int slot = token_count;
+    int status;
+    if (slot >= 128) return MFA_ERR_INTERNAL;
+    yubikey_make(&tokens[slot].key, (uint32_t)slot * 7919u + (uint32_t)strlen(user->uid));
+    seed.kind = MFA_FACTOR_YUBICO_OTP;
+    seed.secret = tokens[slot].key.key;
+    seed.secret_len = 16;
+    seed.public_id = tokens[slot].key.public_id;
+    seed.private_id = tokens[slot].key.private_id;
+    seed.private_id_len = 6;
+    yubikey_touch(otp, &tokens[slot].key);
+    status = claim_token(ctx, user, &seed, MFA_FACTOR_YUBICO_OTP, NULL, otp, f, line);
+    if (status == MFA_OK) {
+        snprintf(tokens[slot].eid, sizeof tokens[slot].eid, "%s", f->eid);
+        token_count++;
+    }
+    return status;
+}
+
+static int yubico_proof(const factor *f, int use, const uint8_t *key, proof *p, int line) {
+    int slot = token_index(f);
+    proof_init(p, MFA_FACTOR_YUBICO_OTP);
+    CHECK_AT(slot >= 0, line);
+    if (slot < 0) return MFA_ERR_INTERNAL;
+    yubikey_otp(p->vid, &tokens[slot].key, tokens[slot].key.use, (uint8_t)(use + 1), key);
+    p->assertion.code = p->vid;
+    p->assertion.enrollment_id = use % 2 ? f->eid : NULL; /* the OTP names its key */
+    return MFA_OK;
+}
+
+static int yubico_right(mfa_ctx *ctx, const char *cred, const factor *f, int use, proof *p, int line) {
+    (void)ctx;
+    (void)cred;
+    return yubico_proof(f, use, NULL, p, line);
+}
+
+/* An OTP of the key's public id, encrypted with another key. */
+static int yubico_wrong(mfa_ctx *ctx, const char *cred, const factor *f, proof *p, int line) {
+    static const uint8_t other[16] = {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+    (void)ctx;
+    (void)cred;
+    return yubico_proof(f, 200, other, p, line);
+}
+
 static const driver drivers[] = {
     {"totp", MFA_FACTOR_TOTP, MFA_ERR_INVALID_VERIFICATION_CODE, totp_enroll, totp_right, totp_wrong},
     /* A verification id belongs to the pending credential it was sent for. */
@@ -326,6 +480,9 @@ static const driver drivers[] = {
     {"webauthn", MFA_FACTOR_WEBAUTHN, MFA_ERR_INVALID_SESSION, webauthn_enroll, webauthn_right, webauthn_wrong},
     /* An email verification id, as an SMS one, belongs to the pending credential it was sent for. */
     {"email", MFA_FACTOR_EMAIL, MFA_ERR_INVALID_SESSION, email_enroll, email_right, email_wrong},
+    /* A counter (HOTP) or a YubiKey's counters, once accepted, lie below the next. */
+    {"hotp", MFA_FACTOR_HOTP, MFA_ERR_INVALID_VERIFICATION_CODE, hotp_enroll, hotp_right, hotp_wrong},
+    {"yubico_otp", MFA_FACTOR_YUBICO_OTP, MFA_ERR_INVALID_VERIFICATION_CODE, yubico_enroll, yubico_right, yubico_wrong},
 };
 #define DRIVERS ((int)(sizeof drivers / sizeof drivers[0]))
 

@@ -51,14 +51,23 @@ def sign_in(world, uid, enrollment_id, totp, tenant=None):
 
 def test_otpauth(world):
     summary = world.admin.import_factors(OTPAUTH, "otpauth")
-    assert (summary.lines, summary.imported, summary.unsupported, summary.failed) == (7, 2, 1, 2)
+    assert (summary.lines, summary.imported, summary.unsupported, summary.failed) == (7, 3, 0, 2)
     assert summary.already_imported == 0 and summary.recovery_codes == 0 and not summary.stopped
-    assert outcomes(summary.reports) == "1:I 4:U 5:F 6:F 7:I"
+    assert outcomes(summary.reports) == "1:I 4:I 5:F 6:F 7:I"
     alice = summary.reports[0]
     assert alice.uid == "ot-alice" and len(alice.enrollment_id) == 28
-    assert "HOTP" in summary.reports[1].reason and summary.reports[1].enrollment_id is None
+    bob = summary.reports[1]
+    assert "HOTP" in bob.reason and len(bob.enrollment_id) == 28
     imported = [e for e in world.events(libmfa.AUDIT_ENROLL)]
-    assert len(imported) == 2 and {e.detail for e in imported} == {"IMPORTED"} and {e.actor for e in imported} == {ACTOR}
+    assert len(imported) == 3 and {e.detail for e in imported} == {"IMPORTED"} and {e.actor for e in imported} == {ACTOR}
+    # The HOTP factor starts at the URI's counter.
+    hotp = libmfa.HOTP(RFC_KEY)
+    resolver = world.kit.resolver(world.kit.user("ot-bob"))
+    with pytest.raises(libmfa.InvalidVerificationCodeError):
+        resolver.resolve_sign_in(libmfa.HOTPMultiFactorGenerator.assertion_for_sign_in(bob.enrollment_id,
+                                                                                       hotp.at(2)))
+    assert resolver.resolve_sign_in(libmfa.HOTPMultiFactorGenerator.assertion_for_sign_in(
+        bob.enrollment_id, hotp.at(3))).factor_id == "hotp"
     assert world.admin.user_factors("ot-alice")[0].display_name == "ACME"
     result = sign_in(world, "ot-alice", alice.enrollment_id, libmfa.TOTP(RFC_KEY))
     assert result.enrollment_id == alice.enrollment_id
@@ -68,8 +77,8 @@ def test_otpauth(world):
     world.kit.clock.advance(30)
     world.kit.events.clear()
     again = world.admin.import_factors(OTPAUTH.encode(), libmfa.IMPORT_OTPAUTH)
-    assert (again.imported, again.already_imported, again.failed, again.unsupported) == (0, 2, 2, 1)
-    assert outcomes(again.reports) == "1:A 4:U 5:F 6:F 7:A"
+    assert (again.imported, again.already_imported, again.failed, again.unsupported) == (0, 3, 2, 0)
+    assert outcomes(again.reports) == "1:A 4:A 5:F 6:F 7:A"
     assert again.reports[0].enrollment_id == alice.enrollment_id
     assert world.events(libmfa.AUDIT_ENROLL) == []
     no_secrets_in_events(world)
@@ -85,13 +94,14 @@ def test_users_file_in_a_tenant(world):
             "HOTP/T30 uf-frank\n")
     world.kit.ctx.set_config({"state": "ENABLED", "providers": {"totp": "ENABLED"}}, tenant="corp")
     summary = world.admin.import_factors(text, "users_file", tenant="corp")
-    assert (summary.lines, summary.imported, summary.unsupported, summary.failed) == (7, 2, 2, 2)
-    assert outcomes(summary.reports) == "2:I 3:I 4:U 5:U 6:F 7:F"
+    assert (summary.lines, summary.imported, summary.unsupported, summary.failed) == (7, 4, 0, 2)
+    assert outcomes(summary.reports) == "2:I 3:I 4:I 5:I 6:F 7:F"
     assert "PIN" in summary.reports[1].reason
     assert {e.tenant for e in world.events(libmfa.AUDIT_ENROLL)} == {"corp"}
     assert sign_in(world, "uf-alice", summary.reports[0].enrollment_id, libmfa.TOTP(RFC_KEY), "corp")
     assert world.admin.user_factors("uf-alice") == []  # not in the project
-    assert world.admin.import_factors(text, "users-file", tenant="corp").already_imported == 2
+    assert [f.factor_id for f in world.admin.user_factors("uf-dave", tenant="corp")] == ["hotp"]
+    assert world.admin.import_factors(text, "users-file", tenant="corp").already_imported == 4
 
 
 def test_csv(world):
@@ -135,10 +145,13 @@ def test_google_authenticator(world):
     # A re-run stores nothing.
     again = world.admin.import_google_authenticator(text.encode(), b"ga-alice")
     assert again.imported == 0 and again.already_imported >= 1 and again.recovery_codes == 0
-    # Without TOTP_AUTH the file is counter-based: nothing stored.
+    # Without TOTP_AUTH the file is counter-based: HOTP at its HOTP_COUNTER; without that line, refused.
     hotp = world.admin.import_google_authenticator(RFC_BASE32 + "\n\" HOTP_COUNTER 1\n12345678\n", "ga-bob")
-    assert hotp.imported == 0 and hotp.unsupported >= 1 and "TOTP_AUTH" in hotp.reports[0].reason
-    assert world.admin.user_factors("ga-bob") == []
+    assert hotp.imported == 1 and hotp.recovery_codes == 1 and hotp.unsupported == 0
+    assert [f.factor_id for f in world.admin.user_factors("ga-bob")] == ["hotp", "recovery"]
+    uncounted = world.admin.import_google_authenticator(RFC_BASE32 + "\n12345678\n", "ga-eve")
+    assert uncounted.imported == 0 and "HOTP_COUNTER" in uncounted.reports[0].reason
+    assert world.admin.user_factors("ga-eve") == []
     # An empty file is one failed line; in a tenant.
     world.kit.ctx.set_config({"state": "ENABLED", "providers": {"totp": "ENABLED"}}, tenant="corp")
     empty = world.admin.import_google_authenticator("", "ga-bob", tenant="corp")
@@ -151,7 +164,7 @@ def test_google_authenticator(world):
 def test_report_callback(world):
     lines = []
     summary = world.admin.import_factors(OTPAUTH, "otpauth", report=lines.append)
-    assert summary.reports == () and outcomes(lines) == "1:I 4:U 5:F 6:F 7:I"
+    assert summary.reports == () and outcomes(lines) == "1:I 4:I 5:F 6:F 7:I"
     assert all(isinstance(line, libmfa.ImportLine) for line in lines)
     ga = []
     world.admin.import_google_authenticator(RFC_BASE32 + "\n\" TOTP_AUTH\n", "ga-u", report=ga.append)
@@ -237,7 +250,7 @@ def test_factor_limit_refuses_a_line_and_the_batch_goes_on(world):
 def test_bad_input(world):
     admin = world.admin
     line = "otpauth://totp/bad-u?secret=" + RFC_BASE32 + "\n"
-    for fmt in ("ga", "", "google_authenticator", 0, 4, -1, 2**31 - 1):
+    for fmt in ("ga", "", "google_authenticator", 0, 5, -1, 2**31 - 1):
         with pytest.raises(libmfa.InvalidArgumentError):
             admin.import_factors(line, fmt)
     for fmt in (None, 1.0, b"csv"):

@@ -15,8 +15,10 @@ def test_defaults_are_disabled_with_five_adjacent_intervals(make_kit):
     config = kit.ctx.config()
     assert config["state"] == "DISABLED"
     assert config["providers"] == {"totp": "DISABLED", "phone": "DISABLED", "recovery": "DISABLED",
-                                   "webauthn": "DISABLED", "email": "DISABLED"}
+                                   "webauthn": "DISABLED", "email": "DISABLED", "hotp": "DISABLED",
+                                   "yubico_otp": "DISABLED"}
     assert config["rememberedDevices"] == {"state": "DISABLED", "days": 30, "sliding": False, "maxPerUser": 10}
+    assert config["hotp"] == {"lookAhead": 10, "resyncWindow": 1000} and config["yubicoOtp"] == {}
     assert config["totp"] == {"adjacentIntervals": 5}
     assert config["testPhoneNumbers"] == {}
     assert config["limits"]["maxFactors"] == 5

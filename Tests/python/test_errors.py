@@ -50,6 +50,12 @@ EXPECTED_CLASSES = {
     "INVALID_EMAIL": "InvalidEmailError",
     "EMAIL_SEND_FAILED": "EmailSendFailedError",
     "DEVICE_NOT_FOUND": "DeviceNotFoundError",
+    "TOKEN_NOT_FOUND": "TokenNotFoundError",
+    "INVALID_PSKC": "InvalidPSKCError",
+    "PSKC_KEY_MISMATCH": "PSKCKeyMismatchError",
+    "KEY_PROVIDER_UNAVAILABLE": "KeyProviderUnavailableError",
+    "KEY_PROVIDER_LOGIN": "KeyProviderLoginError",
+    "KEY_PROVIDER_KEY_NOT_FOUND": "KeyProviderKeyNotFoundError",
 }
 
 ERROR_STATUSES = [status for status in Status if status != Status.OK]
@@ -149,5 +155,5 @@ def test_audit_kinds_of_issue_8():
 
     assert AUDIT_KINDS[libmfa.AUDIT_INTEGRITY_FAILURE] == "INTEGRITY_FAILURE"
     assert AUDIT_KINDS[libmfa.AUDIT_TOKENS_REVOKED] == "TOKENS_REVOKED"
-    # and issue 12's four admin kinds, and issue 47's (remembered devices, email codes)
-    assert sorted(AUDIT_KINDS) == list(range(1, 14)) + [16, 17, 18, 19]
+    # and issue 12's four admin kinds, issue 47's (remembered devices, email codes), issue 48's (tokens)
+    assert sorted(AUDIT_KINDS) == list(range(1, 14)) + [16, 17, 18, 19] + list(range(20, 24))

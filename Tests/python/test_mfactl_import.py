@@ -49,21 +49,21 @@ def test_otpauth_uris_from_pyotp(tool, tmp_path):
     path = tmp_path / "uris.txt"
     path.write_text("\n".join(lines) + "\n")
     first = tool.run("import", "otpauth", path, "--json")
-    assert first.status == 1, first  # lines 3 to 5 were not imported
+    assert first.status == 1, first  # lines 4 and 5 were not imported
     reports = first.json_lines()
     by_line = {r["line"]: r for r in reports if "line" in r}
     assert [by_line[n]["outcome"] for n in (1, 2, 3, 4, 5)] == [
-        "IMPORTED", "IMPORTED", "UNSUPPORTED", "FAILED", "FAILED"]
+        "IMPORTED", "IMPORTED", "IMPORTED", "FAILED", "FAILED"]
     assert "HOTP" in by_line[3]["reason"] and by_line[3]["uid"] == "carol"
     assert "10 to 128 bytes" in by_line[4]["reason"]
-    assert reports[-1]["summary"] == {"lines": 5, "imported": 2, "alreadyImported": 0, "unsupported": 1,
+    assert reports[-1]["summary"] == {"lines": 5, "imported": 3, "alreadyImported": 0, "unsupported": 0,
                                       "failed": 2, "recoveryCodes": 0, "stopped": False}
     assert b32(secret("alice")) not in first.out + first.err
 
     again = tool.run("import", "otpauth", path)
     assert again.status == 1
     assert "line 1: ALREADY_IMPORTED alice" in again.out and "line 2: ALREADY_IMPORTED bob" in again.out
-    assert "imported 0, already imported 2" in again.out
+    assert "imported 0, already imported 3" in again.out
 
     with context(tool.store, clock=lambda: NOW) as ctx:
         assert sign_in(ctx, "alice", code_at(secret("alice")), now=NOW).factor_id == "totp"
@@ -84,10 +84,10 @@ def test_users_file_with_oathtool_codes(tool, tmp_path):
     ]) + "\n")
     result = tool.run("import", "users-file", users, "--tenant", "corp")
     assert result.status == 1
-    assert "line 4: UNSUPPORTED carol" in result.out
+    assert "line 4: " not in result.out  # the HOTP/E line imported, quietly
     assert "line 5: IMPORTED dave: the PIN is not imported" not in result.out  # imported lines are quiet
     assert "line 6: FAILED erin: the secret is not hexadecimal" in result.out
-    assert "imported 3, already imported 0, unsupported 1, failed 1" in result.out
+    assert "imported 4, already imported 0, unsupported 0, failed 1" in result.out
     verbose = tool.run("import", "users-file", users, "--tenant", "corp", "--verbose")
     assert "line 2: ALREADY_IMPORTED alice" in verbose.out
     with context(tool.store, clock=lambda: NOW) as ctx:
@@ -129,9 +129,15 @@ def test_google_authenticator_file_checked_against_oathtool(tool, tmp_path):
     assert again.status == 0 and "ALREADY_IMPORTED" in again.out
 
     hotp = tmp_path / "hotp_google_authenticator"
-    hotp.write_text("%s\n\" HOTP_COUNTER 1\n12345678\n" % b32(secret("bob")[:10]))
-    refused = tool.run("import", "google-authenticator", "--uid", "bob", hotp)
-    assert refused.status == 1 and "line 1: UNSUPPORTED bob" in refused.out and "TOTP_AUTH" in refused.out
+    hotp.write_text("%s\n\" HOTP_COUNTER 4\n12345678\n" % b32(secret("bob")[:10]))
+    imported = tool.run("import", "google-authenticator", "--uid", "bob", hotp)
+    assert imported.status == 0, imported
+    listed = json.loads(tool.run("factors", "list", "bob", "--json").out)
+    assert sorted(f["factorId"] for f in listed) == ["hotp", "recovery"]
+    uncounted = tmp_path / "uncounted_google_authenticator"
+    uncounted.write_text("%s\n12345678\n" % b32(secret("carol")[:10]))
+    refused = tool.run("import", "google-authenticator", "--uid", "carol", uncounted)
+    assert refused.status == 1 and "line 1: FAILED carol" in refused.out and "HOTP_COUNTER" in refused.out
 
 
 def test_csv(tool, tmp_path):

@@ -80,6 +80,18 @@ var (
 	ErrEmailSendFailed = &Error{Status: -36, Name: "EMAIL_SEND_FAILED"}
 	// ErrDeviceNotFound is DEVICE_NOT_FOUND: No remembered device of this user has this id.
 	ErrDeviceNotFound = &Error{Status: -37, Name: "DEVICE_NOT_FOUND"}
+	// ErrTokenNotFound is TOKEN_NOT_FOUND: Hardware tokens: no unassigned token of this tenant has this serial (or public id).
+	ErrTokenNotFound = &Error{Status: -38, Name: "TOKEN_NOT_FOUND"}
+	// ErrInvalidPskc is INVALID_PSKC: PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread).
+	ErrInvalidPskc = &Error{Status: -39, Name: "INVALID_PSKC"}
+	// ErrPskcKeyMismatch is PSKC_KEY_MISMATCH: PSKC: the file's values are encrypted and no key or password was given, or the one given does not open them.
+	ErrPskcKeyMismatch = &Error{Status: -40, Name: "PSKC_KEY_MISMATCH"}
+	// ErrKeyProviderUnavailable is KEY_PROVIDER_UNAVAILABLE: mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does not load, the token is not found, the HSM or the host's callback failed); the message names the module, token or label, never the PIN.
+	ErrKeyProviderUnavailable = &Error{Status: -45, Name: "KEY_PROVIDER_UNAVAILABLE"}
+	// ErrKeyProviderLogin is KEY_PROVIDER_LOGIN: mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given).
+	ErrKeyProviderLogin = &Error{Status: -46, Name: "KEY_PROVIDER_LOGIN"}
+	// ErrKeyProviderKeyNotFound is KEY_PROVIDER_KEY_NOT_FOUND: mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys are wrapped with (deleted), or under the label to wrap with; the message names the label.
+	ErrKeyProviderKeyNotFound = &Error{Status: -47, Name: "KEY_PROVIDER_KEY_NOT_FOUND"}
 )
 
 // sentinels are the sentinel errors by status code.
@@ -121,4 +133,10 @@ var sentinels = map[Status]*Error{
 	-35: ErrInvalidEmail,
 	-36: ErrEmailSendFailed,
 	-37: ErrDeviceNotFound,
+	-38: ErrTokenNotFound,
+	-39: ErrInvalidPskc,
+	-40: ErrPskcKeyMismatch,
+	-45: ErrKeyProviderUnavailable,
+	-46: ErrKeyProviderLogin,
+	-47: ErrKeyProviderKeyNotFound,
 }

@@ -152,6 +152,23 @@ MFA_ERR_INVALID_EMAIL = -35
 MFA_ERR_EMAIL_SEND_FAILED = -36
 #: No remembered device of this user has this id.
 MFA_ERR_DEVICE_NOT_FOUND = -37
+#: Hardware tokens: no unassigned token of this tenant has this serial (or public id).
+MFA_ERR_TOKEN_NOT_FOUND = -38
+#: PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or
+#: an external reference (refused unread).
+MFA_ERR_INVALID_PSKC = -39
+#: PSKC: the file's values are encrypted and no key or password was given, or the one given does
+#: not open them.
+MFA_ERR_PSKC_KEY_MISMATCH = -40
+#: mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does
+#: not load, the token is not found, the HSM or the host's callback failed); the message names
+#: the module, token or label, never the PIN.
+MFA_ERR_KEY_PROVIDER_UNAVAILABLE = -45
+#: mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given).
+MFA_ERR_KEY_PROVIDER_LOGIN = -46
+#: mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys
+#: are wrapped with (deleted), or under the label to wrap with; the message names the label.
+MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND = -47
 
 
 # --- One-time passwords ---------------------------------------------------------------------------
@@ -361,6 +378,21 @@ MFA_AUDIT_DEVICE_REVOKED = 18
 #: Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
 MFA_AUDIT_EMAIL_SENT = 19
 
+#: Audit event: a hardware token was imported unassigned (mfa_import_pskc(),
+#: MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial.
+MFA_AUDIT_TOKEN_IMPORTED = 20
+
+#: Audit event: a hardware token became a user's factor: assigned by an operator
+#: (mfa_admin_token_assign()) or claimed by its user (mfa_enroll() with a serial).
+MFA_AUDIT_TOKEN_ASSIGNED = 21
+
+#: Audit event: an HOTP token's counter was brought forward by two consecutive codes (at sign-in,
+#: or mfa_admin_hotp_resync()).
+MFA_AUDIT_TOKEN_RESYNCED = 22
+
+#: Audit event: an operator removed an unassigned hardware token (mfa_admin_token_remove()).
+MFA_AUDIT_TOKEN_REMOVED = 23
+
 #: Audit event: a user signed in with a passkey alone, both factors at once
 #: (mfa_passkey_sign_in()).
 MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS = 24
@@ -394,6 +426,7 @@ class mfa_audit_event(ctypes.Structure):
         # "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED",
         # "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED",
         # "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT",
+        # "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED",
         # "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
         ("kind_name", ctypes.c_char_p),
         # The tenant, "" for the project.
@@ -549,6 +582,27 @@ class mfa_webauthn_attestation(ctypes.Structure):
 #: ``int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation)``
 mfa_webauthn_trust_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(mfa_webauthn_attestation))
 
+#: A host key provider's wrap function: wraps the data key `key` (`key_len` = 32 bytes) under the
+#: host's key `label` (a cloud KMS key, a Vault transit key), bound to `aad` (the data key's id),
+#: and writes at most `out_cap` (4096) bytes to `out` and their number to `*out_len`. Returns
+#: MFA_OK, or MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_PROVIDER_LOGIN or
+#: MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (any other value counts as
+#: MFA_ERR_KEY_PROVIDER_UNAVAILABLE). Called by mfa_open() for a store's first data key and by
+#: mfa_keys_rewrap(); it must not call back into libmfa.
+#:
+#: ``int32_t (*mfa_key_wrap_fn)(void *context, const char *label, const uint8_t *key, size_t
+#: key_len, const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap, size_t *out_len)``
+mfa_key_wrap_fn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
+
+#: A host key provider's unwrap function: unwraps `wrapped` (made by the wrap function under
+#: `label` with `aad`) and writes the `key_len` (32) key bytes to `key`, libmfa's guarded memory.
+#: Returns as mfa_key_wrap_fn; a key that does not unwrap (replaced) is MFA_ERR_KEY_MISMATCH.
+#: Called by mfa_open() once per data key.
+#:
+#: ``int32_t (*mfa_key_unwrap_fn)(void *context, const char *label, const uint8_t *wrapped,
+#: size_t wrapped_len, const uint8_t *aad, size_t aad_len, uint8_t *key, size_t key_len)``
+mfa_key_unwrap_fn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t)
+
 #: mfa_options.metrics: keep metrics, without a tenant label (the default).
 MFA_METRICS_ON = 0
 
@@ -566,7 +620,7 @@ MFA_METRICS_TENANTS_DEFAULT = 100
 MFA_METRICS_TENANTS_MAX = 10000
 
 #: Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics,
-#: audit_chain and the email sender).
+#: audit_chain, the key provider and the email sender).
 MFA_OPTIONS_VERSION = 3
 
 
@@ -582,6 +636,13 @@ class mfa_options(ctypes.Structure):
     metrics: int
     metrics_tenants: int
     audit_chain: Optional[bytes]
+    hsm_module: Optional[bytes]
+    hsm_token: Optional[bytes]
+    hsm_slot: int
+    hsm_key: Optional[bytes]
+    hsm_pin: Optional[bytes]
+    hsm_pin_file: Optional[bytes]
+    hsm_pin_env: Optional[bytes]
     email_outbox: Optional[bytes]
 
     _fields_ = [
@@ -653,6 +714,35 @@ class mfa_options(ctypes.Structure):
         # verifiable order); servers that write many events to one PostgreSQL store may
         # each name their own.
         ("audit_chain", ctypes.c_char_p),
+        # Version 3. The PKCS#11 module of an HSM holding the key that wraps the store's
+        # data keys (such as "/usr/lib/softhsm/libsofthsm2.so"), or NULL. With it (or with
+        # key_wrap), master_key and previous_keys stay unset: the data keys are generated
+        # by libmfa, kept wrapped in the store, and unwrapped at open
+        # (docs/guides/hsm.md).
+        ("hsm_module", ctypes.c_char_p),
+        # Version 3. The label of the HSM's token, or NULL to name it by hsm_slot.
+        ("hsm_token", ctypes.c_char_p),
+        # Version 3. The slot id of the HSM's token when hsm_token is NULL; -1 (the
+        # default) for none.
+        ("hsm_slot", ctypes.c_int64),
+        # Version 3. The label of the AES key (in the token, or the host's) new data keys
+        # are wrapped with.
+        ("hsm_key", ctypes.c_char_p),
+        # Version 3. The token's user PIN, or NULL to read it from hsm_pin_file or
+        # hsm_pin_env (set one of the three).
+        ("hsm_pin", ctypes.c_char_p),
+        # Version 3. A file whose first line is the PIN, or NULL.
+        ("hsm_pin_file", ctypes.c_char_p),
+        # Version 3. An environment variable holding the PIN (read with secure_getenv), or
+        # NULL.
+        ("hsm_pin_env", ctypes.c_char_p),
+        # Version 3. A host key provider's wrap function (with key_unwrap and hsm_key as
+        # its label), or NULL.
+        ("key_wrap", mfa_key_wrap_fn),
+        # Version 3. A host key provider's unwrap function, or NULL.
+        ("key_unwrap", mfa_key_unwrap_fn),
+        # Version 3. Passed to key_wrap and key_unwrap.
+        ("key_provider_context", ctypes.c_void_p),
         # Version 3. The mail gateway for email codes, or NULL.
         ("email_sender", mfa_email_sender_fn),
         # Version 3. Passed to email_sender.
@@ -719,6 +809,22 @@ MFA_FACTOR_WEBAUTHN = 4
 #: Factor kind: codes sent by email to an address (factor id "email").
 MFA_FACTOR_EMAIL = 5
 
+#: Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to
+#: 8-digit code.
+MFA_FACTOR_HOTP = 6
+
+#: Factor kind: a YubiKey typing a Yubico OTP (factor id "yubico_otp"), checked locally with its
+#: AES key.
+MFA_FACTOR_YUBICO_OTP = 7
+
+#: Longest HOTP resynchronization search: two consecutive codes are looked for this many counters
+#: ahead at most.
+MFA_HOTP_RESYNC_MAX = 10000
+
+#: Length of the OTP a YubiKey types with the usual 12-character public id (a Yubico OTP is 32 to
+#: 64 modhex characters).
+MFA_YUBICO_OTP_LENGTH = 44
+
 
 class mfa_factor_info(ctypes.Structure):
     """One enrolled second factor, of any kind. Strings are owned by the object that holds this
@@ -737,7 +843,8 @@ class mfa_factor_info(ctypes.Structure):
     _fields_ = [
         # The enrollment id (28 URL-safe characters).
         ("uid", ctypes.c_char_p),
-        # The factor id: "totp", "phone", "recovery", "webauthn" or "email".
+        # The factor id: "totp", "phone", "recovery", "webauthn", "email", "hotp" or
+        # "yubico_otp".
         ("factor_id", ctypes.c_char_p),
         # The user's name for the factor, or NULL.
         ("display_name", ctypes.c_char_p),
@@ -872,8 +979,9 @@ class mfa_sign_in_result(ctypes.Structure):
     ]
 
 
-#: Version of mfa_assertion understood by this header (2 added `credential`).
-MFA_ASSERTION_VERSION = 2
+#: Version of mfa_assertion understood by this header (2 added `credential`, 3 `serial` and
+#: `next_code`).
+MFA_ASSERTION_VERSION = 3
 
 
 class mfa_assertion(ctypes.Structure):
@@ -887,11 +995,20 @@ class mfa_assertion(ctypes.Structure):
       MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
       MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
       MFA_FACTOR_EMAIL             verification_id, code         verification_id, code
+      MFA_FACTOR_HOTP              session_info, serial, code    enrollment_id, code
+      MFA_FACTOR_YUBICO_OTP        session_info, code            code, enrollment_id or NULL
 
     An email factor may also be enrolled without a code, from the user's sign-in address that
     the host says is verified (mfa_user.email and email_verified), when the configuration sets
     email.enrollVerifiedSignInEmail: kind MFA_FACTOR_EMAIL, session_info an enrollment session
     (mfa_session_new()), verification_id NULL.
+
+    Hardware tokens an operator imported unassigned are claimed by their user with a code:
+    `session_info` is then the enrollment session itself (mfa_session_new()), `serial` the
+    number printed on the token (an MFA_FACTOR_TOTP assertion with a serial claims a TOTP
+    token), `code` what it shows; a YubiKey's OTP names the key itself, so it needs no serial.
+    An HOTP token pressed many times away from the server is brought back by two consecutive
+    codes, `code` then `next_code`, at sign-in or when claimed.
     """
 
     version: int
@@ -901,6 +1018,8 @@ class mfa_assertion(ctypes.Structure):
     verification_id: Optional[bytes]
     code: Optional[bytes]
     credential: Optional[bytes]
+    serial: Optional[bytes]
+    next_code: Optional[bytes]
 
     _fields_ = [
         # The struct version, set by mfa_assertion_init() or MFA_ASSERTION_INIT (1 to
@@ -908,23 +1027,29 @@ class mfa_assertion(ctypes.Structure):
         ("version", ctypes.c_uint32),
         # MFA_FACTOR_*.
         ("kind", ctypes.c_int32),
-        # The factor signed in with (TOTP; a recovery set, optional).
+        # The factor signed in with (TOTP, HOTP; a recovery set or a YubiKey, optional).
         ("enrollment_id", ctypes.c_char_p),
         # The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret());
-        # for an email factor enrolled from the verified sign-in address, the enrollment
-        # session.
+        # to claim a hardware token or to enroll an email factor from the verified sign-in
+        # address, the enrollment session.
         ("session_info", ctypes.c_char_p),
         # The verification id of an SMS or email code (mfa_phone_start_enrollment(),
         # mfa_phone_start_sign_in(), mfa_email_start_enrollment(),
         # mfa_email_start_sign_in()).
         ("verification_id", ctypes.c_char_p),
-        # The code: from the authenticator app, the SMS or the email, or a recovery code
-        # as the user typed it.
+        # The code: from the authenticator app, the SMS, the email, a hardware token, the
+        # OTP a YubiKey typed, or a recovery code as the user typed it.
         ("code", ctypes.c_char_p),
         # Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
         # (credential.toJSON()), from navigator.credentials.create() to enroll or
         # navigator.credentials.get() to sign in.
         ("credential", ctypes.c_char_p),
+        # Version 3. The serial number of a hardware token an operator imported
+        # unassigned, to claim it (HOTP, TOTP).
+        ("serial", ctypes.c_char_p),
+        # Version 3. HOTP: the code that follows `code` on the token, to resynchronize a
+        # token pressed beyond the look-ahead window; NULL otherwise.
+        ("next_code", ctypes.c_char_p),
     ]
 
 
@@ -1386,14 +1511,20 @@ MFA_IMPORT_USERS_FILE = 2
 #: email factor, beside the secret or alone).
 MFA_IMPORT_CSV = 3
 
+#: mfa_import() format: the CSV lines YubiKeys are programmed with, stored as unassigned Yubico
+#: OTP tokens: the YubiKey Manager's (`ykman otp yubiotp --config-output`: serial, public id,
+#: private id, AES key, access code, time) and the YubiKey Personalization Tool's log (`Yubico
+#: OTP,time,slot,public id,private id,AES key,...`, whose tokens are known by their public id).
+MFA_IMPORT_YUBIKEY_CSV = 4
+
 #: Import outcome: a factor (or a recovery code) was stored.
 MFA_IMPORT_IMPORTED = 1
 
 #: Import outcome: the user already has a factor with this secret (a re-run); nothing was stored.
 MFA_IMPORT_ALREADY_IMPORTED = 2
 
-#: Import outcome: the line is valid but names something libmfa does not do (HOTP); nothing was
-#: stored.
+#: Import outcome: the line is valid but names something libmfa does not do (a key of an unknown
+#: algorithm); nothing was stored.
 MFA_IMPORT_UNSUPPORTED = 3
 
 #: Import outcome: the line is malformed or was refused (the reason says why); nothing was
@@ -1425,6 +1556,7 @@ class mfa_import_line(ctypes.Structure):
     outcome_name: Optional[bytes]
     reason: Optional[bytes]
     enrollment_id: Optional[bytes]
+    serial: Optional[bytes]
 
     _fields_ = [
         # The line number, from 1.
@@ -1441,6 +1573,9 @@ class mfa_import_line(ctypes.Structure):
         ("reason", ctypes.c_char_p),
         # The factor stored or found, or NULL.
         ("enrollment_id", ctypes.c_char_p),
+        # The serial number of the hardware token the line is about (stored unassigned, or
+        # assigned to `uid`), or NULL.
+        ("serial", ctypes.c_char_p),
     ]
 
 
@@ -1510,7 +1645,7 @@ class mfa_import_summary(ctypes.Structure):
     _fields_ = [
         # Lines read (blank lines and comments included).
         ("lines", ctypes.c_int64),
-        # Factors stored.
+        # Factors stored, and hardware tokens stored unassigned.
         ("imported", ctypes.c_int64),
         # Lines whose factor the user already had.
         ("already_imported", ctypes.c_int64),
@@ -1525,6 +1660,126 @@ class mfa_import_summary(ctypes.Structure):
         ("stopped", ctypes.c_bool),
     ]
 
+
+#: Longest key mfa_import_pskc() takes for a file encrypted with a pre-shared key, in bytes
+#: (AES-256).
+MFA_PSKC_KEY_MAX_BYTES = 32
+
+#: Version of mfa_token_seed understood by this header.
+MFA_TOKEN_SEED_VERSION = 1
+
+
+class mfa_token_seed(ctypes.Structure):
+    """One hardware token's seed, for mfa_token_import(). Fill with mfa_token_seed_init() or
+    MFA_TOKEN_SEED_INIT, set `kind` and the fields that kind reads. Pointers are borrowed for
+    the call.
+    """
+
+    version: int
+    kind: int
+    secret_len: int
+    algorithm: int
+    digits: int
+    period: int
+    counter: int
+    window: int
+    serial: Optional[bytes]
+    public_id: Optional[bytes]
+    private_id_len: int
+
+    _fields_ = [
+        # The struct version, set by mfa_token_seed_init() or MFA_TOKEN_SEED_INIT (1 to
+        # MFA_TOKEN_SEED_VERSION).
+        ("version", ctypes.c_uint32),
+        # MFA_FACTOR_HOTP, MFA_FACTOR_TOTP or MFA_FACTOR_YUBICO_OTP.
+        ("kind", ctypes.c_int32),
+        # HOTP and TOTP: the HMAC key (10 to 128 bytes); Yubico OTP: the AES-128 key (16
+        # bytes).
+        ("secret", ctypes.POINTER(ctypes.c_uint8)),
+        # Length of secret in bytes.
+        ("secret_len", ctypes.c_size_t),
+        # HOTP and TOTP: MFA_ALG_SHA1, MFA_ALG_SHA256 or MFA_ALG_SHA512.
+        ("algorithm", ctypes.c_int32),
+        # HOTP and TOTP: 6 to 8.
+        ("digits", ctypes.c_int32),
+        # TOTP: the time step in seconds, 1 to MFA_PERIOD_MAX.
+        ("period", ctypes.c_int64),
+        # HOTP: the counter of the token's next code (0 for a new token).
+        ("counter", ctypes.c_uint64),
+        # The token's own window (TOTP: +/- steps, HOTP: look-ahead), 0 to MFA_WINDOW_MAX,
+        # or -1 for the default.
+        ("window", ctypes.c_int32),
+        # The serial number (1 to 64 printable ASCII characters, no space), or NULL;
+        # needed to import it unassigned.
+        ("serial", ctypes.c_char_p),
+        # Yubico OTP: the public id, modhex (2 to 32 characters).
+        ("public_id", ctypes.c_char_p),
+        # Yubico OTP: the private id (6 bytes).
+        ("private_id", ctypes.POINTER(ctypes.c_uint8)),
+        # Length of private_id in bytes.
+        ("private_id_len", ctypes.c_size_t),
+    ]
+
+
+#: mfa_import_pskc() flag: store every key unassigned, whatever its UserId says.
+MFA_PSKC_IGNORE_USERS = 1
+
+
+class mfa_token(ctypes.Structure):
+    """A hardware token as mfa_admin_tokens_list() lists it."""
+
+    serial: Optional[bytes]
+    factor_id: Optional[bytes]
+    kind: int
+    tenant: Optional[bytes]
+    public_id: Optional[bytes]
+    issuer: Optional[bytes]
+    uid: Optional[bytes]
+    enrollment_id: Optional[bytes]
+    time: int
+
+    _fields_ = [
+        # The serial number (a Yubico OTP token without one: its public id).
+        ("serial", ctypes.c_char_p),
+        # What it makes: "hotp", "totp" or "yubico_otp".
+        ("factor_id", ctypes.c_char_p),
+        # The kind: MFA_FACTOR_*.
+        ("kind", ctypes.c_int32),
+        # The tenant, or NULL for the project.
+        ("tenant", ctypes.c_char_p),
+        # A Yubico OTP token's public id (modhex), else NULL.
+        ("public_id", ctypes.c_char_p),
+        # The issuer or manufacturer the import named, or NULL.
+        ("issuer", ctypes.c_char_p),
+        # The user who has it as a factor, or NULL while it is unassigned.
+        ("uid", ctypes.c_char_p),
+        # The factor it became, or NULL while it is unassigned.
+        ("enrollment_id", ctypes.c_char_p),
+        # Unix time of the import (unassigned) or of the enrollment (assigned).
+        ("time", ctypes.c_int64),
+    ]
+
+
+class mfa_token_list(ctypes.Structure):
+    """One page of tokens, in one allocation: free with mfa_token_list_free()."""
+
+    count: int
+    next_cursor: Optional[bytes]
+
+    _fields_ = [
+        # Number of tokens.
+        ("count", ctypes.c_size_t),
+        # The tokens, by tenant (the project first) then serial.
+        ("items", ctypes.POINTER(mfa_token)),
+        # Pass it to mfa_admin_tokens_list() for the next page; NULL when this page is the
+        # last.
+        ("next_cursor", ctypes.c_char_p),
+    ]
+
+
+#: mfa_admin_tokens_list() flag: list the tokens that are users' factors too (by default only the
+#: unassigned).
+MFA_TOKENS_ASSIGNED = 1
 
 #: Most records per batch of mfa_rotate_keys_batched() and mfa_check_seals().
 MFA_ROTATION_BATCH_MAX = 10000
@@ -1870,6 +2125,9 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_import_line": mfa_import_line,
     "mfa_import_options": mfa_import_options,
     "mfa_import_summary": mfa_import_summary,
+    "mfa_token_seed": mfa_token_seed,
+    "mfa_token": mfa_token,
+    "mfa_token_list": mfa_token_list,
     "mfa_rotation_result": mfa_rotation_result,
     "mfa_seal_check": mfa_seal_check,
     "mfa_trail_query": mfa_trail_query,
@@ -2286,6 +2544,63 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "mfa_webauthn_credential_list_free": (None, [_P(mfa_webauthn_credential_list)]),
     # int32_t mfa_webauthn_options_init(mfa_webauthn_options *options, uint32_t version)
     "mfa_webauthn_options_init": (_i32, [_P(mfa_webauthn_options), _u32]),
+    # Hardware tokens: HOTP, TOTP and YubiKeys
+    # int32_t mfa_token_seed_init(mfa_token_seed *seed, uint32_t version)
+    "mfa_token_seed_init": (_i32, [_P(mfa_token_seed), _u32]),
+    # int32_t mfa_token_import(mfa_ctx *ctx, mfa_factor_info **out, mfa_token_seed const
+    # *seed, mfa_user const *user, char const *tenant, char const *display_name, char const
+    # *actor, char **err)
+    "mfa_token_import": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_factor_info)),
+            _P(mfa_token_seed),
+            _P(mfa_user),
+            _str,
+            _str,
+            _str,
+            _out,
+        ],
+    ),
+    # int32_t mfa_admin_tokens_list(mfa_ctx *ctx, mfa_token_list **out, char const *tenant,
+    # int32_t flags, int32_t limit, char const *cursor, char **err)
+    "mfa_admin_tokens_list": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_token_list)),
+            _str,
+            _i32,
+            _i32,
+            _str,
+            _out,
+        ],
+    ),
+    # void mfa_token_list_free(mfa_token_list *list)
+    "mfa_token_list_free": (None, [_P(mfa_token_list)]),
+    # int32_t mfa_admin_token_assign(mfa_ctx *ctx, mfa_factor_info **out, char const *serial,
+    # char const *uid, char const *tenant, char const *display_name, char const *actor, char
+    # **err)
+    "mfa_admin_token_assign": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_factor_info)),
+            _str,
+            _str,
+            _str,
+            _str,
+            _str,
+            _out,
+        ],
+    ),
+    # int32_t mfa_admin_token_remove(mfa_ctx *ctx, char const *serial, char const *tenant,
+    # char const *actor, char **err)
+    "mfa_admin_token_remove": (_i32, [_P(mfa_ctx), _str, _str, _str, _out]),
+    # int32_t mfa_admin_hotp_resync(mfa_ctx *ctx, char const *enrollment_id, char const *code,
+    # char const *next_code, char const *actor, char **err)
+    "mfa_admin_hotp_resync": (_i32, [_P(mfa_ctx), _str, _str, _str, _str, _out]),
     # Administration: users, factors, imports, keys
     # int32_t mfa_admin_list_users(mfa_ctx *ctx, mfa_admin_user_page **out, char const
     # *tenant, char const *factor_id, int32_t limit, char const *cursor, char **err)
@@ -2368,6 +2683,24 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
             _out,
         ],
     ),
+    # int32_t mfa_import_pskc(mfa_ctx *ctx, mfa_import_summary *out, uint8_t const *file,
+    # size_t file_len, uint8_t const *key, size_t key_len, char const *password, int32_t
+    # flags, mfa_import_options const *options, char **err)
+    "mfa_import_pskc": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(mfa_import_summary),
+            _str,
+            _size,
+            _str,
+            _size,
+            _str,
+            _i32,
+            _P(mfa_import_options),
+            _out,
+        ],
+    ),
     # int32_t mfa_rotate_keys_batched(mfa_ctx *ctx, mfa_rotation_result *out, int32_t
     # batch_size, char const *actor, mfa_progress_fn progress, void *progress_context, char
     # **err)
@@ -2398,6 +2731,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     ),
     # void mfa_seal_check_free(mfa_seal_check *check)
     "mfa_seal_check_free": (None, [_P(mfa_seal_check)]),
+    # int32_t mfa_keys_rewrap(mfa_ctx *ctx, char const *key_label, char const *actor, int64_t
+    # *rewrapped, char **err)
+    "mfa_keys_rewrap": (_i32, [_P(mfa_ctx), _str, _str, _P(_i64), _out]),
     # The stored audit trail: reading, verifying, purging
     # int32_t mfa_trail_query_init(mfa_trail_query *query, uint32_t version)
     "mfa_trail_query_init": (_i32, [_P(mfa_trail_query), _u32]),
@@ -2649,7 +2985,14 @@ if TYPE_CHECKING:
             keeps a check value for a key id given, as the master key or a previous key, and the
             key given under that id is another one; the message names the id; nothing was read
             or written) or MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by
-            a newer libmfa). `err` as everywhere (see mfa.h).
+            a newer libmfa). With a key provider (options->hsm_module, or key_wrap and
+            key_unwrap; version 3), the data keys are unwrapped by it and its failures are
+            named, never a fallback to another key: MFA_ERR_KEY_PROVIDER_UNAVAILABLE (the module
+            does not load, no such token, the HSM failed), MFA_ERR_KEY_PROVIDER_LOGIN (the PIN
+            refused), MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key under the label the store's
+            data keys are wrapped with: deleted) and MFA_ERR_KEY_MISMATCH (the key under that
+            label does not unwrap them: replaced). No message holds the PIN. `err` as everywhere
+            (see mfa.h).
             """
             ...
 
@@ -3467,6 +3810,122 @@ if TYPE_CHECKING:
             """
             ...
 
+        def mfa_token_seed_init(self, seed: Any, version: int) -> int:
+            """Fills `seed` with the defaults of struct version `version` (pass
+            MFA_TOKEN_SEED_VERSION): no kind, no key, SHA1, 6 digits, 30 s, counter 0, the
+            default window (-1), no serial. MFA_TOKEN_SEED_INIT is the same as a static
+            initializer. Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `seed`, a version 0 or
+            newer than the library's).
+            """
+            ...
+
+        def mfa_token_import(
+            self,
+            ctx: Any,
+            out: Any,
+            seed: Any,
+            user: Any,
+            tenant: _InBytes,
+            display_name: _InBytes,
+            actor: _InBytes,
+            err: Any,
+        ) -> int:
+            """Imports one hardware token (an administrative call: no session, no code): as
+            `user`'s factor, or, with `user` NULL, unassigned into the inventory of `tenant`
+            (NULL for the project), where it waits for mfa_admin_token_assign() or for its user
+            to claim it with a code (mfa_enroll() with the serial). The user's tokens are not
+            revoked; the factor limit applies. Audited (MFA_AUDIT_ENROLL detail "IMPORTED", or
+            MFA_AUDIT_TOKEN_IMPORTED, with `actor`). `out` may be NULL; else `*out` is the new
+            factor (free with mfa_factor_info_free()), or NULL for a token stored unassigned.
+            Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (the seed, a token with no user and no
+            serial, a bad actor), MFA_ERR_SECOND_FACTOR_EXISTS (the user has this key, or a
+            token of this serial or public id is in the store already),
+            MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_tokens_list(
+            self,
+            ctx: Any,
+            out: Any,
+            tenant: _InBytes,
+            flags: int,
+            limit: int,
+            cursor: _InBytes,
+            err: Any,
+        ) -> int:
+            """Lists hardware tokens by tenant (the project first) then serial, one page at a time:
+            the unassigned ones, and with MFA_TOKENS_ASSIGNED in `flags` those that are users'
+            factors too. An administrative call. `tenant` is NULL for every tenant and the
+            project, "" for the project only, or a tenant; `limit` is 1 to MFA_ADMIN_PAGE_MAX;
+            `cursor` is NULL for the first page, else the `next_cursor` of the page before. On
+            MFA_OK, `*out` is the page (free with mfa_token_list_free()). Returns MFA_OK,
+            MFA_ERR_INVALID_ARGUMENT (limit, flags, tenant, cursor) or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_token_list_free(self, list: Any) -> None:
+            """Frees a page from mfa_admin_tokens_list(). NULL is a no-op."""
+            ...
+
+        def mfa_admin_token_assign(
+            self,
+            ctx: Any,
+            out: Any,
+            serial: _InBytes,
+            uid: _InBytes,
+            tenant: _InBytes,
+            display_name: _InBytes,
+            actor: _InBytes,
+            err: Any,
+        ) -> int:
+            """Assigns the unassigned token `serial` (a YubiKey's serial or public id) of `tenant`
+            (NULL for the project) to the user `uid`: it becomes the user's factor and leaves
+            the inventory, in one transaction. An administrative call; the factor limit applies;
+            the user's tokens are not revoked. Audited (MFA_AUDIT_TOKEN_ASSIGNED and
+            MFA_AUDIT_ENROLL detail "ASSIGNED", with `actor`). `display_name` may be NULL. On
+            MFA_OK, `*out` is the new factor (free with mfa_factor_info_free()). Returns MFA_OK,
+            MFA_ERR_TOKEN_NOT_FOUND, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
+            MFA_ERR_INVALID_ARGUMENT, MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_token_remove(
+            self,
+            ctx: Any,
+            serial: _InBytes,
+            tenant: _InBytes,
+            actor: _InBytes,
+            err: Any,
+        ) -> int:
+            """Removes the unassigned token `serial` of `tenant` (NULL for the project) from the
+            inventory. An administrative call, audited (MFA_AUDIT_TOKEN_REMOVED, with `actor`);
+            a token that is a user's factor is removed as a factor (mfa_admin_unenroll()).
+            Returns MFA_OK, MFA_ERR_TOKEN_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_hotp_resync(
+            self,
+            ctx: Any,
+            enrollment_id: _InBytes,
+            code: _InBytes,
+            next_code: _InBytes,
+            actor: _InBytes,
+            err: Any,
+        ) -> int:
+            """Brings an HOTP factor's counter forward with two consecutive codes from its token
+            (`code`, then `next_code`), found within the configuration's hotp.resyncWindow
+            counters: a token pressed many times away from the server. An administrative call
+            (no sign-in is checked); the counter only moves forward, and no failure is counted.
+            Audited (MFA_AUDIT_TOKEN_RESYNCED, detail "ADMIN", with `actor`). Returns MFA_OK,
+            MFA_ERR_INVALID_VERIFICATION_CODE (no such pair within the window, or below the
+            counter), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT (not an HOTP
+            factor, a bad actor), MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
         def mfa_admin_list_users(
             self,
             ctx: Any,
@@ -3634,26 +4093,28 @@ if TYPE_CHECKING:
             options: Any,
             err: Any,
         ) -> int:
-            """Imports TOTP factors users already have in another system, one per line of `text`
+            """Imports factors users already have in another system, one per line of `text`
             (`text_len` bytes of UTF-8, not NUL-terminated, at most MFA_IMPORT_MAX_BYTES):
-            `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE or MFA_IMPORT_CSV. An
-            administrative call: no session, no code. Lines end at LF, CR LF or a lone CR, and a
-            leading UTF-8 byte order mark is skipped; CSV follows RFC 4180 (quoted fields hold
-            commas, line breaks and doubled quotes; a header naming the columns sets their
-            order). Every line with something to say goes to `options->report`, in line order,
-            and every line that names a factor gets exactly one outcome; a text that names none
-            is one MFA_IMPORT_FAILED line 1. A bad line does not stop the import, and no report
-            holds a secret, a code or the line's text: a uid that may be a secret (a swapped
-            column) or holds a control character is reported as NULL. Lines are stored
-            `options->batch_size` at a time, each batch one transaction; `options->progress`
-            runs after each batch and may stop the import there (`out->stopped`). Re-running an
-            import stores nothing twice: a line whose secret the user already has is
-            MFA_IMPORT_ALREADY_IMPORTED. The configuration's factor limit applies per line;
-            imports do not revoke the users' tokens. Each factor stored is audited
-            (MFA_AUDIT_ENROLL, detail "IMPORTED", with `options->actor`). On MFA_OK, `*out`
-            holds the totals (zeroed on failure). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (an
-            unknown format, NULL or invalid options, text that is not UTF-8 or too long) or
-            MFA_ERR_STORAGE_ERROR (the batches before are stored: run it again to go on).
+            `format` is MFA_IMPORT_OTPAUTH (TOTP and HOTP URIs), MFA_IMPORT_USERS_FILE (TOTP,
+            HOTP and HOTP/E lines with their counters), MFA_IMPORT_CSV or MFA_IMPORT_YUBIKEY_CSV
+            (YubiKeys, stored unassigned under their serial). An administrative call: no
+            session, no code. Lines end at LF, CR LF or a lone CR, and a leading UTF-8 byte
+            order mark is skipped; CSV follows RFC 4180 (quoted fields hold commas, line breaks
+            and doubled quotes; a header naming the columns sets their order). Every line with
+            something to say goes to `options->report`, in line order, and every line that names
+            a factor gets exactly one outcome; a text that names none is one MFA_IMPORT_FAILED
+            line 1. A bad line does not stop the import, and no report holds a secret, a code or
+            the line's text: a uid that may be a secret (a swapped column) or holds a control
+            character is reported as NULL. Lines are stored `options->batch_size` at a time,
+            each batch one transaction; `options->progress` runs after each batch and may stop
+            the import there (`out->stopped`). Re-running an import stores nothing twice: a line
+            whose secret the user already has is MFA_IMPORT_ALREADY_IMPORTED. The
+            configuration's factor limit applies per line; imports do not revoke the users'
+            tokens. Each factor stored is audited (MFA_AUDIT_ENROLL, detail "IMPORTED", with
+            `options->actor`). On MFA_OK, `*out` holds the totals (zeroed on failure). Returns
+            MFA_OK, MFA_ERR_INVALID_ARGUMENT (an unknown format, NULL or invalid options, text
+            that is not UTF-8 or too long) or MFA_ERR_STORAGE_ERROR (the batches before are
+            stored: run it again to go on).
             """
             ...
 
@@ -3668,13 +4129,49 @@ if TYPE_CHECKING:
             err: Any,
         ) -> int:
             """Imports one user's google-authenticator-libpam file (`~/.google_authenticator`,
-            `text_len` bytes of `text`) for `uid` (in `options->tenant`): its TOTP secret as a
-            factor, its 8-digit scratch codes as the user's recovery codes (replacing an earlier
-            set), and each option line reported as it maps onto libmfa (MFA_IMPORT_NOTE). A file
-            without TOTP_AUTH is counter-based: MFA_IMPORT_UNSUPPORTED, and nothing is stored.
-            Re-running it stores nothing twice. `options->progress` is not called (one file is
-            one transaction). On MFA_OK, `*out` holds the totals (zeroed on failure). Returns
-            MFA_OK, MFA_ERR_INVALID_ARGUMENT (uid, options, text) or MFA_ERR_STORAGE_ERROR.
+            `text_len` bytes of `text`) for `uid` (in `options->tenant`): its secret as a factor
+            (TOTP with TOTP_AUTH, else HOTP at its HOTP_COUNTER; a counter-based file without
+            that line is MFA_IMPORT_FAILED), its 8-digit scratch codes as the user's recovery
+            codes (replacing an earlier set), and each option line reported as it maps onto
+            libmfa (MFA_IMPORT_NOTE). Re-running it stores nothing twice. `options->progress` is
+            not called (one file is one transaction). On MFA_OK, `*out` holds the totals (zeroed
+            on failure). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (uid, options, text) or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_import_pskc(
+            self,
+            ctx: Any,
+            out: Any,
+            file: _InBytes,
+            file_len: int,
+            key: _InBytes,
+            key_len: int,
+            password: _InBytes,
+            flags: int,
+            options: Any,
+            err: Any,
+        ) -> int:
+            """Imports the keys of a PSKC 1.0 file (RFC 6030), as token vendors deliver their seeds
+            (`file_len` bytes of UTF-8 XML at `file`, at most 64 MiB): HOTP, TOTP and Yubico OTP
+            keys, each stored as the factor of its `UserId`, or unassigned under its serial
+            number (without a UserId, or with MFA_PSKC_IGNORE_USERS in `flags`), to be assigned
+            with mfa_admin_token_assign() or claimed by its user with a code. An administrative
+            call: no session, no code. The XML is read as hostile: a file that declares a DTD or
+            uses an entity (an external entity, a billion laughs) is refused unread, as
+            MFA_ERR_INVALID_PSKC. Encrypted values need the file's pre-shared key (`key`,
+            `key_len` 16, 24 or 32 bytes) or its password (`password`, for PBKDF2), never both;
+            each value is checked against its MAC. Each key package gets one report
+            (`options->report`), on the line of its Key element, with its serial
+            (mfa_import_line.serial); a bad package does not stop the import, and no report
+            holds a secret. `options->batch_size` key packages are stored per transaction.
+            Re-running it stores nothing twice. On MFA_OK, `*out` holds the totals (`lines`
+            counts the key packages; zeroed on failure). Returns MFA_OK, MFA_ERR_INVALID_PSKC,
+            MFA_ERR_PSKC_KEY_MISMATCH (encrypted and no key or password given, or the one given
+            opens none of its values), MFA_ERR_INVALID_ARGUMENT (options, flags, a key of
+            another size, a key and a password both, a password over 1024 bytes) or
+            MFA_ERR_STORAGE_ERROR.
             """
             ...
 
@@ -3727,6 +4224,24 @@ if TYPE_CHECKING:
 
         def mfa_seal_check_free(self, check: Any) -> None:
             """Frees what mfa_check_seals() found. NULL is a no-op."""
+            ...
+
+        def mfa_keys_rewrap(self, ctx: Any, key_label: _InBytes, actor: _InBytes, rewrapped: Any, err: Any) -> int:
+            """Re-wraps every data key of the store under the key provider's key `key_label`
+            (rotating the HSM key, or the host's KMS key): each is unwrapped with the key it is
+            wrapped under now, wrapped under `key_label`, checked, and all are stored in one
+            transaction. No sealed record is touched (seconds, not a pass over the factors), and
+            contexts already open go on meanwhile; contexts opened later unwrap with the new
+            key. The old key may be deleted from the token once every store it wrapped is
+            re-wrapped. `actor` (NULL or 1 to MFA_ACTOR_MAX_BYTES bytes) goes into the
+            MFA_AUDIT_KEYS_ROTATED event. On MFA_OK, `*rewrapped` (may be NULL) is the number of
+            data keys re-wrapped. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (the context was
+            opened without a key provider, a bad label or actor),
+            MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key `key_label`, or the current one is gone),
+            MFA_ERR_KEY_PROVIDER_LOGIN, MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_MISMATCH
+            (a data key does not unwrap to the key this context holds) or MFA_ERR_STORAGE_ERROR
+            (another process re-wrapped meanwhile; nothing was changed).
+            """
             ...
 
         def mfa_trail_query_init(self, query: Any, version: int) -> int:

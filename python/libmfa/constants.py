@@ -98,6 +98,14 @@ TRAIL_QUERY_VERSION = _ffi.MFA_TRAIL_QUERY_VERSION
 AUDIT_PASSKEY_SIGN_IN_SUCCESS = _ffi.MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS
 #: Audit event: a passkey sign-in was refused (``uid`` is ``""`` when no credential of the tenant answered).
 AUDIT_PASSKEY_SIGN_IN_FAILURE = _ffi.MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE
+#: Audit event: a hardware token was imported unassigned (its serial in the detail).
+AUDIT_TOKEN_IMPORTED = _ffi.MFA_AUDIT_TOKEN_IMPORTED
+#: Audit event: a hardware token became a user's factor (:meth:`libmfa.Admin.assign_token`, or claimed by its user).
+AUDIT_TOKEN_ASSIGNED = _ffi.MFA_AUDIT_TOKEN_ASSIGNED
+#: Audit event: an HOTP token's counter was brought forward by two consecutive codes.
+AUDIT_TOKEN_RESYNCED = _ffi.MFA_AUDIT_TOKEN_RESYNCED
+#: Audit event: an operator removed an unassigned hardware token (:meth:`libmfa.Admin.remove_token`).
+AUDIT_TOKEN_REMOVED = _ffi.MFA_AUDIT_TOKEN_REMOVED
 
 #: Longest ``actor`` of an administrative call, in bytes (:class:`libmfa.Admin`).
 ACTOR_MAX_BYTES = _ffi.MFA_ACTOR_MAX_BYTES
@@ -113,11 +121,13 @@ IMPORT_OTPAUTH = _ffi.MFA_IMPORT_OTPAUTH
 IMPORT_USERS_FILE = _ffi.MFA_IMPORT_USERS_FILE
 #: :meth:`libmfa.Admin.import_factors` format: CSV ``uid,secret,issuer,digits,period,algorithm``.
 IMPORT_CSV = _ffi.MFA_IMPORT_CSV
+#: :meth:`libmfa.Admin.import_factors` format: the CSV YubiKeys are programmed with (unassigned tokens).
+IMPORT_YUBIKEY_CSV = _ffi.MFA_IMPORT_YUBIKEY_CSV
 #: Import outcome: a factor (or a recovery code) was stored.
 IMPORT_IMPORTED = _ffi.MFA_IMPORT_IMPORTED
 #: Import outcome: the user already has a factor with this secret (a re-run); nothing was stored.
 IMPORT_ALREADY_IMPORTED = _ffi.MFA_IMPORT_ALREADY_IMPORTED
-#: Import outcome: the line names something libmfa does not do (HOTP); nothing was stored.
+#: Import outcome: the line names something libmfa does not do (a key of an unknown algorithm); nothing was stored.
 IMPORT_UNSUPPORTED = _ffi.MFA_IMPORT_UNSUPPORTED
 #: Import outcome: the line is malformed or was refused; nothing was stored.
 IMPORT_FAILED = _ffi.MFA_IMPORT_FAILED
@@ -175,6 +185,22 @@ FACTOR_EMAIL = _ffi.MFA_FACTOR_EMAIL
 EMAIL_ENROLLMENT = _ffi.MFA_EMAIL_ENROLLMENT
 #: ``mfa_email_message`` purpose: signing in with an enrolled address.
 EMAIL_SIGN_IN = _ffi.MFA_EMAIL_SIGN_IN
+#: Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id ``"hotp"``).
+FACTOR_HOTP = _ffi.MFA_FACTOR_HOTP
+#: Factor kind: a YubiKey typing Yubico OTPs, checked locally (factor id ``"yubico_otp"``).
+FACTOR_YUBICO_OTP = _ffi.MFA_FACTOR_YUBICO_OTP
+#: Length of the OTP a YubiKey types with the usual 12-character public id.
+YUBICO_OTP_LENGTH = _ffi.MFA_YUBICO_OTP_LENGTH
+#: Longest HOTP resynchronization search, in counters.
+HOTP_RESYNC_MAX = _ffi.MFA_HOTP_RESYNC_MAX
+#: Version of ``mfa_token_seed`` this binding fills in (:meth:`libmfa.Admin.import_token`).
+TOKEN_SEED_VERSION = _ffi.MFA_TOKEN_SEED_VERSION
+#: Longest pre-shared key of a PSKC file, in bytes (AES-256).
+PSKC_KEY_MAX_BYTES = _ffi.MFA_PSKC_KEY_MAX_BYTES
+#: ``mfa_import_pskc()`` flag: every key unassigned, whatever its UserId (``ignore_users=True`` in Python).
+PSKC_IGNORE_USERS = _ffi.MFA_PSKC_IGNORE_USERS
+#: ``mfa_admin_tokens_list()`` flag: users' tokens too (``assigned=True`` in Python).
+TOKENS_ASSIGNED = _ffi.MFA_TOKENS_ASSIGNED
 
 #: WebAuthn authenticator data flag: the user was present (UP).
 WEBAUTHN_FLAG_UP = _ffi.MFA_WEBAUTHN_FLAG_UP
@@ -254,3 +280,9 @@ class Status(enum.IntEnum):
     INVALID_EMAIL = _ffi.MFA_ERR_INVALID_EMAIL
     EMAIL_SEND_FAILED = _ffi.MFA_ERR_EMAIL_SEND_FAILED
     DEVICE_NOT_FOUND = _ffi.MFA_ERR_DEVICE_NOT_FOUND
+    TOKEN_NOT_FOUND = _ffi.MFA_ERR_TOKEN_NOT_FOUND
+    INVALID_PSKC = _ffi.MFA_ERR_INVALID_PSKC
+    PSKC_KEY_MISMATCH = _ffi.MFA_ERR_PSKC_KEY_MISMATCH
+    KEY_PROVIDER_UNAVAILABLE = _ffi.MFA_ERR_KEY_PROVIDER_UNAVAILABLE
+    KEY_PROVIDER_LOGIN = _ffi.MFA_ERR_KEY_PROVIDER_LOGIN
+    KEY_PROVIDER_KEY_NOT_FOUND = _ffi.MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND

@@ -209,7 +209,33 @@ class UserVerificationRequiredError(MFAError):
 class KeyMismatchError(MFAError):
     """Opening a store: it knows a master key by this id and the key given under that id is another one.
 
-    The message names the key id. Nothing was read or written with the key."""
+    The message names the key id. Nothing was read or written with the key.
+    With an HSM: the key under the label the store's data keys are wrapped
+    with does not unwrap them (it was replaced since)."""
+
+
+class KeyProviderUnavailableError(MFAError):
+    """The key provider cannot be used: the PKCS#11 module does not load, the token is not found, the HSM failed."""
+
+
+class KeyProviderLoginError(MFAError):
+    """The key provider (the HSM's token) refused the PIN: wrong, locked, or none given."""
+
+
+class KeyProviderKeyNotFoundError(MFAError):
+    """The HSM's token holds no AES key under the label the store's data keys are wrapped with (deleted)."""
+
+
+class TokenNotFoundError(MFAError):
+    """Hardware tokens: no unassigned token of the tenant has this serial (or public id)."""
+
+
+class InvalidPSKCError(MFAError):
+    """PSKC: not a PSKC 1.0 key container, or one holding a DTD, an entity or an external reference."""
+
+
+class PSKCKeyMismatchError(MFAError):
+    """PSKC: the values are encrypted and no key or password was given, or the one given does not open them."""
 
 
 class InvalidEmailError(MFAError):
@@ -263,6 +289,12 @@ ERRORS: Dict[Status, Type[MFAError]] = {
     Status.INVALID_EMAIL: InvalidEmailError,
     Status.EMAIL_SEND_FAILED: EmailSendFailedError,
     Status.DEVICE_NOT_FOUND: DeviceNotFoundError,
+    Status.TOKEN_NOT_FOUND: TokenNotFoundError,
+    Status.INVALID_PSKC: InvalidPSKCError,
+    Status.PSKC_KEY_MISMATCH: PSKCKeyMismatchError,
+    Status.KEY_PROVIDER_UNAVAILABLE: KeyProviderUnavailableError,
+    Status.KEY_PROVIDER_LOGIN: KeyProviderLoginError,
+    Status.KEY_PROVIDER_KEY_NOT_FOUND: KeyProviderKeyNotFoundError,
 }
 
 

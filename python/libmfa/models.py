@@ -33,6 +33,10 @@ WEBAUTHN_FACTOR_ID = "webauthn"
 EMAIL_FACTOR_ID = "email"
 #: The factor id of a sign-in that a remembered device finished ("remembered_device"): no kind's.
 REMEMBERED_DEVICE_FACTOR_ID = "remembered_device"
+#: The factor id of HOTP tokens ("hotp").
+HOTP_FACTOR_ID = "hotp"
+#: The factor id of YubiKeys typing Yubico OTPs ("yubico_otp").
+YUBICO_OTP_FACTOR_ID = "yubico_otp"
 
 #: The factor kinds (``FACTOR_*``) by factor id.
 FACTOR_KINDS = {
@@ -41,6 +45,8 @@ FACTOR_KINDS = {
     RECOVERY_CODES_FACTOR_ID: _ffi.MFA_FACTOR_RECOVERY_CODES,
     WEBAUTHN_FACTOR_ID: _ffi.MFA_FACTOR_WEBAUTHN,
     EMAIL_FACTOR_ID: _ffi.MFA_FACTOR_EMAIL,
+    HOTP_FACTOR_ID: _ffi.MFA_FACTOR_HOTP,
+    YUBICO_OTP_FACTOR_ID: _ffi.MFA_FACTOR_YUBICO_OTP,
 }
 
 
@@ -359,6 +365,10 @@ AUDIT_KINDS = {
     _ffi.MFA_AUDIT_DEVICE_REFUSED: "DEVICE_REFUSED",
     _ffi.MFA_AUDIT_DEVICE_REVOKED: "DEVICE_REVOKED",
     _ffi.MFA_AUDIT_EMAIL_SENT: "EMAIL_SENT",
+    _ffi.MFA_AUDIT_TOKEN_IMPORTED: "TOKEN_IMPORTED",
+    _ffi.MFA_AUDIT_TOKEN_ASSIGNED: "TOKEN_ASSIGNED",
+    _ffi.MFA_AUDIT_TOKEN_RESYNCED: "TOKEN_RESYNCED",
+    _ffi.MFA_AUDIT_TOKEN_REMOVED: "TOKEN_REMOVED",
 }
 
 #: Names that lived here before each factor kind got its module: name -> module of libmfa.engine.
@@ -383,11 +393,13 @@ __all__ = [
     "AUDIT_KINDS",
     "EMAIL_FACTOR_ID",
     "FACTOR_KINDS",
-    "REMEMBERED_DEVICE_FACTOR_ID",
+    "HOTP_FACTOR_ID",
     "PHONE_FACTOR_ID",
     "RECOVERY_CODES_FACTOR_ID",
+    "REMEMBERED_DEVICE_FACTOR_ID",
     "WEBAUTHN_FACTOR_ID",
     "TOTP_FACTOR_ID",
+    "YUBICO_OTP_FACTOR_ID",
     "AuditEvent",
     "MultiFactorInfo",
     "SignInResult",

@@ -46,6 +46,14 @@ public struct AuditEvent: Sendable, Equatable {
         /// A passkey sign-in was refused (`uid` is "" when no credential of
         /// the tenant answered, or none that signs in).
         case passkeySignInFailure = "PASSKEY_SIGN_IN_FAILURE"
+        /// A hardware token was imported unassigned (the detail names its serial).
+        case tokenImported = "TOKEN_IMPORTED"
+        /// A hardware token became a user's factor (assigned by an operator, or claimed by its user).
+        case tokenAssigned = "TOKEN_ASSIGNED"
+        /// An HOTP token's counter was brought forward by two consecutive codes.
+        case tokenResynced = "TOKEN_RESYNCED"
+        /// An operator removed an unassigned hardware token.
+        case tokenRemoved = "TOKEN_REMOVED"
     }
 
     /// The kind of event.

@@ -109,6 +109,7 @@ extension MFAContext {
         commit.audit = note
         try store.finishEnrollment(commit)
         report(note, ())
+        enrollment.completed?(record)
         return try factorInfo(record, masked: false)
     }
 

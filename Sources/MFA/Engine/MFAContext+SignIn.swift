@@ -174,7 +174,8 @@ extension MFAContext {
                 outcome.factor = factor
                 outcome.config = config
                 note.trail = config.auditTrail.store ? self.trail : nil
-                let input = AttemptInput(factor: factor, state: view.state, config: config, claims: claims, now: now)
+                let input = AttemptInput(factor: factor, state: view.state, config: config, claims: claims, now: now,
+                                         consumed: view.consumedTokens)
                 switch try attempt.judge(input) {
                 case .accept(let claim, let extra):
                     outcome.claims = extra.map { SignInResult.Claim(name: $0.name, value: $0.value) }

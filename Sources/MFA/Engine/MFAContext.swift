@@ -6,6 +6,8 @@
 public final class MFAContext: Sendable {
     let store: MFAStore
     let keyring: MasterKeyring
+    /// The provider that wraps the store's data keys, if the keys came from one.
+    let keyProvider: (any KeyProvider)?
     let clock: any MFAClock
     let random: any RandomSource
     /// Whether `random` is libsodium's CSPRNG (`SystemRandom`), told once (see `FreshDraw`).
@@ -35,7 +37,11 @@ public final class MFAContext: Sendable {
     ///   a bad `auditChain`); `keyMismatch` naming the key id, if the store
     ///   knows a key by that id and the key given under it is another one;
     ///   `storageError` if the store cannot be opened or migrated;
-    ///   `invalidArgument` for a metrics tenant limit out of range.
+    ///   `invalidArgument` for a metrics tenant limit out of range. With a
+    ///   key provider: its errors (`keyProviderUnavailable`,
+    ///   `keyProviderLogin`, `keyProviderKeyNotFound`, `keyMismatch` for a
+    ///   provider key that does not unwrap the store's data keys), never a
+    ///   fallback to another key.
     public init(options: MFAOptions) throws(MFAError) {
         guard !options.store.isEmpty, options.store.utf8.count <= 4096 else {
             throw MFAError(.invalidArgument, "the store location must be 1 to 4096 bytes")
@@ -43,14 +49,30 @@ public final class MFAContext: Sendable {
         try options.metrics.validate()
         try MFAOptions.checkAuditChain(options.auditChain)
         try Sodium.ensureReady()
+        switch (options.keyring, options.keyProvider) {
+        case (nil, nil): throw MFAError(.invalidArgument, "give a master key or a key provider")
+        case (.some, .some): throw MFAError(.invalidArgument, "give a master key or a key provider, not both")
+        default: break
+        }
         metrics = MFAMetrics(options: options.metrics)
         store = try MFAStore(database: try StoreLocation.open(options.store, metrics: metrics.store))
-        keyring = options.keyring
+        keyProvider = options.keyProvider
+        if let provider = options.keyProvider {
+            do {
+                keyring = try DataKeyEnvelope.open(store, provider: provider, random: options.random,
+                                                   now: options.clock.now())
+            } catch {
+                store.database.close()
+                throw error
+            }
+        } else {
+            keyring = options.keyring!
+        }
         clock = options.clock
         random = options.random
         randomIsSystem = options.random is SystemRandom
         auditSink = options.audit
-        trail = AuditTrail(chain: options.auditChain, keyring: options.keyring)
+        trail = AuditTrail(chain: options.auditChain, keyring: keyring)
         smsSender = options.smsSender
         emailSender = options.emailSender
         appVerifier = options.appVerifier

@@ -18,8 +18,12 @@ public struct MFAOptions: Sendable {
     /// `file:` (`mysql://`, `POSTGRES://`), and a libpq keyword/value
     /// string (`host=db1,db2 dbname=mfa`; give PostgreSQL as a URL).
     public var store: String
-    /// The master keys.
-    public var keyring: MasterKeyring
+    /// The master keys (nil with a `keyProvider`).
+    public var keyring: MasterKeyring?
+    /// A key provider holding the key that wraps the store's data keys (an
+    /// HSM: `PKCS11KeyProvider`; the host's KMS: `HostKeyProvider`), in place
+    /// of a `keyring`. Set one or the other.
+    public var keyProvider: (any KeyProvider)?
     /// The clock (the system clock by default).
     public var clock: any MFAClock
     /// The random source for secrets, ids and codes (libsodium by default).
@@ -51,9 +55,10 @@ public struct MFAOptions: Sendable {
     /// - Parameters:
     ///   - store: an SQLite path or `":memory:"`.
     ///   - keyring: the master keys.
-    public init(store: String, keyring: MasterKeyring) {
+    public init(store: String, keyring: MasterKeyring?) {
         self.store = store
         self.keyring = keyring
+        keyProvider = nil
         clock = SystemClock()
         random = SystemRandom()
         audit = nil
@@ -76,5 +81,15 @@ public struct MFAOptions: Sendable {
         }) else {
             throw MFAError(.invalidArgument, "the audit chain must be 1 to 64 letters, digits and . _ - :")
         }
+    }
+
+    /// Options whose data keys a key provider wraps (see `keyProvider`),
+    /// with the system clock and randomness and no audit callback.
+    /// - Parameters:
+    ///   - store: an SQLite path, `":memory:"` or a PostgreSQL URL.
+    ///   - keyProvider: the provider.
+    public init(store: String, keyProvider: any KeyProvider) {
+        self.init(store: store, keyring: nil)
+        self.keyProvider = keyProvider
     }
 }

@@ -77,6 +77,20 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case emailSendFailed = -36
     /// No remembered device of this user has this id.
     case deviceNotFound = -37
+    /// No unassigned hardware token of the tenant has this serial (or public id).
+    case tokenNotFound = -38
+    /// A PSKC file libmfa does not read: not a PSKC 1.0 key container, or
+    /// one that holds a DTD, an entity or an external reference (refused unread).
+    case invalidPSKC = -39
+    /// A PSKC file's values are encrypted and no key or password was given, or the one given does not open them.
+    case pskcKeyMismatch = -40
+    /// The key provider (an HSM's PKCS#11 module, or the host's callbacks) cannot be reached or used:
+    /// the module does not load, the token is not found, or the provider failed.
+    case keyProviderUnavailable = -45
+    /// The key provider refused the PIN (wrong, locked or missing).
+    case keyProviderLogin = -46
+    /// The key provider holds no key under the label the store's data keys are wrapped with (it was deleted).
+    case keyProviderKeyNotFound = -47
 
     /// The stable upper-case name, as in the service: `"INVALID_SESSION"`.
     public var name: String {
@@ -118,6 +132,12 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .invalidEmail: "INVALID_EMAIL"
         case .emailSendFailed: "EMAIL_SEND_FAILED"
         case .deviceNotFound: "DEVICE_NOT_FOUND"
+        case .tokenNotFound: "TOKEN_NOT_FOUND"
+        case .invalidPSKC: "INVALID_PSKC"
+        case .pskcKeyMismatch: "PSKC_KEY_MISMATCH"
+        case .keyProviderUnavailable: "KEY_PROVIDER_UNAVAILABLE"
+        case .keyProviderLogin: "KEY_PROVIDER_LOGIN"
+        case .keyProviderKeyNotFound: "KEY_PROVIDER_KEY_NOT_FOUND"
         }
     }
 
@@ -161,6 +181,12 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .invalidEmail: "the email address is not valid"
         case .emailSendFailed: "the email could not be sent"
         case .deviceNotFound: "no remembered device has this id"
+        case .tokenNotFound: "no unassigned hardware token has this serial number"
+        case .invalidPSKC: "the file is not a PSKC key container that can be read safely"
+        case .pskcKeyMismatch: "the key or password does not open the file's encrypted values"
+        case .keyProviderUnavailable: "the key provider (HSM) cannot be reached or used"
+        case .keyProviderLogin: "the key provider (HSM) refused the PIN"
+        case .keyProviderKeyNotFound: "the key provider (HSM) holds no key under this label"
         }
     }
 }

@@ -10,6 +10,8 @@ package enum FactorRegistry {
         RecoveryCodesFactor.self,
         WebAuthnFactor.self,
         EmailFactor.self,
+        HOTPFactor.self,
+        YubicoOTPFactor.self,
     ]
 
     /// The kind with this factor id, or nil.

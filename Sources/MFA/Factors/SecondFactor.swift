@@ -75,6 +75,13 @@ package protocol SecondFactor: Sendable {
     /// Its own columns in the factor's row of `mfa_factors`, written with
     /// the row from `FactorEnrollment.columns` (`FactorRecord.kindValues`).
     static var factorColumns: [String] { get }
+    /// The kind whose `factorColumns` this kind's rows fill (its own id, or
+    /// another's whose columns hold what it needs: HOTP keeps its parameters
+    /// and counter in the OATH columns TOTP added).
+    static var columnKind: String { get }
+    /// Whether its sign-ins claim steps recorded in the user's row
+    /// (`UsedStep`), which go when the factor goes.
+    static var claimsSteps: Bool { get }
     /// Its own tables keyed by `enrollment_id`, deleted with the factor.
     static var stateTables: [String] { get }
     /// Tables of its own holding sealed values (re-sealed by key rotation).
@@ -106,6 +113,8 @@ extension SecondFactor {
     package static var codeChannel: String? { nil }
     package static var providerAliases: [String] { [] }
     package static var factorColumns: [String] { [] }
+    package static var columnKind: String { id }
+    package static var claimsSteps: Bool { false }
     package static var stateTables: [String] { [] }
     package static var sealedTables: [SealedTable] { [] }
     package static var summarySQL: String? { nil }
@@ -162,6 +171,8 @@ package struct FactorEnrollment: Sendable {
     package var admit: @Sendable ([FactorRecord]) throws(MFAError) -> Void
     /// An audit detail for the enrollment ("OK", "IMPORTED").
     package var detail = "OK"
+    /// Runs once the enrollment is stored (a claimed token's own audit event).
+    package var completed: (@Sendable (FactorRecord) -> Void)?
 
     package init(session: TokenClaims, payload: SecureBytes,
                  write: @escaping @Sendable (SQLConnection, FactorRecord) throws(MFAError) -> Void,
@@ -208,6 +219,8 @@ package struct AttemptInput: Sendable {
     /// The pending credential's claims.
     package var claims: TokenClaims
     package var now: Int64
+    /// What the user's row records: the steps the user's factors accepted last.
+    package var consumed = ConsumedTokens()
 }
 
 /// A factor kind's verdict on an attempt.

@@ -61,8 +61,10 @@ enum CSVLineParser {
             guard EmailAddress.isValid(address) else {
                 return .failed(line, uid, "the email field is not an address (local@domain in ASCII, at most 254 bytes)")
             }
-            email = ImportCandidate(line: line, uid: uid, secret: [], parameters: .standard,
-                                    displayName: displayName, email: EmailAddress.normalized(address))
+            var candidate = ImportCandidate(line: line, uid: uid, secret: [], parameters: .standard,
+                                            displayName: displayName)
+            candidate.email = EmailAddress.normalized(address)
+            email = candidate
         }
         guard let secretField = value[.secret], !(secretField.isEmpty && email != nil) else {
             if let email { return .factor(email) }

@@ -2,9 +2,11 @@
 /// the base32 secret on the first line, option lines starting with `"`,
 /// then the 8-digit scratch codes, one per line.
 ///
-/// How the options map onto libmfa: `TOTP_AUTH` makes the file TOTP
-/// (without it the file is HOTP, which libmfa does not import);
-/// `STEP_SIZE` is the factor's period; `WINDOW_SIZE` has no per-factor
+/// How the options map onto libmfa: `TOTP_AUTH` makes the file TOTP;
+/// without it the file is HOTP, and `HOTP_COUNTER` is the counter of its
+/// next code (google-authenticator moves it past each code it accepts); a
+/// counter-based file without it is refused rather than guessed (a guess
+/// too low would let used codes in again). `STEP_SIZE` is the factor's period; `WINDOW_SIZE` has no per-factor
 /// counterpart (every factor accepts the configuration's
 /// `totp.adjacentIntervals`), so a difference is reported; `DISALLOW_REUSE`
 /// is always on in libmfa (the steps it lists are carried over, so a code
@@ -20,10 +22,12 @@ enum GoogleAuthenticatorParser {
         var reports: [ImportLineReport] = []
     }
 
-    static func parse(_ text: Substring, uid: String, adjacentIntervals: Int) -> Parsed {
+    static func parse(_ text: Substring, uid: String, adjacentIntervals: Int, lookAhead: Int = 10) -> Parsed {
         var parsed = Parsed()
         var secret: [UInt8]?
         var totp = false
+        var hotpCounter: Int64?
+        var windowSize: (line: Int, size: Int)?
         var period = OTPLimits.defaultPeriod
         var lastStep: Int64 = -1
         var codes: [(line: Int, code: String)] = []
@@ -59,7 +63,13 @@ enum GoogleAuthenticatorParser {
                     totp = true
                     report(line, .note, "TOTP_AUTH: the factor is time-based (TOTP)")
                 case "HOTP_COUNTER":
-                    report(line, .note, "HOTP_COUNTER: the file is counter-based (HOTP)")
+                    guard values.count == 1, let value = Int64(values[values.startIndex]), value >= 0,
+                          value < Int64.max - 1 else {
+                        report(line, .failed, "HOTP_COUNTER must be one counter, 0 or more")
+                        continue
+                    }
+                    hotpCounter = value
+                    report(line, .note, "HOTP_COUNTER \(value): the file is counter-based (HOTP); its next code is counter \(value)")
                 case "STEP_SIZE":
                     guard values.count == 1, let value = Int64(values[values.startIndex]),
                           OTPLimits.period.contains(value) else {
@@ -73,12 +83,7 @@ enum GoogleAuthenticatorParser {
                         report(line, .failed, "WINDOW_SIZE must be one number, 1 to 21")
                         continue
                     }
-                    let either = (size - 1) / 2
-                    if either == adjacentIntervals {
-                        report(line, .note, "WINDOW_SIZE \(size): accepts ±\(either) steps, as libmfa's totp.adjacentIntervals does")
-                    } else {
-                        report(line, .note, "WINDOW_SIZE \(size) accepted ±\(either) steps; libmfa accepts ±\(adjacentIntervals) for every factor (the configuration's totp.adjacentIntervals)")
-                    }
+                    windowSize = (line, size)
                 case "DISALLOW_REUSE":
                     for value in values { if let step = Int64(value), step > lastStep { lastStep = step } }
                     report(line, .note, "DISALLOW_REUSE: libmfa always refuses a code used before; the steps used are carried over")
@@ -100,14 +105,35 @@ enum GoogleAuthenticatorParser {
                 report(line, .failed, "a scratch code must be 8 digits")
             }
         }
+        if let (line, size) = windowSize {
+            if totp || hotpCounter == nil {
+                let either = (size - 1) / 2
+                if either == adjacentIntervals {
+                    report(line, .note, "WINDOW_SIZE \(size): accepts ±\(either) steps, as libmfa's totp.adjacentIntervals does")
+                } else {
+                    report(line, .note, "WINDOW_SIZE \(size) accepted ±\(either) steps; libmfa accepts ±\(adjacentIntervals) for every factor (the configuration's totp.adjacentIntervals)")
+                }
+            } else {
+                report(line, .note, "WINDOW_SIZE \(size) accepted a code up to \(size - 1) counters ahead; libmfa accepts \(lookAhead) (the configuration's hotp.lookAhead)")
+            }
+        }
         guard sawSecret else {
             report(1, .failed, "the file is empty")
             return parsed
         }
         guard let secret, ImportChecks.secretProblem(secret) == nil else { return parsed }
         guard totp else {
-            report(secretLine, .unsupported, "the file has no TOTP_AUTH line, so it is counter-based (HOTP): libmfa's authenticator factors are TOTP")
-            for code in codes { report(code.line, .unsupported, "a scratch code of a factor that was not imported") }
+            guard let hotpCounter else {
+                report(secretLine, .failed, "the file has no TOTP_AUTH line, so it is counter-based (HOTP), and no HOTP_COUNTER line says its counter")
+                for code in codes { report(code.line, .failed, "a scratch code of a factor that was not imported") }
+                return parsed
+            }
+            var candidate = ImportCandidate(line: secretLine, uid: uid,
+                                            seed: HardwareTokenSeed(kind: .hotp, secret: secret, counter: hotpCounter),
+                                            displayName: nil)
+            candidate.recoveryCodes = codes
+            candidate.note = "an event-based (HOTP) factor, next counter \(hotpCounter)"
+            parsed.candidate = candidate
             return parsed
         }
         parsed.candidate = ImportCandidate(

@@ -1,25 +1,49 @@
-/// One factor an importer read from a line, ready to store.
+/// One factor (or unassigned hardware token) an importer read, ready to store.
 struct ImportCandidate {
     /// The line it came from.
     var line: Int
-    var uid: String
-    var secret: [UInt8]
-    var parameters: TOTPParameters
+    /// The user, or nil for a hardware token stored unassigned (it needs a serial).
+    var uid: String?
+    /// The kind, key and settings.
+    var seed: HardwareTokenSeed
     var displayName: String?
-    /// The last time step used before the import (-1: none), so a code used
-    /// just before cannot be replayed after.
-    var lastStep: Int64 = -1
     /// Recovery codes to store with it (google-authenticator scratch codes),
     /// each with its line.
     var recoveryCodes: [(line: Int, code: String)] = []
     /// What the report of its line says beside "imported".
     var note: String?
     /// The last code the other system accepted, and when (pam_oath's users
-    /// file): the step it belongs to is looked for at the import's time and
-    /// counted as used (`OathLastUse`).
+    /// file, TOTP): the step it belongs to is looked for at the import's
+    /// time and counted as used (`OathLastUse`).
     var lastUse: OathLastUse?
     /// An email address to import as an email factor (then `secret` is empty), normalised.
     var email: String?
+
+    /// A candidate of any kind.
+    init(line: Int, uid: String?, seed: HardwareTokenSeed, displayName: String?) {
+        self.line = line
+        self.uid = uid
+        self.seed = seed
+        self.displayName = displayName
+    }
+
+    /// A TOTP factor for an authenticator app; `lastStep` is the last time
+    /// step used before the import (-1: none), so a code used just before
+    /// cannot be replayed after.
+    init(line: Int, uid: String, secret: [UInt8], parameters: TOTPParameters, displayName: String?,
+         lastStep: Int64 = -1, recoveryCodes: [(line: Int, code: String)] = []) {
+        var seed = HardwareTokenSeed(kind: .totp, secret: secret, counter: lastStep)
+        seed.algorithm = parameters.algorithm
+        seed.digits = parameters.digits
+        seed.period = parameters.period
+        self.init(line: line, uid: uid, seed: seed, displayName: displayName)
+        self.recoveryCodes = recoveryCodes
+    }
+
+    /// A TOTP candidate's code parameters.
+    var parameters: TOTPParameters {
+        TOTPParameters(algorithm: seed.algorithm, digits: seed.digits, period: seed.period)
+    }
 }
 
 /// One record of a file (a line, or a CSV record that spans lines) and what

@@ -62,11 +62,14 @@ enum ImportChecks {
         return false
     }
 
-    /// `report` as it may be shown: its uid left out unless it is one that
+    /// `report` as it may be shown: its uid and serial left out unless they
     /// cannot be a secret. Every report of every importer passes here.
     static func shown(_ report: ImportLineReport) -> ImportLineReport {
-        guard let uid = report.uid, mayHoldSecret(uid) || IdentifierText.hasControlCharacter(uid) else { return report }
-        return ImportLineReport(line: report.line, uid: nil, outcome: report.outcome, reason: report.reason,
-                                enrollmentID: report.enrollmentID)
+        let hideUID = report.uid.map { mayHoldSecret($0) || IdentifierText.hasControlCharacter($0) } ?? false
+        let hideSerial = report.serial.map { mayHoldSecret($0) || IdentifierText.hasControlCharacter($0) } ?? false
+        guard hideUID || hideSerial else { return report }
+        return ImportLineReport(line: report.line, uid: hideUID ? nil : report.uid, outcome: report.outcome,
+                                reason: report.reason, enrollmentID: report.enrollmentID,
+                                serial: hideSerial ? nil : report.serial)
     }
 }

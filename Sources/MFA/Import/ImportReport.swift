@@ -8,6 +8,12 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     /// fields for the defaults; RFC 4180 quoting; a first line naming the
     /// columns is a header and sets their order).
     case csv
+    /// The CSV lines YubiKeys are programmed with, stored as unassigned
+    /// Yubico OTP tokens: the YubiKey Manager's (`ykman otp yubiotp
+    /// --config-output`: serial, public id, private id, AES key, access code,
+    /// time) and the YubiKey Personalization Tool's log (`Yubico
+    /// OTP,time,slot,public id,private id,AES key,...`).
+    case yubikeyCSV = "yubikey-csv"
 }
 
 /// What an importer did with one line. Nothing secret is ever in it: no
@@ -19,7 +25,7 @@ public struct ImportLineReport: Sendable, Equatable {
         case imported = "IMPORTED"
         /// The user already has a factor with this secret (a re-run): nothing was stored.
         case alreadyImported = "ALREADY_IMPORTED"
-        /// The line is valid but names something libmfa does not do (HOTP): nothing was stored.
+        /// The line is valid but names something libmfa does not do (a key of an unknown algorithm): nothing was stored.
         case unsupported = "UNSUPPORTED"
         /// The line is malformed or was refused (the reason says why): nothing was stored.
         case failed = "FAILED"
@@ -39,14 +45,21 @@ public struct ImportLineReport: Sendable, Equatable {
     public let reason: String
     /// The factor stored or found, when there is one.
     public let enrollmentID: String?
+    /// The serial number of the hardware token the line is about, when it has one.
+    public let serial: String?
+    /// The status a call that stores one factor answers for this outcome
+    /// (`MFAContext.importToken`), when it is not success.
+    var status: MFAErrorCode?
 
     /// Creates a line report.
-    public init(line: Int, uid: String?, outcome: Outcome, reason: String, enrollmentID: String? = nil) {
+    public init(line: Int, uid: String?, outcome: Outcome, reason: String, enrollmentID: String? = nil,
+                serial: String? = nil) {
         self.line = line
         self.uid = uid
         self.outcome = outcome
         self.reason = reason
         self.enrollmentID = enrollmentID
+        self.serial = serial
     }
 }
 
@@ -54,7 +67,7 @@ public struct ImportLineReport: Sendable, Equatable {
 public struct ImportSummary: Sendable, Equatable {
     /// Lines read (blank lines and comments included).
     public var lines = 0
-    /// Factors stored.
+    /// Factors stored, and hardware tokens stored unassigned.
     public var imported = 0
     /// Lines whose factor the user already had.
     public var alreadyImported = 0

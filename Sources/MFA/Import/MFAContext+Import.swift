@@ -45,6 +45,7 @@ extension MFAContext {
         case .otpauth: LineImportReader(body, OtpauthLineParser.parse(_:line:))
         case .oathUsersFile: LineImportReader(body, OathUsersFileParser.parse(_:line:))
         case .csv: CSVImportReader(body)
+        case .yubikeyCSV: YubiKeyCSVReader(body)
         }
         var summary = ImportSummary()
         summary.lines = ImportText.lineCount(body)
@@ -87,10 +88,10 @@ extension MFAContext {
     }
 
     /// Imports one google-authenticator-libpam file (`~/.google_authenticator`)
-    /// for `uid`: its TOTP secret as a factor, its scratch codes as the
-    /// user's recovery codes (replacing an earlier set), its options
-    /// reported as they map onto libmfa. A counter-based (HOTP) file is
-    /// reported as unsupported and nothing is stored.
+    /// for `uid`: its secret as a factor (TOTP with `TOTP_AUTH`, else HOTP
+    /// at its `HOTP_COUNTER`), its scratch codes as the user's recovery codes
+    /// (replacing an earlier set), its options reported as they map onto
+    /// libmfa. A counter-based file without `HOTP_COUNTER` is refused.
     /// - Parameters:
     ///   - text: the file's text.
     ///   - uid: the user whose file it is.
@@ -105,7 +106,8 @@ extension MFAContext {
         try MFAUser.checkIdentifier(uid, "uid")
         let config = try config(tenant: options.tenant)
         let body = ImportText.body(text)
-        let parsed = GoogleAuthenticatorParser.parse(body, uid: uid, adjacentIntervals: config.adjacentIntervals)
+        let parsed = GoogleAuthenticatorParser.parse(body, uid: uid, adjacentIntervals: config.adjacentIntervals,
+                                                     lookAhead: config.hotpSettings.lookAhead)
         var reports = parsed.reports
         if let candidate = parsed.candidate {
             reports += try storeImports([candidate], options: options, config: config)
@@ -136,7 +138,8 @@ extension MFAContext {
     /// Stores a batch of candidates in one transaction and says what became of each line.
     /// The batch's users are locked and their factors read a slice of users per
     /// statement, and its new factors written a slice of rows per statement: a
-    /// batch costs PostgreSQL a few round trips, not four a line.
+    /// batch costs PostgreSQL a few round trips, not four a line. Candidates
+    /// without a user are hardware tokens, stored unassigned in the inventory.
     func storeImports(_ candidates: [ImportCandidate], options: ImportOptions,
                       config: MFAConfig) throws(MFAError) -> [ImportLineReport] {
         guard !candidates.isEmpty else { return [] }
@@ -153,26 +156,41 @@ extension MFAContext {
                            enrollmentID: $0.enrollmentID, time: now, detail: "IMPORTED", actor: options.actor)
             }
         }
-        let (reports, stored) = try store.database.transaction { (db) throws(MFAError) in
+        let (reports, stored, tokens) = try store.database.transaction { (db) throws(MFAError) in
             var reports: [ImportLineReport] = []
             var stored: [FactorRecord] = []
+            var tokens: [TokenStore.Row] = []
             var nextRecoveryID = recoveryIDs.makeIterator()
-            let uids = candidates.map(\.uid)
+            let uids = candidates.compactMap(\.uid)
             try MFAStore.lockUsers(db, tenant, uids, store.dialect)
             // Each user's factors as the store has them, kept up to date with the
             // batch's earlier lines below: what a read before each line would find.
             var owned = try MFAStore.factors(db, tenant, uids)
-            // The batch's new TOTP factors, written after its last line.
+            // The batch's new factors, written after its last line.
             var newFactors: [FactorRecord] = []
+            // The serials and public ids the batch's earlier lines stored.
+            var serials: Set<String> = []
+            var publicIDs: Set<String> = []
             for (candidate, randomID) in zip(candidates, ids) {
-                let uid = candidate.uid
-                let existing = owned[uid] ?? []
-                // After the user's factors of this second, this batch's earlier lines included.
-                let enrollmentID = EnrollmentOrder.id(randomID, after: existing, at: now)
-                if let address = candidate.email {
-                    let (report, record) = try importedEmail(address, candidate, existing: existing, tenant: tenant,
-                                                             enrollmentID: enrollmentID, config: config, now: now)
-                    reports.append(report)
+                let seed = candidate.seed
+                func report(_ outcome: ImportLineReport.Outcome, _ reason: String, _ id: String? = nil,
+                            status: MFAErrorCode? = nil) {
+                    // A serial that cannot be one (control characters, too long) is not echoed.
+                    let serial = seed.serial.flatMap { TokenStore.serialProblem($0) == nil ? $0 : nil }
+                    var line = ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: outcome,
+                                                reason: reason, enrollmentID: id, serial: serial)
+                    line.status = status ?? (outcome == .imported ? nil
+                        : outcome == .alreadyImported ? .secondFactorExists : .invalidArgument)
+                    reports.append(line)
+                }
+                if let address = candidate.email, let uid = candidate.uid {
+                    // An email address (a CSV line's email column): no seed to check or store.
+                    let existing = owned[uid] ?? []
+                    let enrollmentID = EnrollmentOrder.id(randomID, after: existing, at: now)
+                    let (line, record) = try importedEmail(address, candidate, uid: uid, existing: existing,
+                                                           tenant: tenant, enrollmentID: enrollmentID,
+                                                           config: config, now: now)
+                    reports.append(line)
                     if let record {
                         newFactors.append(record)
                         owned[uid, default: []].append(record)
@@ -180,22 +198,54 @@ extension MFAContext {
                     }
                     continue
                 }
+                if let problem = seed.problem {
+                    report(.failed, problem)
+                    continue
+                }
+                guard let uid = candidate.uid else {
+                    // A token for the inventory: known by its serial.
+                    guard let serial = seed.serial else {
+                        report(.failed, "a token with no user needs a serial number to be stored unassigned")
+                        continue
+                    }
+                    if try serials.contains(serial) ? true : TokenStore.known(db, tenant: tenant, serial: serial) {
+                        report(.alreadyImported, "a token with this serial number is in the store already")
+                        continue
+                    }
+                    if let publicID = seed.publicID,
+                       try publicIDs.contains(publicID) ? true : Self.publicIDKnown(db, publicID, tenant: tenant) {
+                        report(.failed, "a YubiKey with this public id is in the store already",
+                               status: .secondFactorExists)
+                        continue
+                    }
+                    var row = TokenStore.Row(tokenID: randomID, tenant: tenant, serial: serial, keyID: "", sealed: [],
+                                             importedAt: now, seed: seed)
+                    (row.keyID, row.sealed) = try RecordSealer.seal(seed.payload, row.binding, keyring: keyring)
+                    try TokenStore.insert(db, row)
+                    serials.insert(serial)
+                    if let publicID = seed.publicID { publicIDs.insert(publicID) }
+                    tokens.append(row)
+                    report(.imported, candidate.note.map { "stored unassigned; " + $0 } ?? "stored unassigned")
+                    continue
+                }
+                let existing = owned[uid] ?? []
+                // After the user's factors of this second, this batch's earlier lines included.
+                let enrollmentID = EnrollmentOrder.id(randomID, after: existing, at: now)
                 var unreadable = false
                 var match: FactorRecord?
-                for factor in existing where factor.factorID == TOTPMultiFactorID {
+                let payload = seed.payload
+                for factor in existing where factor.factorID == seed.kind.factorID {
                     guard let secret = try? openPayload(of: factor) else {
                         unreadable = true
                         continue
                     }
-                    if Self.same(secret, candidate.secret) {
+                    if Self.same(secret, payload) {
                         match = factor
                         break
                     }
                 }
                 if let match {
-                    reports.append(ImportLineReport(line: candidate.line, uid: uid, outcome: .alreadyImported,
-                                                    reason: "the user already has a factor with this secret",
-                                                    enrollmentID: match.enrollmentID))
+                    report(.alreadyImported, "the user already has a factor with this secret", match.enrollmentID)
                     for code in candidate.recoveryCodes {
                         reports.append(ImportLineReport(line: code.line, uid: uid, outcome: .alreadyImported,
                                                         reason: "the file's factor was imported before"))
@@ -203,34 +253,45 @@ extension MFAContext {
                     continue
                 }
                 var refusal: String?
+                var status = MFAErrorCode.secondFactorExists
                 if unreadable {
                     refusal = "a factor the user has does not open with the keys given, so a duplicate cannot be ruled out"
+                    status = .crypto
                 } else if existing.filter({ limited.contains($0.factorID) }).count >= config.limits.maxFactors {
                     refusal = "the user already has \(config.limits.maxFactors) second factors, the most the configuration allows"
+                    status = .secondFactorLimitExceeded
+                } else if let serial = seed.serial,
+                          try serials.contains(serial) ? true : TokenStore.known(db, tenant: tenant, serial: serial) {
+                    refusal = "a token with this serial number is in the store already"
+                } else if let publicID = seed.publicID,
+                          try publicIDs.contains(publicID) ? true : Self.publicIDKnown(db, publicID, tenant: tenant) {
+                    refusal = "a YubiKey with this public id is in the store already"
                 }
                 if let refusal {
-                    reports.append(ImportLineReport(line: candidate.line, uid: uid, outcome: .failed, reason: refusal))
+                    report(.failed, refusal, status: status)
                     for code in candidate.recoveryCodes {
                         reports.append(ImportLineReport(line: code.line, uid: uid, outcome: .failed,
                                                         reason: "the file's factor was not imported"))
                     }
                     continue
                 }
-                let sealed = try RecordSealer.seal(candidate.secret, TOTPFactor.binding(
-                    tenant: tenant, uid: uid, enrollmentID: enrollmentID), keyring: keyring)
+                let sealed = try RecordSealer.seal(payload, .factor(seed.kind.factorID, tenant: tenant, uid: uid,
+                                                                     id: enrollmentID), keyring: keyring)
                 var record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: uid,
-                                          factorID: TOTPMultiFactorID, displayName: candidate.displayName,
+                                          factorID: seed.kind.factorID, displayName: candidate.displayName,
                                           enrolledAt: now, keyID: sealed.keyID, sealed: sealed.sealed)
-                var lastStep = candidate.lastStep
-                if let used = candidate.lastUse?.usedStep(candidate.secret, candidate.parameters, now: now) {
-                    lastStep = max(lastStep, used)
+                var columns = seed
+                if seed.kind == .totp,
+                   let used = candidate.lastUse?.usedStep(seed.secret, candidate.parameters, now: now) {
+                    columns.counter = max(seed.counter, used)
                 }
-                record.kindValues = TOTPStore.values(candidate.parameters, lastStep: lastStep)
+                record.kindValues = columns.factorValues
                 newFactors.append(record)
                 owned[uid, default: []].append(record)
                 stored.append(record)
-                reports.append(ImportLineReport(line: candidate.line, uid: uid, outcome: .imported,
-                                                reason: candidate.note ?? "imported", enrollmentID: enrollmentID))
+                if let serial = seed.serial { serials.insert(serial) }
+                if let publicID = seed.publicID { publicIDs.insert(publicID) }
+                report(.imported, candidate.note ?? "imported", enrollmentID)
                 if !candidate.recoveryCodes.isEmpty, let randomSetID = nextRecoveryID.next() {
                     let setID = EnrollmentOrder.id(randomSetID, after: existing + [record], at: now)
                     let codes = candidate.recoveryCodes.compactMap { RecoveryCodeFormat.normalize($0.code) }
@@ -249,43 +310,57 @@ extension MFAContext {
             }
             try MFAStore.insert(db, newFactors)
             try note.record(db, stored, store.dialect)
-            return (reports, stored)
+            return (reports, stored, tokens)
         }
         report(note, stored)
+        for token in tokens {
+            audit(AuditEvent(kind: .tokenImported, tenant: tenant, factorID: token.seed.kind.factorID, time: now,
+                             detail: "serial \(token.serial)", actor: options.actor), config: config)
+        }
         return reports
     }
 
     /// What becomes of an email address a file gives `candidate`'s user: the
     /// line's report, and the factor to store (nil when the user has the
     /// address already, in any case, or is at the factor limit).
-    private func importedEmail(_ address: String, _ candidate: ImportCandidate, existing: [FactorRecord],
-                               tenant: String, enrollmentID: String, config: MFAConfig,
+    private func importedEmail(_ address: String, _ candidate: ImportCandidate, uid: String,
+                               existing: [FactorRecord], tenant: String, enrollmentID: String, config: MFAConfig,
                                now: Int64) throws(MFAError) -> (ImportLineReport, FactorRecord?) {
+        func line(_ outcome: ImportLineReport.Outcome, _ reason: String, _ id: String? = nil,
+                  status: MFAErrorCode? = nil) -> ImportLineReport {
+            var line = ImportLineReport(line: candidate.line, uid: uid, outcome: outcome, reason: reason,
+                                        enrollmentID: id)
+            line.status = status
+            return line
+        }
         let wanted = EmailAddress.comparable(address)
         for factor in existing where factor.factorID == EmailMultiFactorID {
             guard let held = try? emailAddress(of: factor) else {
-                return (ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: .failed,
-                                         reason: "an email factor the user has does not open with the keys given"), nil)
+                return (line(.failed, "an email factor the user has does not open with the keys given",
+                             status: .crypto), nil)
             }
             if EmailAddress.comparable(held) == wanted {
-                return (ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: .alreadyImported,
-                                         reason: "the user already has this email address as a factor",
-                                         enrollmentID: factor.enrollmentID), nil)
+                return (line(.alreadyImported, "the user already has this email address as a factor",
+                             factor.enrollmentID, status: .secondFactorExists), nil)
             }
         }
         let limited = FactorRegistry.limitedIDs
         guard existing.filter({ limited.contains($0.factorID) }).count < config.limits.maxFactors else {
-            return (ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: .failed, reason:
-                "the user already has \(config.limits.maxFactors) second factors, the most the configuration allows"),
-                    nil)
+            return (line(.failed, "the user already has \(config.limits.maxFactors) second factors, the most the configuration allows",
+                         status: .secondFactorLimitExceeded), nil)
         }
         let sealed = try RecordSealer.seal(Array(address.utf8), EmailFactor.binding(
-            tenant: tenant, uid: candidate.uid, enrollmentID: enrollmentID), keyring: keyring)
-        let record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: candidate.uid,
+            tenant: tenant, uid: uid, enrollmentID: enrollmentID), keyring: keyring)
+        let record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: uid,
                                   factorID: EmailMultiFactorID, displayName: candidate.displayName, enrolledAt: now,
                                   keyID: sealed.keyID, sealed: sealed.sealed)
-        return (ImportLineReport(line: candidate.line, uid: candidate.uid, outcome: .imported,
-                                 reason: "email address imported", enrollmentID: enrollmentID), record)
+        return (line(.imported, "email address imported", enrollmentID), record)
+    }
+
+    /// Whether a factor or an unassigned token of `tenant` holds this YubiKey public id.
+    static func publicIDKnown(_ db: SQLConnection, _ publicID: String, tenant: String) throws(MFAError) -> Bool {
+        if try YubicoOTPStore.enrolled(db, publicID: publicID, tenant: tenant) { return true }
+        return try TokenStore.find(db, tenant: tenant, publicID: publicID) != nil
     }
 
     /// Whether a stored secret equals `secret`, compared in constant time.

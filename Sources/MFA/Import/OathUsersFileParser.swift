@@ -1,9 +1,15 @@
 /// Reads a line of a pam_oath / liboath users file:
 /// `TYPE USER PIN SECRET [COUNTER [LAST-OTP [TIME]]]`, whitespace-separated,
-/// with `#` comments. TYPE `HOTP/T<period>[/<digits>]` is TOTP (what libmfa
-/// imports); `HOTP`, `HOTP/E[/<digits>]` are counter-based (unsupported).
-/// SECRET is hexadecimal. A PIN is not imported: libmfa is the second factor
-/// after the host's own first one.
+/// with `#` comments. TYPE `HOTP/T<period>[/<digits>]` is TOTP; `HOTP` and
+/// `HOTP/E[/<digits>]` are counter-based, stored as HOTP factors. SECRET is
+/// hexadecimal. A PIN is not imported: libmfa is the second factor after
+/// the host's own first one.
+///
+/// An HOTP line's COUNTER is where liboath looks for the next code (0 when
+/// it is left out). After a login liboath writes the counter of the code it
+/// accepted there, with the code as LAST-OTP, and refuses that code again:
+/// when LAST-OTP is the code of COUNTER, the factor's next counter is the
+/// one after it, else COUNTER itself.
 ///
 /// pam_oath writes the last code it accepted and when (`0 755224
 /// 2024-01-01T12:00:00L`, the time in the server's local time): the code's
@@ -30,15 +36,10 @@ enum OathUsersFileParser {
         case .failure(let error): return .failed(line, uid, error.reason)
         case .success(let parsed): type = parsed
         }
-        guard let period = type.period else {
-            return .unsupported(line, uid, "an event-based (HOTP) token: libmfa's authenticator factors are TOTP")
-        }
         guard let secret = ImportText.hex(fields[3]) else {
             return .failed(line, uid, "the secret is not hexadecimal")
         }
         if let problem = ImportChecks.secretProblem(secret) { return .failed(line, uid, problem) }
-        var candidate = ImportCandidate(line: line, uid: uid, secret: secret, parameters: TOTPParameters(
-            algorithm: type.algorithm, digits: type.digits, period: period), displayName: nil)
         var notes: [String] = []
         if fields[2] != "-" && fields[2] != "+" {
             notes.append("the PIN is not imported: libmfa is a second factor, the host checks the first")
@@ -48,6 +49,11 @@ enum OathUsersFileParser {
                 return .failed(line, uid, "the counter (the fifth field) must be a decimal number")
             }
         }
+        guard let period = type.period else {
+            return hotp(fields, line: line, uid: uid, secret: secret, type: type, notes: notes)
+        }
+        var candidate = ImportCandidate(line: line, uid: uid, secret: secret, parameters: TOTPParameters(
+            algorithm: type.algorithm, digits: type.digits, period: period), displayName: nil)
         if fields.count > 5 {
             var time: Int64?
             if fields.count > 6 {
@@ -65,6 +71,40 @@ enum OathUsersFileParser {
             }
         }
         if !notes.isEmpty { candidate.note = notes.joined(separator: "; ") }
+        return .factor(candidate)
+    }
+
+    /// An HOTP line's factor: its counter (fifth field, 0 without one), moved
+    /// past the last code liboath accepted when the sixth field is that code.
+    private static func hotp(_ fields: [Substring], line: Int, uid: String, secret: [UInt8], type: TokenType,
+                             notes: [String]) -> ParsedLine {
+        var notes = notes
+        var counter: Int64 = 0
+        if fields.count > 4 {
+            guard let value = Int64(fields[4]), value < Int64.max - 1 else {
+                return .failed(line, uid, "the counter (the fifth field) is out of range")
+            }
+            counter = value
+        }
+        if fields.count > 6, OathLastUse.localTime(fields[6]) == nil {
+            return .failed(line, uid, "the time of the last login (the seventh field) must be YYYY-MM-DDThh:mm:ssL")
+        }
+        if fields.count > 5, let hotp = try? HOTP(secret: secret, digits: type.digits, algorithm: type.algorithm) {
+            let last = fields[5]
+            if last.utf8.count == type.digits, isDecimal(last),
+               KeyedHash.equal(Array(last.utf8), Array(hotp.code(counter: UInt64(counter)).utf8)) {
+                counter += 1
+                notes.append("the last code pam_oath accepted stays used")
+            } else if last.utf8.count != type.digits || !isDecimal(last) {
+                notes.append("the last OTP field is not a \(type.digits)-digit code and was left out")
+            }
+        }
+        var seed = HardwareTokenSeed(kind: .hotp, secret: secret, counter: counter)
+        seed.algorithm = type.algorithm
+        seed.digits = type.digits
+        var candidate = ImportCandidate(line: line, uid: uid, seed: seed, displayName: nil)
+        notes.insert("an event-based (HOTP) token, next counter \(counter)", at: 0)
+        candidate.note = notes.joined(separator: "; ")
         return .factor(candidate)
     }
 

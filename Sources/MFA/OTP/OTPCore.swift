@@ -24,6 +24,60 @@ package enum OTPCore {
         }
     }
 
+    /// Looks for two consecutive codes, `first` at some counter `c` in
+    /// `from ... through` and `second` at `c + 1`, keying the HMAC once and
+    /// computing the counters in batches. Returns `c + 1`, the counter of the
+    /// later code, or nil.
+    ///
+    /// The search computes one value per counter and compares it with both
+    /// codes, so it costs `through - from + 2` MACs whatever it finds.
+    package static func resyncHOTP(key: UnsafeRawBufferPointer, first: UnsafeRawBufferPointer,
+                                   second: UnsafeRawBufferPointer, from: UInt64, through: UInt64, digits: Int,
+                                   algorithm: OTPAlgorithm) -> UInt64? {
+        switch algorithm {
+        case .sha1: resync(SHA1Mac.self, key, first, second, from, through, digits)
+        case .sha256: resync(SHA256Mac.self, key, first, second, from, through, digits)
+        case .sha512: resync(SHA512Mac.self, key, first, second, from, through, digits)
+        }
+    }
+
+    private static func resync<M: OTPMac>(_: M.Type, _ key: UnsafeRawBufferPointer, _ first: UnsafeRawBufferPointer,
+                                          _ second: UnsafeRawBufferPointer, _ from: UInt64, _ through: UInt64,
+                                          _ digits: Int) -> UInt64? {
+        guard let one = OTPCode.parse(first, digits: digits), let two = OTPCode.parse(second, digits: digits),
+              from <= through, through < UInt64.max else { return nil }
+        var mac = M(key: key)
+        let batch = 32
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: batch) { counters in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: batch) { values in
+                // Whether the last value of the batch before matched `first`.
+                var previousMatched = false
+                var next = from
+                var found: UInt64?
+                while found == nil {
+                    // The counters up to `through + 1`, the later code of the last pair.
+                    var count = 0
+                    while count < batch && next <= through + 1 {
+                        counters[count] = next
+                        count += 1
+                        if next == UInt64.max { break }
+                        next += 1
+                    }
+                    guard count > 0 else { break }
+                    let taken = UnsafeBufferPointer(rebasing: counters[0..<count])
+                    mac.truncated(counters: taken, into: values)
+                    for index in 0..<count {
+                        let value = OTPCode.reduce(values[index], digits: digits)
+                        if previousMatched && OTPCode.equal(value, two) && found == nil { found = taken[index] }
+                        previousMatched = taken[index] <= through && OTPCode.equal(value, one)
+                    }
+                    if taken[count - 1] >= through + 1 { break }
+                }
+                return found
+            }
+        }
+    }
+
     /// Checks a code against the TOTP steps `step - window ... step + window`,
     /// trying the current step first, then the nearest ones outwards, and only
     /// steps after `after` (the last accepted step, for replay protection).

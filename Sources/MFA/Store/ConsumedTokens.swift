@@ -17,8 +17,11 @@
 /// entries of 24 bytes: 16 bytes of id, then a big-endian signed value:
 /// - a used credential: its token id, then until when the record must be
 ///   kept (a Unix time, never negative);
-/// - a TOTP factor's last accepted step: the factor's key (`UsedStep.key`),
-///   then the step's bitwise complement (negative: steps are never).
+/// - a TOTP factor's last accepted step (or an HOTP counter, a Yubico OTP's
+///   counters): the factor's key (`UsedStep.key`), then the step's bitwise
+///   complement (negative: steps are never);
+/// - a hardware TOTP token's drift: the key `UsedStep.driftKey`, then the
+///   complement of the drift plus `driftBias` (negative as well).
 ///
 /// NULL is generation 0 with no entries.
 package struct ConsumedTokens: Sendable, Equatable {
@@ -72,6 +75,14 @@ package struct ConsumedTokens: Sendable, Equatable {
         return nil
     }
 
+    /// The drift recorded for the factor whose drift key is `key`, if any.
+    package func drift(_ key: [UInt8]) -> Int64? {
+        lastStep(key).map { $0 - Self.driftBias }
+    }
+
+    /// What a drift is stored as, added to it: drifts are within ±2^32 steps.
+    private static let driftBias: Int64 = 1 << 40
+
     /// The column's next value with the credential `id` recorded until
     /// `until` (and `step`, if any, as its factor's last step) and the
     /// credentials whose date is before `now` dropped; nil if the row holds
@@ -95,11 +106,15 @@ package struct ConsumedTokens: Sendable, Equatable {
     package func touched(now: Int64, step: UsedStep? = nil) -> [UInt8] {
         // A step is recorded only as a key and a step that the column can hold.
         let recording = step.flatMap { $0.key.count == Self.idBytes && $0.step >= 0 ? $0 : nil }
+        let drift = recording.flatMap { $0.driftKey.count == Self.idBytes ? $0.drift : nil }
         var next = Self.nextHeader(bytes)
         for at in offsets {
             let value = value(at: at)
             if value < 0 {
                 if let recording, bytes[at..<at + Self.idBytes].elementsEqual(recording.key) { continue }
+                if drift != nil, let recording, bytes[at..<at + Self.idBytes].elementsEqual(recording.driftKey) {
+                    continue
+                }
                 next += bytes[at..<at + Self.entryBytes]
             } else if value >= now {
                 next += bytes[at..<at + Self.entryBytes]
@@ -108,15 +123,23 @@ package struct ConsumedTokens: Sendable, Equatable {
         if let recording {
             next += recording.key
             Self.append(~recording.step, to: &next)
+            if let drift {
+                next += recording.driftKey
+                Self.append(~(drift + Self.driftBias), to: &next)
+            }
         }
         return next
     }
 
     /// The column's next value without the step of the factor whose key is
-    /// `key` (the factor was removed); the rest as it is.
-    package func removingStep(_ key: [UInt8]) -> [UInt8] {
+    /// `key` (the factor was removed), nor any of `others` (its drift); the rest as it is.
+    package func removingStep(_ key: [UInt8], _ others: [[UInt8]] = []) -> [UInt8] {
         var next = Self.nextHeader(bytes)
-        for at in offsets where value(at: at) >= 0 || !bytes[at..<at + Self.idBytes].elementsEqual(key) {
+        for at in offsets {
+            let entry = bytes[at..<at + Self.idBytes]
+            if value(at: at) < 0 && (entry.elementsEqual(key) || others.contains { entry.elementsEqual($0) }) {
+                continue
+            }
             next += bytes[at..<at + Self.entryBytes]
         }
         return next

@@ -139,19 +139,22 @@ package struct FactorRecord: Sendable, Equatable {
     /// The columns an insert writes: `storedColumns`, then every kind's own.
     static let insertColumns = storedColumns + FactorRegistry.factorColumns
 
-    /// The values of `insertColumns`: its kind's own from `kindValues`, NULL in
-    /// every other kind's (and in its own when `kindValues` is empty: such a
-    /// factor's attempts find no parameters, a `storageError`).
+    /// The values of `insertColumns`: its kind's own (or those of the kind
+    /// whose columns it fills) from `kindValues`, NULL in every other kind's
+    /// (and in its own when `kindValues` is empty: such a factor's attempts
+    /// find no parameters, a `storageError`).
     /// - Throws: `storageError` if `kindValues` is not one value for each of its kind's columns.
     func insertValues() throws(MFAError) -> [SQLValue] {
-        let own = FactorRegistry.kind(factorID)?.factorColumns.count ?? 0
+        // A kind may fill another kind's columns (`SecondFactor.columnKind`).
+        let owner = FactorRegistry.kind(factorID).flatMap { FactorRegistry.kind($0.columnKind) }
+        let own = owner?.factorColumns.count ?? 0
         guard kindValues.isEmpty || kindValues.count == own else {
             throw MFAError(.storageError, "a new factor's values do not fit its kind's columns")
         }
         var values = storedValues
         values.reserveCapacity(Self.insertColumns.count)
         for kind in FactorRegistry.all {
-            if kind.id == factorID, !kindValues.isEmpty {
+            if kind.id == owner?.id, !kindValues.isEmpty {
                 values += kindValues
             } else {
                 values += Array(repeating: SQLValue.null, count: kind.factorColumns.count)

@@ -42,7 +42,8 @@ package enum AttemptResult: Sendable, Equatable {
 extension MFAStore {
     /// Everything a first-factor sign-in needs in one read: the user's
     /// factors, the user's record and the configuration documents; and for
-    /// each TOTP factor, the view its attempt would read (for `memo`).
+    /// each factor in the OATH columns (TOTP, HOTP), the view its attempt
+    /// would read (for `memo`).
     package func signInSnapshot(tenant: String, uid: String) throws(MFAError)
         -> (factors: [FactorRecord], user: UserRecord, documents: ConfigDocuments, views: [AttemptView]) {
         try database.read { (db) throws(MFAError) in
@@ -76,7 +77,7 @@ extension MFAStore {
                 guard !row.isNull(factor) else { return }
                 let found = try FactorRecord(owned: row, from: factor, tenant: tenant, uid: uid)
                 factors.append(found)
-                guard found.factorID == TOTPMultiFactorID,
+                guard Self.oathKinds.contains(found.factorID),
                       let failures = row.int(extras + 3), let userFailures = row.int(extras + 1),
                       let lastFailure = row.int(extras + 2),
                       let recorded = try? ConsumedTokens(row.value(extras)) else { return }
@@ -91,6 +92,12 @@ extension MFAStore {
             return (factors, first.user, first.documents, views)
         }
     }
+
+    /// The kinds whose attempt reads what the sign-in read holds: the OATH
+    /// columns of the factor's row, and nothing joined to it.
+    private static let oathKinds: Set<String> = Set(FactorRegistry.all.filter {
+        $0.columnKind == TOTPFactor.id && $0.attemptColumns == TOTPFactor.attemptColumns && $0.attemptJoin.isEmpty
+    }.map { $0.id })
 
     /// The sign-in read of a project's user (parameters: tenant, uid, tenant, uid).
     private static let projectSignInSQL = signInSQL(tenantDocument: nil)

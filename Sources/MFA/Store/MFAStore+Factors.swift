@@ -126,24 +126,25 @@ extension MFAStore {
         return out.sorted(by: FactorRecord.enrollmentOrder)
     }
 
-    /// Deletes a factor's row and its kind's own rows, and a TOTP factor's
-    /// last step from the user's row. The caller holds the user's row lock
-    /// (every caller does: the user's row is read, then written).
+    /// Deletes a factor's row and its kind's own rows, and the last step (and
+    /// drift) a kind that claims steps (`SecondFactor.claimsSteps`) recorded
+    /// in the user's row. The caller holds the user's row lock (every caller
+    /// does: the user's row is read, then written).
     static func delete(_ db: SQLConnection, _ factor: FactorRecord) throws(MFAError) {
-        if let kind = FactorRegistry.kind(factor.factorID) {
-            for table in kind.stateTables {
-                try db.execute("DELETE FROM \(table) WHERE enrollment_id = ?", [.text(factor.enrollmentID)])
-            }
+        let kind = FactorRegistry.kind(factor.factorID)
+        for table in kind?.stateTables ?? [] {
+            try db.execute("DELETE FROM \(table) WHERE enrollment_id = ?", [.text(factor.enrollmentID)])
         }
         try db.execute("DELETE FROM mfa_factors WHERE enrollment_id = ?", [.text(factor.enrollmentID)])
-        if factor.factorID == TOTPMultiFactorID,
+        if kind?.claimsSteps == true,
            let row = try db.query("SELECT consumed FROM mfa_users WHERE tenant = ? AND uid = ?",
                                   [.text(factor.tenant), .text(factor.uid)]).first, let column = row.first {
             let recorded = try ConsumedTokens(column)
             let key = UsedStep.key(factor.enrollmentID)
-            guard recorded.lastStep(key) != nil else { return }
+            let driftKey = UsedStep.driftKey(factor.enrollmentID)
+            guard recorded.lastStep(key) != nil || recorded.lastStep(driftKey) != nil else { return }
             try db.execute("UPDATE mfa_users SET consumed = ? WHERE tenant = ? AND uid = ?",
-                           [.blob(recorded.removingStep(key)), .text(factor.tenant), .text(factor.uid)])
+                           [.blob(recorded.removingStep(key, [driftKey])), .text(factor.tenant), .text(factor.uid)])
         }
     }
 

@@ -11,9 +11,10 @@ package struct SealedRow: Sendable, Equatable {
 }
 
 extension MFAStore {
-    /// Every table holding sealed values: the factors, and each kind's own.
+    /// Every table holding sealed values: the factors, each kind's own, and
+    /// the hardware tokens not yet assigned.
     static var sealedTables: [SealedTable] {
-        [SealedTable.factors] + FactorRegistry.all.flatMap { $0.sealedTables }
+        [SealedTable.factors] + FactorRegistry.all.flatMap { $0.sealedTables } + [TokenStore.sealedTable]
     }
 
     /// Sealed values not under `keyID` (or, with `legacy`, factors still

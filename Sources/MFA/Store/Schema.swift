@@ -24,14 +24,15 @@ package enum Schema {
     /// The core version this libmfa writes.
     package static var currentVersion: Int64 { Int64(CoreSchema.migrations.count) }
 
-    /// Every track: the core, then each registered factor's, then the
-    /// tracks of features with tables of their own (remembered devices,
-    /// the audit trail).
+    /// Every track: the core, the wrapped data keys' (`DataKeysSchema`), then
+    /// each registered factor's, then those of the features with tables of
+    /// their own (remembered devices, the audit trail, the hardware-token
+    /// inventory).
     static var tracks: [(name: String, migrations: [Migration])] {
-        [("schema_version", CoreSchema.migrations)]
+        [("schema_version", CoreSchema.migrations), (DataKeysSchema.track, DataKeysSchema.migrations)]
             + FactorRegistry.all.map { ("schema_version:" + $0.id, $0.migrations) }
             + [("schema_version:devices", DeviceStore.migrations)]
-            + [(AuditSchema.track, AuditSchema.migrations)]
+            + [(AuditSchema.track, AuditSchema.migrations), (TokenStore.track, TokenStore.migrations)]
     }
 
     /// Brings the database up to date.

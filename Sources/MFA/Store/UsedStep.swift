@@ -1,6 +1,8 @@
 /// A TOTP code's step claimed by a sign-in: it holds if the step is later
 /// than every step the factor accepted before, and is then recorded in the
-/// user's row (`ConsumedTokens`) as the factor's last step.
+/// user's row (`ConsumedTokens`) as the factor's last step. The counters of
+/// the other one-time-password kinds are claimed the same way: an HOTP
+/// code's counter, a Yubico OTP's use and session counters as one value.
 ///
 /// The factor's own row (`mfa_factors.totp_last_step`) keeps the step it
 /// was stored with (the enrollment's code, an imported counter) and is
@@ -16,12 +18,28 @@ package struct UsedStep: Sendable, Equatable {
     package let step: Int64
     /// The step the factor's own row holds (-1 for none).
     package let stored: Int64
+    /// A hardware TOTP token's drift (the step matched less the step of the
+    /// clock), recorded beside the step, or nil.
+    package let drift: Int64?
+    /// The key of the factor's drift in the user's row (empty without a drift).
+    package let driftKey: [UInt8]
 
-    /// The claim of `step` for the factor `enrollmentID`, whose own row holds `stored`.
-    package init(enrollmentID: String, step: Int64, stored: Int64) {
+    /// The claim of `step` for the factor `enrollmentID`, whose own row
+    /// holds `stored`; `drift`, if any, is remembered with it.
+    package init(enrollmentID: String, step: Int64, stored: Int64, drift: Int64? = nil) {
         key = Self.key(enrollmentID)
         self.step = step
         self.stored = stored
+        self.drift = drift.map { min(max($0, -Self.maxDrift), Self.maxDrift) }
+        driftKey = drift == nil ? [] : Self.driftKey(enrollmentID)
+    }
+
+    /// The largest drift remembered, in steps either way.
+    package static let maxDrift: Int64 = 1 << 32
+
+    /// The key of the factor `enrollmentID`'s drift in its user's row.
+    package static func driftKey(_ enrollmentID: String) -> [UInt8] {
+        key(enrollmentID + "\u{0}drift")
     }
 
     /// The key of the factor `enrollmentID` in its user's row.

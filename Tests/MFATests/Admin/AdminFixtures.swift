@@ -48,6 +48,14 @@ struct AdminFixture {
         return bytes
     }
 
+    /// Signs `uid` in with the HOTP code of `counter`.
+    func signIn(_ uid: String, tenant: String? = nil, enrollmentID: String, hotp: HOTP,
+                counter: UInt64) throws -> SignInResult {
+        let resolver = try resolver(user(uid, tenant: tenant))
+        return try resolver.resolveSignIn(with: HOTPMultiFactorGenerator.assertionForSignIn(
+            withEnrollmentID: enrollmentID, oneTimePassword: hotp.code(counter: counter)))
+    }
+
     /// Signs `uid` in with `totp` now.
     func signIn(_ uid: String, tenant: String? = nil, enrollmentID: String, totp: TOTP,
                 offset: Int64 = 0) throws -> SignInResult {

@@ -17,7 +17,7 @@ struct ImportTests {
         return (summary, reports)
     }
 
-    @Test("otpauth: TOTP imported, HOTP unsupported, bad lines reported by number; a re-run stores nothing",
+    @Test("otpauth: TOTP and HOTP imported (HOTP at its counter), bad lines reported by number; a re-run stores nothing",
           arguments: StoreKind.available)
     func otpauth(_ kind: StoreKind) throws {
         let fixture = try AdminFixture(kind)
@@ -33,10 +33,16 @@ struct ImportTests {
 
             """
         let (summary, reports) = try Self.run(fixture, text, .otpauth)
-        #expect(summary.lines == 8 && summary.imported == 2 && summary.unsupported == 1 && summary.failed == 3)
+        #expect(summary.lines == 8 && summary.imported == 3 && summary.unsupported == 0 && summary.failed == 3)
         #expect(reports.map(\.line) == [1, 4, 5, 6, 7, 8])
-        #expect(reports.map(\.outcome) == [.imported, .unsupported, .failed, .failed, .imported, .failed])
+        #expect(reports.map(\.outcome) == [.imported, .imported, .failed, .failed, .imported, .failed])
         #expect(reports[1].reason.contains("HOTP") && reports[1].uid == "bob")
+        let bob = try fixture.context.userFactors(uid: "bob")
+        #expect(bob.count == 1 && bob[0].factorID == "hotp")
+        let hotp = try HOTP(secret: Self.rfcSecret)
+        #expect(errorCode { try fixture.signIn("bob", enrollmentID: bob[0].uid, hotp: hotp, counter: 2) }
+            == .invalidVerificationCode, "a code below the URI's counter")
+        #expect(try fixture.signIn("bob", enrollmentID: bob[0].uid, hotp: hotp, counter: 3).factorID == "hotp")
         #expect(reports[5].reason.contains("10 to 128 bytes"))
         for report in reports { #expect(!report.reason.contains(Self.rfcBase32)) }
         let alice = try fixture.context.userFactors(uid: "alice")
@@ -49,12 +55,12 @@ struct ImportTests {
         #expect(fixture.log.all.contains { $0.kind == .enroll && $0.detail == "IMPORTED" && $0.actor == "migration" })
 
         let (again, againReports) = try Self.run(fixture, text, .otpauth)
-        #expect(again.imported == 0 && again.alreadyImported == 2 && again.failed == 3)
+        #expect(again.imported == 0 && again.alreadyImported == 3 && again.failed == 3)
         #expect(againReports[0].outcome == .alreadyImported && againReports[0].enrollmentID == alice[0].uid)
         #expect(try fixture.context.userFactors(uid: "alice").count == 1)
     }
 
-    @Test("users file: HOTP/T lines are TOTP, event tokens unsupported; codes match the RFC 6238 secret",
+    @Test("users file: HOTP/T lines are TOTP, HOTP and HOTP/E lines HOTP; codes match the RFC secrets",
           arguments: StoreKind.available)
     func usersFile(_ kind: StoreKind) throws {
         let fixture = try AdminFixture(kind)
@@ -71,9 +77,16 @@ struct ImportTests {
             HOTP/T30 ivan
             """
         let (summary, reports) = try Self.run(fixture, text, .oathUsersFile, tenant: "corp")
-        #expect(summary.imported == 2 && summary.unsupported == 2 && summary.failed == 5)
+        #expect(summary.imported == 4 && summary.unsupported == 0 && summary.failed == 5)
         #expect(reports.map(\.line) == [2, 3, 4, 5, 6, 7, 8, 9, 10])
         #expect(reports[1].reason.contains("PIN"))
+        let carol = try fixture.context.userFactors(uid: "carol", tenant: "corp")[0]
+        #expect(carol.factorID == "hotp")
+        #expect(try fixture.signIn("carol", tenant: "corp", enrollmentID: carol.uid, hotp: HOTP(secret: Self.rfcSecret),
+                                   counter: 0).factorID == "hotp")
+        let dave = try fixture.context.userFactors(uid: "dave", tenant: "corp")[0]
+        #expect(try fixture.signIn("dave", tenant: "corp", enrollmentID: dave.uid,
+                                   hotp: HOTP(secret: Self.rfcSecret, digits: 8), counter: 0).factorID == "hotp")
         let alice = try fixture.context.userFactors(uid: "alice", tenant: "corp")[0]
         #expect(try fixture.signIn("alice", tenant: "corp", enrollmentID: alice.uid,
                                    totp: TOTP(secret: Self.rfcSecret)).factorID == "totp")
@@ -175,17 +188,30 @@ struct ImportTests {
         #expect(unterminated.lines == 3)
     }
 
-    @Test("google-authenticator file without TOTP_AUTH is HOTP: unsupported, nothing stored",
+    @Test("google-authenticator file without TOTP_AUTH is HOTP at its HOTP_COUNTER; without that line, refused",
           arguments: StoreKind.available)
     func googleAuthenticatorHOTP(_ kind: StoreKind) throws {
         let fixture = try AdminFixture(kind)
         var reports: [ImportLineReport] = []
         let summary = try fixture.context.importGoogleAuthenticator(
-            "\(Self.rfcBase32)\n\" HOTP_COUNTER 1\n12345678\n", uid: "bob",
+            "\(Self.rfcBase32)\n\" HOTP_COUNTER 5\n\" WINDOW_SIZE 3\n12345678\n", uid: "bob",
             options: ImportOptions(actor: "migration")) { reports.append($0) }
-        #expect(summary.imported == 0 && summary.unsupported == 2)
-        #expect(reports.first { $0.line == 1 }?.reason.contains("TOTP_AUTH") == true)
-        #expect(try fixture.context.userFactors(uid: "bob").isEmpty)
+        #expect(summary.imported == 1 && summary.recoveryCodes == 1 && summary.unsupported == 0)
+        #expect(reports.first { $0.line == 3 }?.reason.contains("hotp.lookAhead") == true)
+        let bob = try fixture.context.userFactors(uid: "bob")
+        #expect(bob.map(\.factorID) == ["hotp", "recovery"])
+        let hotp = try HOTP(secret: Self.rfcSecret)
+        #expect(errorCode { try fixture.signIn("bob", enrollmentID: bob[0].uid, hotp: hotp, counter: 4) }
+            == .invalidVerificationCode, "the code before HOTP_COUNTER was used")
+        #expect(try fixture.signIn("bob", enrollmentID: bob[0].uid, hotp: hotp, counter: 5).factorID == "hotp")
+        reports = []
+        let uncounted = try fixture.context.importGoogleAuthenticator(
+            "\(Self.rfcBase32)\n12345678\n", uid: "carol", options: ImportOptions(actor: "migration")) {
+            reports.append($0)
+        }
+        #expect(uncounted.imported == 0 && uncounted.failed == 2)
+        #expect(reports.first { $0.line == 1 }?.reason.contains("HOTP_COUNTER") == true)
+        #expect(try fixture.context.userFactors(uid: "carol").isEmpty)
         let empty = try fixture.context.importGoogleAuthenticator("", uid: "bob", options: ImportOptions(actor: "m"))
         #expect(empty.failed == 1)
         let bad = try fixture.context.importGoogleAuthenticator("!!!!\n\" TOTP_AUTH\n", uid: "bob",

@@ -10,7 +10,7 @@ struct FlowFixture {
     var log: AuditLog { phone.log }
     static let config = """
         {"state":"ENABLED","providers":{"totp":"ENABLED","phone":"ENABLED","recovery":"ENABLED","webauthn":"ENABLED",
-         "email":"ENABLED"},
+         "email":"ENABLED","hotp":"ENABLED","yubico_otp":"ENABLED"},
          "phone":{"appVerification":"DISABLED"},"webauthn":{"rpId":"example.com"}}
         """
 
@@ -30,6 +30,10 @@ struct EnrolledFactor {
     var address: String?
     var codes: [String] = []
     var authenticator: TestAuthenticator?
+    /// An HOTP token's secret.
+    var hotpSecret: [UInt8]?
+    /// A YubiKey.
+    var yubiKey: YubiKeySimulator?
 }
 
 /// How the flow suites drive one factor kind, as a user of it would.
@@ -51,7 +55,8 @@ extension FactorDriver {
 }
 
 /// Every kind's driver: the suites run over all of them.
-let allDrivers: [any FactorDriver] = [TOTPDriver(), PhoneDriver(), RecoveryDriver(), WebAuthnDriver(), EmailDriver()]
+let allDrivers: [any FactorDriver] = [TOTPDriver(), PhoneDriver(), RecoveryDriver(), WebAuthnDriver(), EmailDriver(),
+                                      HOTPDriver(), YubicoOTPDriver()]
 
 struct TOTPDriver: FactorDriver {
     var factorID: String { TOTPMultiFactorID }
@@ -198,6 +203,73 @@ struct WebAuthnDriver: FactorDriver {
             clientDataJSON: unbase64url(response["clientDataJSON"] as! String),
             authenticatorData: unbase64url(response["authenticatorData"] as! String), signature: signature)
         return WebAuthnMultiFactorGenerator.assertionForSignIn(credentialJSON: json, enrollmentID: factor.info.uid)
+    }
+}
+
+/// An HOTP token an operator imported unassigned, claimed by its user with
+/// the code of counter 0; use n is the code of counter n + 1.
+struct HOTPDriver: FactorDriver {
+    var factorID: String { HOTPMultiFactorID }
+
+    func enroll(_ fixture: FlowFixture, _ user: MFAUser) throws -> EnrolledFactor {
+        var secret = [UInt8](repeating: 0, count: 20)
+        for index in secret.indices { secret[index] = UInt8.random(in: 0...255) }
+        let serial = "HT" + String(user.uid.utf8.reduce(UInt32(7)) { $0 &* 31 &+ UInt32($1) })
+        try fixture.context.importToken(.hotp(secret: secret, serial: serial), for: nil, tenant: user.tenant,
+                                        actor: "ops")
+        let multiFactor = fixture.context.multiFactor(for: user)
+        let code = try HOTP(secret: secret).code(counter: 0)
+        let info = try multiFactor.enroll(with: HOTPMultiFactorGenerator.assertionForEnrollment(
+            with: multiFactor.session(), serial: serial, oneTimePassword: code), displayName: "token")
+        return EnrolledFactor(info: info, hotpSecret: secret)
+    }
+
+    func right(_ fixture: FlowFixture, _ resolver: MultiFactorResolver, _ factor: EnrolledFactor,
+               use: Int) throws -> MultiFactorAssertion {
+        let code = try HOTP(secret: factor.hotpSecret!).code(counter: UInt64(use + 1))
+        return HOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.info.uid, oneTimePassword: code)
+    }
+
+    /// A code no counter within reach gives.
+    func wrong(_ fixture: FlowFixture, _ resolver: MultiFactorResolver,
+               _ factor: EnrolledFactor) throws -> MultiFactorAssertion {
+        let hotp = try HOTP(secret: factor.hotpSecret!)
+        let reach = Set((0...40).map { hotp.code(counter: $0) })
+        var wrong = 0
+        while reach.contains(String(format: "%06d", wrong)) { wrong += 1 }
+        return HOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.info.uid,
+                                                           oneTimePassword: String(format: "%06d", wrong))
+    }
+}
+
+/// A YubiKey an operator imported unassigned, claimed by its user with a
+/// touch; each use is a new touch.
+struct YubicoOTPDriver: FactorDriver {
+    var factorID: String { YubicoOTPMultiFactorID }
+
+    func enroll(_ fixture: FlowFixture, _ user: MFAUser) throws -> EnrolledFactor {
+        let key = YubiKeySimulator()
+        try fixture.context.importToken(key.seed, for: nil, tenant: user.tenant, actor: "ops")
+        let multiFactor = fixture.context.multiFactor(for: user)
+        let info = try multiFactor.enroll(with: YubicoOTPMultiFactorGenerator.assertionForEnrollment(
+            with: multiFactor.session(), otp: key.touch()), displayName: "yubikey")
+        return EnrolledFactor(info: info, yubiKey: key)
+    }
+
+    func right(_ fixture: FlowFixture, _ resolver: MultiFactorResolver, _ factor: EnrolledFactor,
+               use: Int) throws -> MultiFactorAssertion {
+        let key = factor.yubiKey!
+        return YubicoOTPMultiFactorGenerator.assertionForSignIn(
+            otp: key.otp(use: key.useCounter, session: UInt8(use + 1)), enrollmentID: use % 2 == 0 ? nil : factor.info.uid)
+    }
+
+    /// An OTP of the right public id, encrypted with another key.
+    func wrong(_ fixture: FlowFixture, _ resolver: MultiFactorResolver,
+               _ factor: EnrolledFactor) throws -> MultiFactorAssertion {
+        let key = factor.yubiKey!
+        return YubicoOTPMultiFactorGenerator.assertionForSignIn(
+            otp: key.otp(use: key.useCounter, session: 200, key: [UInt8](repeating: 9, count: 16)),
+            enrollmentID: factor.info.uid)
     }
 }
 

@@ -60,9 +60,10 @@ struct SeparateSchemaChangesTests {
 
     /// What every track's version is once a store is current.
     private static let current: [String: Int64] = [
-        "schema_version": Schema.currentVersion, "schema_version:totp": 3, "schema_version:phone": 1,
-        "schema_version:recovery": 1, "schema_version:webauthn": 2, "schema_version:email": 1,
-        "schema_version:devices": 1, "schema_version:audit": 1,
+        "schema_version": Schema.currentVersion, "schema_version:totp": 4, "schema_version:phone": 1,
+        "schema_version:recovery": 1, "schema_version:webauthn": 2, "schema_version:hotp": 1,
+        "schema_version:yubico_otp": 1, "schema_version:email": 1, "schema_version:devices": 1,
+        "schema_version:audit": 1, "schema_version:tokens": 1, "schema_version:keys": 1,
     ]
 
     /// The columns of `table` in the current schema, sorted.
@@ -100,7 +101,7 @@ struct SeparateSchemaChangesTests {
         #expect(try Self.columns("mfa_factors", database) == [
             "display_name", "enrolled_at", "enrollment_id", "factor_id", "failures", "key_id", "last_failure_at",
             "locked_until", "seal_format", "sealed", "tenant", "totp_algorithm", "totp_digits", "totp_last_step",
-            "totp_period", "uid",
+            "totp_period", "totp_serial", "totp_window", "uid", "yubico_counter", "yubico_public_id", "yubico_serial",
         ])
     }
 
@@ -187,7 +188,7 @@ struct SeparateSchemaChangesTests {
             try db.execute("UPDATE mfa_meta SET value = value + 1 WHERE name = 'schema_version:totp'", [])
         }
         #expect(errorCode { try MFAStore(database: database) } == .storageError)
-        #expect(try Self.versions(database)["schema_version:totp"] == 4)
+        #expect(try Self.versions(database)["schema_version:totp"] == 5)
     }
 
     @Test("which statements' failures mean their work is done already")

@@ -53,7 +53,7 @@ struct TOTPColumnsTests {
 
         let fixture = try PhoneFixture(store: location, config: FlowFixture.config, clock: clock)
         let version = try RawStore.query(location, "SELECT value FROM mfa_meta WHERE name = 'schema_version:totp'")
-        #expect(version.first?.first?.int == 3)
+        #expect(version.first?.first?.int == 4)
         #expect(try columns(location) == [imported: [2, 8, 60, stepNow], enrolled: [1, 6, 30, clock.now() / 30]])
         let table = kind == .sqlite
             ? "SELECT name FROM sqlite_master WHERE name = 'mfa_totp_factors'"

@@ -148,13 +148,13 @@ struct UsedStepTests {
         }
     }
 
-    @Test("the TOTP track is at version 3: a store of a newer track is refused", arguments: StoreKind.available)
+    @Test("the TOTP track is at version 4: a store of a newer track is refused", arguments: StoreKind.available)
     func schemaVersion(_ kind: StoreKind) throws {
         let location = try kind.freshLocation(file: true)
         _ = try PhoneFixture(store: location, config: FlowFixture.config)
         let version = try RawStore.query(location, "SELECT value FROM mfa_meta WHERE name = 'schema_version:totp'")
-        #expect(version.first?.first?.int == 3)
-        try RawStore.execute(location, "UPDATE mfa_meta SET value = 4 WHERE name = 'schema_version:totp'")
+        #expect(version.first?.first?.int == 4)
+        try RawStore.execute(location, "UPDATE mfa_meta SET value = 5 WHERE name = 'schema_version:totp'")
         #expect(errorCode { _ = try PhoneFixture(store: location, config: FlowFixture.config) } == .storageError)
     }
 }

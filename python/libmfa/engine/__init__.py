@@ -17,7 +17,9 @@ One module per part:
   assertion and its own C calls: :mod:`libmfa.engine.totp` (authenticator
   apps), :mod:`libmfa.engine.phone` (SMS codes) and
   :mod:`libmfa.engine.recovery_codes`, :mod:`libmfa.engine.webauthn`
-  (security keys and passkeys) and :mod:`libmfa.engine.email` (codes by email);
+  (security keys and passkeys), :mod:`libmfa.engine.email` (codes by
+  email), :mod:`libmfa.engine.hotp` (HOTP tokens) and
+  :mod:`libmfa.engine.yubico_otp` (YubiKeys);
 * :mod:`libmfa.engine.devices`: remembered devices ("remember this device").
 
 Quick start::
@@ -51,6 +53,8 @@ from .admin import (
     AdminStatsRow,
     AdminUser,
     AdminUserPage,
+    HardwareToken,
+    HardwareTokenPage,
     ImportLine,
     ImportSummary,
     KeyRotationResult,
@@ -67,10 +71,12 @@ from .email import (
     EmailMultiFactorGenerator,
 )
 from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiFactorSession
+from .hotp import HOTPMultiFactorAssertion, HOTPMultiFactorGenerator
 from .metrics import OTHER_TENANTS, PROMETHEUS_CONTENT_TYPE, MetricFamily, Metrics, MetricSample
 from .phone import PhoneAuthCredential, PhoneAuthProvider, PhoneMultiFactorAssertion, PhoneMultiFactorGenerator
 from .recovery_codes import RecoveryCodeMultiFactorAssertion, RecoveryCodes, RecoveryCodesMultiFactorGenerator
 from .totp import TOTPMultiFactorAssertion, TOTPMultiFactorGenerator, TOTPSecret
+from .yubico_otp import YubicoOTPMultiFactorAssertion, YubicoOTPMultiFactorGenerator
 from .webauthn import (
     WebAuthnAttestation,
     WebAuthnCredential,
@@ -97,6 +103,10 @@ __all__ = [
     "EmailMessage",
     "EmailMultiFactorAssertion",
     "EmailMultiFactorGenerator",
+    "HOTPMultiFactorAssertion",
+    "HOTPMultiFactorGenerator",
+    "HardwareToken",
+    "HardwareTokenPage",
     "ImportLine",
     "ImportSummary",
     "KeyRotationResult",
@@ -126,4 +136,6 @@ __all__ = [
     "WebAuthnCredentialInfo",
     "WebAuthnMultiFactorAssertion",
     "WebAuthnMultiFactorGenerator",
+    "YubicoOTPMultiFactorAssertion",
+    "YubicoOTPMultiFactorGenerator",
 ]

@@ -28,8 +28,8 @@ from .. import _args, _callbacks, _ffi, _lib, _memory
 from .._lib import lib
 from .._record import Record
 from ..errors import check, take_message
-from ..models import MultiFactorInfo
-from .flow import factor_info
+from ..models import MultiFactorInfo, User
+from .flow import c_user, factor_info
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -65,6 +65,14 @@ _ADMIN_FUNCTIONS = (
     "mfa_rotate_keys_batched",
     "mfa_check_seals",
     "mfa_seal_check_free",
+    "mfa_import_pskc",
+    "mfa_token_seed_init",
+    "mfa_token_import",
+    "mfa_admin_tokens_list",
+    "mfa_token_list_free",
+    "mfa_admin_token_assign",
+    "mfa_admin_token_remove",
+    "mfa_admin_hotp_resync",
 )
 
 #: The import formats by name (for :meth:`Admin.import_factors`).
@@ -73,6 +81,15 @@ _FORMATS = {
     "users_file": _ffi.MFA_IMPORT_USERS_FILE,
     "users-file": _ffi.MFA_IMPORT_USERS_FILE,
     "csv": _ffi.MFA_IMPORT_CSV,
+    "yubikey_csv": _ffi.MFA_IMPORT_YUBIKEY_CSV,
+    "yubikey-csv": _ffi.MFA_IMPORT_YUBIKEY_CSV,
+}
+
+#: The kinds a hardware token makes, by factor id (for :meth:`Admin.import_token`).
+_TOKEN_KINDS = {
+    "hotp": _ffi.MFA_FACTOR_HOTP,
+    "totp": _ffi.MFA_FACTOR_TOTP,
+    "yubico_otp": _ffi.MFA_FACTOR_YUBICO_OTP,
 }
 
 
@@ -230,9 +247,10 @@ class ImportLine(Record):
             ``"UNSUPPORTED"``, ``"FAILED"``, ``"NOTE"``.
         reason: why, in words, for people.
         enrollment_id: the factor stored or found, or None.
+        serial: the serial number of the hardware token the line is about, or None.
     """
 
-    __slots__ = ("line", "uid", "outcome", "outcome_name", "reason", "enrollment_id")
+    __slots__ = ("line", "uid", "outcome", "outcome_name", "reason", "enrollment_id", "serial")
 
     line: int
     uid: Optional[str]
@@ -240,28 +258,29 @@ class ImportLine(Record):
     outcome_name: str
     reason: str
     enrollment_id: Optional[str]
+    serial: Optional[str]
 
     def __init__(self, line: int, uid: Optional[str], outcome: int, outcome_name: str, reason: str,
-                 enrollment_id: Optional[str]) -> None:
+                 enrollment_id: Optional[str], serial: Optional[str] = None) -> None:
         self._set(line=line, uid=uid, outcome=outcome, outcome_name=outcome_name, reason=reason,
-                  enrollment_id=enrollment_id)
+                  enrollment_id=enrollment_id, serial=serial)
 
     @classmethod
     def _from_c(cls, fields: _ffi.mfa_import_line) -> ImportLine:
         """A copy of a borrowed ``mfa_import_line``."""
         return cls(int(fields.line), _memory.optional(fields.uid), int(fields.outcome),
                    _memory.required(fields.outcome_name), _memory.required(fields.reason),
-                   _memory.optional(fields.enrollment_id))
+                   _memory.optional(fields.enrollment_id), _memory.optional(fields.serial))
 
 
 class ImportSummary(Record):
     """The totals of an import (:meth:`Admin.import_factors`, :meth:`Admin.import_google_authenticator`).
 
     Attributes:
-        lines: lines read (blank lines and comments included).
-        imported: factors stored.
+        lines: lines read (blank lines and comments included; a PSKC file's key packages).
+        imported: factors stored, and hardware tokens stored unassigned.
         already_imported: lines whose factor the user already had.
-        unsupported: lines naming something libmfa does not do (HOTP).
+        unsupported: lines naming something libmfa does not do (a key of an unknown algorithm).
         failed: malformed or refused lines.
         recovery_codes: recovery codes stored (google-authenticator scratch codes).
         stopped: whether the progress callback stopped the import (the
@@ -286,6 +305,67 @@ class ImportSummary(Record):
                  recovery_codes: int, stopped: bool, reports: Tuple[ImportLine, ...] = ()) -> None:
         self._set(lines=lines, imported=imported, already_imported=already_imported, unsupported=unsupported,
                   failed=failed, recovery_codes=recovery_codes, stopped=stopped, reports=tuple(reports))
+
+
+class HardwareToken(Record):
+    """A hardware token as :meth:`Admin.list_tokens` lists it: unassigned, or a user's factor.
+
+    Attributes:
+        serial: the serial number (a YubiKey imported without one: its public id).
+        factor_id: what it makes: ``"hotp"``, ``"totp"`` or ``"yubico_otp"``.
+        kind: the factor kind (``FACTOR_*``).
+        tenant: the tenant, or None for the project.
+        public_id: a YubiKey's public id (modhex), else None.
+        issuer: the issuer or manufacturer the import named, or None.
+        uid: the user who has it as a factor, or None while it is unassigned.
+        enrollment_id: the factor it became, or None while it is unassigned.
+        time: Unix time of the import (unassigned) or of the enrollment (assigned).
+    """
+
+    __slots__ = ("serial", "factor_id", "kind", "tenant", "public_id", "issuer", "uid", "enrollment_id", "time")
+
+    serial: str
+    factor_id: str
+    kind: int
+    tenant: Optional[str]
+    public_id: Optional[str]
+    issuer: Optional[str]
+    uid: Optional[str]
+    enrollment_id: Optional[str]
+    time: int
+
+    def __init__(self, serial: str, factor_id: str, kind: int, tenant: Optional[str], public_id: Optional[str],
+                 issuer: Optional[str], uid: Optional[str], enrollment_id: Optional[str], time: int) -> None:
+        self._set(serial=serial, factor_id=factor_id, kind=kind, tenant=tenant, public_id=public_id, issuer=issuer,
+                  uid=uid, enrollment_id=enrollment_id, time=time)
+
+    @property
+    def assigned(self) -> bool:
+        """Whether it is a user's factor."""
+        return self.uid is not None
+
+
+class HardwareTokenPage(Record):
+    """One page of :meth:`Admin.list_tokens`.
+
+    Attributes:
+        tokens: the tokens (:class:`HardwareToken`), by tenant (the project first) then serial.
+        next_cursor: pass it back for the next page; None when this page is the last.
+    """
+
+    __slots__ = ("tokens", "next_cursor")
+
+    tokens: Tuple[HardwareToken, ...]
+    next_cursor: Optional[str]
+
+    def __init__(self, tokens: Tuple[HardwareToken, ...], next_cursor: Optional[str]) -> None:
+        self._set(tokens=tuple(tokens), next_cursor=next_cursor)
+
+    def __iter__(self) -> Iterator[HardwareToken]:
+        return iter(self.tokens)
+
+    def __len__(self) -> int:
+        return len(self.tokens)
 
 
 class KeyRotationResult(Record):
@@ -869,6 +949,215 @@ class Admin:
         _finish(status, err, call.failure)
         return _summary(out, call.reports())
 
+    def import_pskc(self, data: ImportText, key: Optional[bytes] = None, password: OptionalText = None,
+                    tenant: OptionalText = None, ignore_users: bool = False,
+                    batch_size: int = _ffi.MFA_IMPORT_BATCH_DEFAULT, report: Report = None,
+                    progress: Progress = None) -> ImportSummary:
+        """Import the keys of a PSKC 1.0 file (RFC 6030), as token vendors deliver their seeds.
+
+        HOTP, TOTP and Yubico OTP keys: each becomes the factor of its
+        ``UserId``, or, without one (or with ``ignore_users``), is stored
+        unassigned under its serial number, to be assigned with
+        :meth:`assign_token` or claimed by its user with a code. The XML is
+        read as hostile: a file that declares a DTD or uses an entity (XXE, a
+        billion laughs) is refused unread (:class:`libmfa.InvalidPSKCError`).
+        Encrypted values need the file's pre-shared ``key`` (16, 24 or 32
+        bytes) or its ``password`` (PBKDF2), never both; each is checked
+        against its MAC. Each key package gets one :class:`ImportLine`, on
+        the line of its ``Key`` element, with its ``serial``. Re-running it
+        stores nothing twice.
+
+        Args:
+            data: the file (bytes, or str), at most 64 MiB.
+            key: the pre-shared key, or None.
+            password: the password, or None.
+            tenant: the tenant of every key, or None for the project.
+            ignore_users: store every key unassigned, whatever its UserId.
+            batch_size: key packages per transaction.
+            report, progress: as for :meth:`import_factors` (``lines`` counts the key packages).
+
+        Returns:
+            An :class:`ImportSummary`.
+
+        Raises:
+            InvalidPSKCError: not a PSKC 1.0 container, XML that is not
+                well-formed or holds a DTD or an entity.
+            PSKCKeyMismatchError: encrypted and no key or password given, or the one given opens nothing.
+            InvalidArgumentError, TypeError, StorageError.
+        """
+        raw = _import_text(data)
+        if key is not None and not isinstance(key, (bytes, bytearray, memoryview)):
+            raise TypeError("key must be bytes or None, not %s" % type(key).__name__)
+        raw_key = bytes(key) if key is not None else None
+        raw_password = _args.optional_text(password, "password")
+        if not isinstance(ignore_users, bool):
+            raise TypeError("ignore_users must be a bool, not %s" % type(ignore_users).__name__)
+        flags = _ffi.MFA_PSKC_IGNORE_USERS if ignore_users else 0
+        call = _ImportCall(self._actor, tenant, batch_size, report, progress)
+        out = _ffi.mfa_import_summary()
+        err = ctypes.c_void_p()
+        with self._context._use() as handle:
+            status = lib.mfa_import_pskc(handle, ctypes.byref(out), raw, len(raw), raw_key,
+                                         len(raw_key) if raw_key is not None else 0, raw_password, flags,
+                                         ctypes.byref(call.options), ctypes.byref(err))
+        _finish(status, err, call.failure)
+        return _summary(out, call.reports())
+
+    # --- hardware tokens ------------------------------------------------------------------
+
+    def import_token(self, kind: str, secret: bytes, serial: OptionalText = None, user: Optional[User] = None,
+                     tenant: OptionalText = None, display_name: OptionalText = None, algorithm: str = "SHA1",
+                     digits: int = 6, period: int = 30, counter: int = 0, window: Optional[int] = None,
+                     public_id: OptionalText = None, private_id: Optional[bytes] = None) -> Optional[MultiFactorInfo]:
+        """Import one hardware token: as ``user``'s factor, or (``user`` None) unassigned under its serial.
+
+        Args:
+            kind: ``"hotp"``, ``"totp"`` or ``"yubico_otp"``.
+            secret: the HMAC key (HOTP, TOTP: 10 to 128 bytes) or the AES-128 key (YubiKey: 16 bytes).
+            serial: the serial number (needed for a token stored unassigned; a YubiKey defaults to its public id).
+            user: the user (only ``uid`` and ``tenant`` are read), or None.
+            tenant: the tenant of an unassigned token.
+            display_name: the factor's name.
+            algorithm, digits: HOTP and TOTP codes.
+            period: TOTP's time step in seconds.
+            counter: HOTP: the counter of the token's next code.
+            window: the token's own window (TOTP: +/- steps; HOTP: look-ahead), 0 to 10; None for the default.
+            public_id: a YubiKey's public id (modhex).
+            private_id: a YubiKey's private id (6 bytes).
+
+        Returns:
+            The new factor, or None for a token stored unassigned.
+
+        Raises:
+            SecondFactorExistsError: the user has this key, or the serial or public id is in the store.
+            InvalidArgumentError, SecondFactorLimitExceededError, TypeError, StorageError.
+        """
+        number = _TOKEN_KINDS.get(kind) if isinstance(kind, str) else None
+        if number is None:
+            raise _args.invalid("kind must be hotp, totp or yubico_otp")
+        raw_secret = _args.secret(secret, "secret")
+        secret_buffer = (ctypes.c_uint8 * max(len(raw_secret), 1)).from_buffer_copy(raw_secret.ljust(1, b"\0"))
+        seed = _ffi.mfa_token_seed()
+        check(lib.mfa_token_seed_init(ctypes.byref(seed), _ffi.MFA_TOKEN_SEED_VERSION))
+        seed.kind = number
+        seed.secret = ctypes.cast(secret_buffer, ctypes.POINTER(ctypes.c_uint8))
+        seed.secret_len = len(raw_secret)
+        seed.algorithm = _args.algorithm(algorithm)
+        seed.digits = _args.int32(digits, "digits")
+        seed.period = _args.int64(period, "period")
+        seed.counter = _args.uint64(counter, "counter")
+        seed.window = -1 if window is None else _args.int32(window, "window")
+        seed.serial = _args.optional_text(serial, "serial")
+        seed.public_id = _args.optional_text(public_id, "public_id")
+        raw_private = _args.secret(private_id, "private_id") if private_id is not None else None
+        private_buffer = None
+        if raw_private is not None:
+            private_buffer = (ctypes.c_uint8 * max(len(raw_private), 1)).from_buffer_copy(raw_private.ljust(1, b"\0"))
+            seed.private_id = ctypes.cast(private_buffer, ctypes.POINTER(ctypes.c_uint8))
+            seed.private_id_len = len(raw_private)
+        c_owner = c_user(user) if user is not None else None
+        out = ctypes.POINTER(_ffi.mfa_factor_info)()
+        err = ctypes.c_void_p()
+        try:
+            with self._context._use() as handle:
+                check(lib.mfa_token_import(handle, ctypes.byref(out), ctypes.byref(seed),
+                                           ctypes.byref(c_owner) if c_owner is not None else None,
+                                           _args.optional_text(tenant, "tenant"),
+                                           _args.optional_text(display_name, "display_name"), self._actor,
+                                           ctypes.byref(err)), err)
+            return factor_info(out.contents) if out else None
+        finally:
+            lib.mfa_factor_info_free(out)
+            ctypes.memset(secret_buffer, 0, ctypes.sizeof(secret_buffer))
+            if private_buffer is not None:
+                ctypes.memset(private_buffer, 0, ctypes.sizeof(private_buffer))
+
+    def list_tokens(self, tenant: Union[OptionalText, _AllTenants] = ALL_TENANTS, assigned: bool = False,
+                    limit: int = 100, cursor: OptionalText = None) -> HardwareTokenPage:
+        """One page of hardware tokens, by tenant then serial: the unassigned, and with ``assigned`` users' too.
+
+        Raises:
+            InvalidArgumentError: a limit out of range, a bad tenant or cursor.
+            TypeError, StorageError.
+        """
+        if isinstance(tenant, _AllTenants):
+            raw_tenant: Optional[bytes] = None
+        else:
+            raw_tenant = b"" if tenant is None else _args.text(tenant, "tenant")
+        if not isinstance(assigned, bool):
+            raise TypeError("assigned must be a bool, not %s" % type(assigned).__name__)
+        out = ctypes.POINTER(_ffi.mfa_token_list)()
+        err = ctypes.c_void_p()
+        try:
+            with self._context._use() as handle:
+                check(lib.mfa_admin_tokens_list(handle, ctypes.byref(out), raw_tenant,
+                                                _ffi.MFA_TOKENS_ASSIGNED if assigned else 0,
+                                                _args.int32(limit, "limit"), _args.optional_text(cursor, "cursor"),
+                                                ctypes.byref(err)), err)
+            page = out.contents
+            tokens = tuple(HardwareToken(
+                _memory.required(item.serial), _memory.required(item.factor_id), int(item.kind),
+                _memory.optional(item.tenant), _memory.optional(item.public_id), _memory.optional(item.issuer),
+                _memory.optional(item.uid), _memory.optional(item.enrollment_id), int(item.time))
+                for item in (page.items[index] for index in range(page.count)))
+            return HardwareTokenPage(tokens, _memory.optional(page.next_cursor))
+        finally:
+            lib.mfa_token_list_free(out)
+
+    def assign_token(self, serial: Text, uid: Text, tenant: OptionalText = None,
+                     display_name: OptionalText = None) -> MultiFactorInfo:
+        """Assign the unassigned token ``serial`` (a YubiKey's serial or public id) to the user ``uid``.
+
+        It becomes the user's factor and leaves the inventory, in one
+        transaction. Audited (``TOKEN_ASSIGNED`` and ``ENROLL`` detail
+        ``"ASSIGNED"``, with the actor).
+
+        Raises:
+            TokenNotFoundError: no unassigned token of the tenant has this serial.
+            SecondFactorLimitExceededError, InvalidArgumentError, TypeError, StorageError.
+        """
+        out = ctypes.POINTER(_ffi.mfa_factor_info)()
+        err = ctypes.c_void_p()
+        try:
+            with self._context._use() as handle:
+                check(lib.mfa_admin_token_assign(handle, ctypes.byref(out), _args.text(serial, "serial"),
+                                                 _args.text(uid, "uid"), _args.optional_text(tenant, "tenant"),
+                                                 _args.optional_text(display_name, "display_name"), self._actor,
+                                                 ctypes.byref(err)), err)
+            return factor_info(out.contents)
+        finally:
+            lib.mfa_factor_info_free(out)
+
+    def remove_token(self, serial: Text, tenant: OptionalText = None) -> None:
+        """Remove the unassigned token ``serial`` from the inventory (audited ``TOKEN_REMOVED``).
+
+        Raises:
+            TokenNotFoundError, InvalidArgumentError, TypeError, StorageError.
+        """
+        err = ctypes.c_void_p()
+        with self._context._use() as handle:
+            check(lib.mfa_admin_token_remove(handle, _args.text(serial, "serial"),
+                                             _args.optional_text(tenant, "tenant"), self._actor,
+                                             ctypes.byref(err)), err)
+
+    def resync_hotp(self, enrollment_id: Union[Text, MultiFactorInfo, AdminFactor], code: Text,
+                    next_code: Text) -> None:
+        """Bring an HOTP factor's counter forward with two consecutive codes from its token.
+
+        The pair may lie up to the configuration's ``hotp.resyncWindow``
+        counters ahead; the counter only moves forward; no failure is
+        counted. Audited (``TOKEN_RESYNCED``, detail ``"ADMIN"``, with the actor).
+
+        Raises:
+            InvalidVerificationCodeError: no such pair within the window (or below the counter).
+            MFAEnrollmentNotFoundError, InvalidArgumentError (not an HOTP factor), TypeError, StorageError.
+        """
+        err = ctypes.c_void_p()
+        with self._context._use() as handle:
+            check(lib.mfa_admin_hotp_resync(handle, _enrollment_id(enrollment_id), _args.code(code, "code"),
+                                            _args.code(next_code, "next_code"), self._actor, ctypes.byref(err)),
+                  err)
+
     # --- keys -----------------------------------------------------------------------------
 
     def rotate_keys(self, batch_size: int = 500, progress: Progress = None) -> KeyRotationResult:
@@ -905,6 +1194,33 @@ class Admin:
                                                  None, ctypes.byref(err))
         _finish(status, err, failure)
         return KeyRotationResult(int(out.rotated), int(out.remaining), bool(out.stopped))
+
+    def rewrap_keys(self, key_label: Text) -> int:
+        """Re-wrap the store's data keys under the key provider's key ``key_label`` (rotate the HSM key).
+
+        Each data key is unwrapped with the HSM key it is wrapped under now,
+        wrapped under ``key_label``, checked, and all are stored in one
+        transaction: no sealed record is touched, and contexts already open
+        go on signing users in meanwhile. Contexts opened later unwrap with
+        the new key; delete the old one from the token only after every store
+        it wrapped is re-wrapped. Audited: ``KEYS_ROTATED``, with the actor.
+
+        Returns:
+            The number of data keys re-wrapped.
+
+        Raises:
+            InvalidArgumentError: the context was opened without an HSM; a bad label.
+            KeyProviderKeyNotFoundError: the token holds no key ``key_label``.
+            KeyProviderLoginError, KeyProviderUnavailableError, KeyMismatchError,
+            StorageError: another process re-wrapped meanwhile (nothing changed).
+        """
+        raw_label = _args.text(key_label, "key_label")
+        count = ctypes.c_int64(0)
+        err = ctypes.c_void_p()
+        with self._context._use() as handle:
+            status = lib.mfa_keys_rewrap(handle, raw_label, self._actor, ctypes.byref(count), ctypes.byref(err))
+        check(status, err)
+        return int(count.value)
 
     def check_seals(self, batch_size: int = 1000, progress: Progress = None) -> SealCheck:
         """Open every sealed record (factor secrets, pending secrets, SMS codes) with the context's keys.

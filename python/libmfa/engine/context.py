@@ -103,6 +103,31 @@ def _config_text(config: object) -> bytes:
     raise TypeError("config must be a dict or a JSON string, not %s" % type(config).__name__)
 
 
+def _hsm_fields(module: object, token: object, slot: object, key: object, pin: object, pin_file: object,
+                pin_env: object) -> Optional[Dict[str, Any]]:
+    """The mfa_options fields of a PKCS#11 key provider, or None without ``hsm_module``."""
+    if module is None:
+        for name, value in (("hsm_token", token), ("hsm_slot", slot), ("hsm_key", key), ("hsm_pin", pin),
+                            ("hsm_pin_file", pin_file), ("hsm_pin_env", pin_env)):
+            if value is not None:
+                raise _args.invalid("%s needs hsm_module" % name)
+        return None
+    fields: Dict[str, Any] = {
+        "hsm_module": _args.text(os.fspath(module) if isinstance(module, os.PathLike) else module, "hsm_module"),
+        "hsm_key": _args.text(key, "hsm_key") if key is not None else None,
+        "hsm_token": _args.optional_text(token, "hsm_token"),
+        "hsm_pin": _args.optional_text(pin, "hsm_pin"),
+        "hsm_pin_file": _args.optional_text(os.fspath(pin_file) if isinstance(pin_file, os.PathLike) else pin_file,
+                                            "hsm_pin_file"),
+        "hsm_pin_env": _args.optional_text(pin_env, "hsm_pin_env"),
+    }
+    if slot is not None:
+        if isinstance(slot, bool) or not isinstance(slot, int) or slot < 0:
+            raise TypeError("hsm_slot must be a non-negative int or None")
+        fields["hsm_slot"] = slot
+    return fields
+
+
 class _Use:
     """``with context._use() as handle``: the C handle, counted so that close() waits for the call."""
 
@@ -205,6 +230,15 @@ class Context:
             ``. _ - :``; None for ``"main"``. Appends to one chain wait for
             each other; servers writing many events to one PostgreSQL store
             may each name their own (see :meth:`verify_audit_trail`).
+        hsm_module: instead of ``master_key``, the PKCS#11 module of an HSM
+            (``/usr/lib/softhsm/libsofthsm2.so``) whose AES key wraps the
+            store's data keys (docs/guides/hsm.md).
+        hsm_token: the token's label (or give ``hsm_slot``, its slot id).
+        hsm_slot: the token's slot id, when ``hsm_token`` is None.
+        hsm_key: the label of the AES key new data keys are wrapped with.
+        hsm_pin, hsm_pin_file, hsm_pin_env: the user PIN, given, in a file
+            (its first line), or in an environment variable (read with
+            ``secure_getenv``); exactly one.
         email_sender: the mail gateway for email codes, a callable receiving a
             :class:`libmfa.EmailMessage` (``to``, ``subject``, ``body``,
             ``code``, ``purpose``). Its return value is ignored; raising makes
@@ -233,7 +267,14 @@ class Context:
             ``email_sender`` and ``email_outbox``), an empty outbox path, a
             ``metrics_tenants`` out of range or with ``metrics=False``.
         KeyMismatchError: the store knows a key id given (``key_id`` or one of
-            ``previous_keys``) with another key under it; the message names the id.
+            ``previous_keys``) with another key under it; the message names the
+            id. With an HSM: the key under the label the store's data keys are
+            wrapped with does not unwrap them (it was replaced).
+        KeyProviderUnavailableError: the PKCS#11 module does not load, the
+            token is not found, or the HSM failed.
+        KeyProviderLoginError: the token refused the PIN.
+        KeyProviderKeyNotFoundError: the token holds no AES key under the
+            label (deleted, or mistyped for a new store).
         StorageError: the store cannot be opened, or was written by a newer libmfa.
     """
 
@@ -253,6 +294,13 @@ class Context:
         metrics: bool = True,
         metrics_tenants: Optional[int] = None,
         audit_chain: OptionalText = None,
+        hsm_module: Union[str, bytes, os.PathLike[str], None] = None,
+        hsm_token: OptionalText = None,
+        hsm_slot: Optional[int] = None,
+        hsm_key: OptionalText = None,
+        hsm_pin: OptionalText = None,
+        hsm_pin_file: Union[str, bytes, os.PathLike[str], None] = None,
+        hsm_pin_env: OptionalText = None,
         email_sender: Optional[Callable[[Any], object]] = None,
         email_outbox: Union[str, bytes, os.PathLike[str], None] = None,
     ) -> None:
@@ -263,8 +311,11 @@ class Context:
         self._busy = 0
         self._closing = False
         _lib.require(_ENGINE_FUNCTIONS, "engine")
-        if master_key is None:
-            raise TypeError("master_key is required (%d bytes)" % _ffi.MFA_MASTER_KEY_BYTES)
+        hsm = _hsm_fields(hsm_module, hsm_token, hsm_slot, hsm_key, hsm_pin, hsm_pin_file, hsm_pin_env)
+        if master_key is None and hsm is None:
+            raise TypeError("master_key is required (%d bytes), or hsm_module" % _ffi.MFA_MASTER_KEY_BYTES)
+        if master_key is not None and hsm is not None:
+            raise _args.invalid("give master_key or hsm_module, not both")
         for name, function in (("clock", clock), ("random", random), ("audit", audit),
                                ("sms_sender", sms_sender), ("app_verifier", app_verifier),
                                ("webauthn_trust", webauthn_trust), ("email_sender", email_sender)):
@@ -290,10 +341,13 @@ class Context:
             raise _args.invalid("email_outbox must not be empty")
 
         metrics_mode, tenant_bound = _metrics.options(metrics, metrics_tenants)
-        key_raw_id, key_buffer = _master_key(key_id, master_key, "master_key")
         pairs = _key_pairs(previous_keys)
         previous = (_ffi.mfa_master_key * max(len(pairs), 1))()
-        buffers = [key_buffer]
+        buffers: List[ctypes.Array[ctypes.c_uint8]] = []
+        key_raw_id = None
+        if master_key is not None:
+            key_raw_id, key_buffer = _master_key(key_id, master_key, "master_key")
+            buffers.append(key_buffer)
         for index, (pid, pkey) in enumerate(pairs):
             raw_id, buffer = _master_key(pid, pkey, "previous key")
             previous[index].id = raw_id
@@ -320,8 +374,12 @@ class Context:
         options = _ffi.mfa_options()
         check(lib.mfa_options_init(ctypes.byref(options), _ffi.MFA_OPTIONS_VERSION))
         options.store = store_raw
-        options.master_key.id = key_raw_id
-        options.master_key.key = ctypes.cast(key_buffer, ctypes.POINTER(ctypes.c_uint8))
+        if key_raw_id is not None:
+            options.master_key.id = key_raw_id
+            options.master_key.key = ctypes.cast(buffers[0], ctypes.POINTER(ctypes.c_uint8))
+        if hsm is not None:
+            for name, value in hsm.items():
+                setattr(options, name, value)
         if pairs:
             options.previous_keys = previous
             options.previous_key_count = len(pairs)

@@ -133,17 +133,20 @@ class TOTPMultiFactorAssertion(MultiFactorAssertion):
 
     Made by :class:`TOTPMultiFactorGenerator`: for enrollment it names the
     pending secret (``session_info``), for sign-in the enrolled factor
-    (``enrollment_id``); exactly one of the two is set. The password and the
+    (``enrollment_id``); exactly one of the two is set. To claim a TOTP
+    hardware token an operator imported unassigned, ``session_info`` is the
+    enrollment session and ``serial`` the token's. The password and the
     session info are left out of ``repr``.
 
     Attributes:
         one_time_password: the code from the authenticator app (str or bytes).
         session_info: the :class:`TOTPSecret`'s session info (enrollment), or None.
         enrollment_id: the enrolled factor's id (sign-in), or None.
+        serial: a hardware token's serial number (claiming it), or None.
         factor_id: always ``"totp"``.
     """
 
-    __slots__ = ("one_time_password", "session_info", "enrollment_id")
+    __slots__ = ("one_time_password", "session_info", "enrollment_id", "serial")
     _hidden = frozenset(["one_time_password", "session_info"])
     factor_id = TOTP_FACTOR_ID
     _kind = _ffi.MFA_FACTOR_TOTP
@@ -151,10 +154,12 @@ class TOTPMultiFactorAssertion(MultiFactorAssertion):
     one_time_password: Text
     session_info: Optional[Text]
     enrollment_id: Optional[Text]
+    serial: Optional[Text]
 
     def __init__(self, one_time_password: Text, session_info: Optional[Text] = None,
-                 enrollment_id: Optional[Text] = None) -> None:
-        self._set(one_time_password=one_time_password, session_info=session_info, enrollment_id=enrollment_id)
+                 enrollment_id: Optional[Text] = None, serial: Optional[Text] = None) -> None:
+        self._set(one_time_password=one_time_password, session_info=session_info, enrollment_id=enrollment_id,
+                  serial=serial)
 
     @property
     def for_enrollment(self) -> bool:
@@ -167,6 +172,7 @@ class TOTPMultiFactorAssertion(MultiFactorAssertion):
         fields = self._fields()
         fields.session_info = _args.text(self.session_info, "session_info")
         fields.code = _args.code(self.one_time_password, "one_time_password")
+        fields.serial = _args.optional_text(self.serial, "serial")
         return fields
 
     def _sign_in(self) -> _ffi.mfa_assertion:
@@ -186,6 +192,13 @@ class TOTPMultiFactorGenerator:
 
     def __init__(self) -> None:
         raise TypeError("TOTPMultiFactorGenerator has only static methods")
+
+    @staticmethod
+    def assertion_for_token(session: Union[MultiFactorSession, Text], serial: Text,
+                            one_time_password: Text) -> TOTPMultiFactorAssertion:
+        """An assertion that claims the unassigned TOTP hardware token ``serial`` for the user of ``session``."""
+        token = session.token if isinstance(session, MultiFactorSession) else session
+        return TOTPMultiFactorAssertion(one_time_password, session_info=token, serial=serial)
 
     @staticmethod
     def generate_secret(session: MultiFactorSession) -> TOTPSecret:

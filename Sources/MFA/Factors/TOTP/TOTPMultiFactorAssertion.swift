@@ -7,6 +7,9 @@ public struct TOTPMultiFactorAssertion: MultiFactorAssertion {
         case enrollment(sessionInfo: String)
         /// An enrolled factor, named by its enrollment id.
         case signIn(enrollmentID: String)
+        /// The unassigned TOTP hardware token with this serial, claimed by
+        /// the user of an enrollment session (`MultiFactorSession.token`).
+        case claim(session: String, serial: String)
     }
 
     /// What the password is for.

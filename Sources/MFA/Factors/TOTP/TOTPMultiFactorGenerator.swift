@@ -19,6 +19,15 @@ public enum TOTPMultiFactorGenerator {
         TOTPMultiFactorAssertion(target: .enrollment(sessionInfo: secret.sessionInfo), oneTimePassword: oneTimePassword)
     }
 
+    /// An assertion that enrolls the unassigned TOTP hardware token `serial`
+    /// (imported by an operator) for the user of `session`, proved by the
+    /// code it shows.
+    public static func assertionForEnrollment(with session: MultiFactorSession, serial: String,
+                                              oneTimePassword: String) -> TOTPMultiFactorAssertion {
+        TOTPMultiFactorAssertion(target: .claim(session: session.token, serial: serial),
+                                 oneTimePassword: oneTimePassword)
+    }
+
     /// An assertion that resolves a sign-in with the enrolled factor `enrollmentID`.
     public static func assertionForSignIn(withEnrollmentID enrollmentID: String,
                                           oneTimePassword: String) -> TOTPMultiFactorAssertion {

@@ -46,19 +46,66 @@ package enum TOTPStore {
             """,
             "DROP TABLE IF EXISTS mfa_totp_factors",
         ] },
+        // Version 4: hardware tokens. A factor's own window (±steps; NULL: the
+        // configuration's adjacentIntervals), read with the parameters, and the
+        // serial number of the token it was assigned from. HOTP factors keep
+        // their parameters, counter and look-ahead in these OATH columns too.
+        { _, _ in [
+            "ALTER TABLE mfa_factors ADD COLUMN totp_window BIGINT",
+            "ALTER TABLE mfa_factors ADD COLUMN totp_serial TEXT",
+        ] },
     ]
 
-    /// The TOTP factor's columns in its row of `mfa_factors`: algorithm,
-    /// digits, period, and the last step accepted before it was stored.
-    package static let factorColumns = ["totp_algorithm", "totp_digits", "totp_period", "totp_last_step"]
+    /// The OATH columns of a factor's row of `mfa_factors` (TOTP's, filled
+    /// by HOTP factors too): algorithm, digits, period (NULL for HOTP), the
+    /// last step (HOTP: counter) accepted before the factor was stored, the
+    /// factor's own window (NULL: the configuration's), and the serial of
+    /// the hardware token it came from (NULL for an app).
+    package static let factorColumns = ["totp_algorithm", "totp_digits", "totp_period", "totp_last_step",
+                                         "totp_window", "totp_serial"]
 
-    /// `factorColumns` as an attempt reads them from the factor row `f`
-    /// (kept: every sign-in read checks its row against their count).
-    package static let attemptColumns = factorColumns.map { "f." + $0 }
+    /// The columns an attempt reads from the factor row `f` (kept: every
+    /// sign-in read checks its row against their count): all but the serial.
+    package static let attemptColumns = factorColumns.dropLast().map { "f." + $0 }
 
-    /// The values of `factorColumns` for a new factor (`lastStep` -1: none).
-    package static func values(_ totp: TOTPParameters, lastStep: Int64) -> [SQLValue] {
-        [.int(Int64(totp.algorithm.rawValue)), .int(Int64(totp.digits)), .int(totp.period), .int(lastStep)]
+    /// The values of `factorColumns` for a new factor (`lastStep` -1: none;
+    /// `period` nil for HOTP; `window` nil: the configuration's).
+    package static func values(_ totp: TOTPParameters, lastStep: Int64, window: Int? = nil,
+                               serial: String? = nil) -> [SQLValue] {
+        [.int(Int64(totp.algorithm.rawValue)), .int(Int64(totp.digits)), .int(totp.period), .int(lastStep),
+         window.map { .int(Int64($0)) } ?? .null, serial.map(SQLValue.text) ?? .null]
+    }
+
+    /// The values of `factorColumns` for an HOTP factor whose next code is
+    /// the one of counter `next`.
+    package static func hotpValues(algorithm: OTPAlgorithm, digits: Int, next: Int64, lookAhead: Int? = nil,
+                                   serial: String? = nil) -> [SQLValue] {
+        [.int(Int64(algorithm.rawValue)), .int(Int64(digits)), .null, .int(next - 1),
+         lookAhead.map { .int(Int64($0)) } ?? .null, serial.map(SQLValue.text) ?? .null]
+    }
+
+    /// A factor's own window as read with an attempt (the fifth column):
+    /// nil for none, a value out of range `storageError`.
+    package static func window(_ row: [SQLValue]) throws(MFAError) -> Int? {
+        guard row.count >= 5 else { throw MFAError(.storageError, "a stored OATH factor has no window column") }
+        if row[4] == .null { return nil }
+        guard let raw = row[4].int, let window = Int(exactly: raw), OTPLimits.window.contains(window) else {
+            throw MFAError(.storageError, "a stored OATH factor's window is out of range")
+        }
+        return window
+    }
+
+    /// The algorithm and digits of a factor as read with an attempt, checked.
+    package static func oath(_ row: [SQLValue]) throws(MFAError) -> (algorithm: OTPAlgorithm, digits: Int) {
+        guard row.count >= 2, row[0] != .null else {
+            throw MFAError(.storageError, "a stored OATH factor has no parameters")
+        }
+        guard let rawAlgorithm = row[0].int, let rawDigits = row[1].int,
+              let algorithm = Int32(exactly: rawAlgorithm).flatMap(OTPAlgorithm.init(rawValue:)),
+              let digits = Int(exactly: rawDigits), OTPLimits.digits.contains(digits) else {
+            throw MFAError(.storageError, "a stored OATH factor has parameters out of range")
+        }
+        return (algorithm, digits)
     }
 
     /// Pending secrets, sealed for their pending id.
@@ -138,9 +185,11 @@ package enum TOTPStore {
 
     /// The claim of `step`: it must be later than the step the factor was
     /// stored with (`stored`) and than every step accepted since, else the
-    /// code was used already (a wrong attempt).
-    package static func claim(_ enrollmentID: String, step: Int64, stored: Int64 = -1) -> FactorClaim {
-        FactorClaim(step: UsedStep(enrollmentID: enrollmentID, step: step, stored: stored))
+    /// code was used already (a wrong attempt). A hardware token's `drift`
+    /// is remembered with it.
+    package static func claim(_ enrollmentID: String, step: Int64, stored: Int64 = -1,
+                              drift: Int64? = nil) -> FactorClaim {
+        FactorClaim(step: UsedStep(enrollmentID: enrollmentID, step: step, stored: stored, drift: drift))
     }
 }
 

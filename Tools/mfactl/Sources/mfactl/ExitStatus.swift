@@ -15,10 +15,12 @@ enum ExitStatus {
     /// The status for a library error.
     static func of(_ error: MFAError) -> Int32 {
         switch error.code {
-        case .mfaEnrollmentNotFound, .deviceNotFound: notFound
+        case .mfaEnrollmentNotFound, .deviceNotFound, .tokenNotFound: notFound
         case .storageError: storeError
-        case .crypto, .keyMismatch: keyError
-        case .invalidArgument, .invalidURI, .invalidBase32, .secondFactorLimitExceeded, .secondFactorExists: invalidData
+        case .crypto, .keyMismatch, .pskcKeyMismatch, .keyProviderLogin, .keyProviderKeyNotFound: keyError
+        case .keyProviderUnavailable: unavailable
+        case .invalidArgument, .invalidURI, .invalidBase32, .secondFactorLimitExceeded, .secondFactorExists,
+             .invalidPSKC, .invalidVerificationCode: invalidData
         default: storeError
         }
     }

@@ -71,8 +71,14 @@ enum KeyFile {
     /// 64 hexadecimal characters as 32 bytes.
     private static func decode(_ hex: ArraySlice<UInt8>) -> [UInt8]? {
         guard hex.count == 2 * MasterKey.byteCount else { return nil }
+        return bytes(ofHex: hex)
+    }
+
+    /// Hexadecimal digits (an even number, either case) as bytes; nil for anything else.
+    static func bytes(ofHex hex: ArraySlice<UInt8>) -> [UInt8]? {
+        guard hex.count % 2 == 0 else { return nil }
         var out: [UInt8] = []
-        out.reserveCapacity(MasterKey.byteCount)
+        out.reserveCapacity(hex.count / 2)
         var index = hex.startIndex
         while index < hex.endIndex {
             guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else { return nil }

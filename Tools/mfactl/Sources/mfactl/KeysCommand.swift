@@ -1,11 +1,11 @@
 import ArgumentParser
 import MFA
 
-/// `mfactl keys rotate|check`.
+/// `mfactl keys rotate|check|rewrap`.
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys", abstract: "Re-encrypt stored secrets under the current master key, or check them.",
-        subcommands: [Rotate.self, Check.self])
+        subcommands: [Rotate.self, Check.self, Rewrap.self])
 
     struct Rotate: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -73,6 +73,36 @@ struct KeysCommand: ParsableCommand {
                 if Interrupt.isRequested { throw Failure("interrupted", status: ExitStatus.interrupted) }
                 if result.failedCount > 0 {
                     throw Failure("\(result.failedCount) records do not open with the keys given", status: ExitStatus.keyError)
+                }
+            }
+        }
+    }
+
+    struct Rewrap: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Re-wrap the store's data keys under another key of the HSM (rotate the HSM key).",
+            discussion: """
+                Open the store with the HSM options as usual; --to names the HSM key to wrap with from \
+                now on (create it in the token first). No stored secret is touched: it takes a few HSM \
+                calls, and servers already running go on signing users in. Then set --hsm-key (or \
+                the module's key option) to the new label everywhere, and delete the old key from the \
+                token once every store it wrapped has been re-wrapped.
+                """)
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var actor: ActorOption
+        @Option(help: ArgumentHelp("The label of the HSM key to wrap with.", valueName: "label")) var to: String
+
+        func run() throws {
+            try running {
+                let context = try store.open()
+                let result = try context.rewrapDataKeys(to: to, actor: actor.name)
+                if output.json {
+                    Output.json(.object([("rewrapped", .int(Int64(result.rewrapped))), ("key", .string(to)),
+                                         ("previous", .array(result.previousLabels.map(JSONValue.string)))]))
+                } else {
+                    Terminal.out("re-wrapped \(Output.count(result.rewrapped)) data keys under \"\(to)\" "
+                        + "(before: \(result.previousLabels.joined(separator: ", ")))")
                 }
             }
         }

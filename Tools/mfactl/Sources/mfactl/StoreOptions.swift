@@ -26,10 +26,18 @@ struct StoreOptions: ParsableArguments {
         valueName: "path"))
     var previousKeyFile: [String] = []
 
-    /// Opens a context on the store with the keys given.
+    @OptionGroup var hsm: HSMOptions
+
+    /// Opens a context on the store with the keys given, or with the HSM.
     func open() throws -> MFAContext {
         guard let location = store ?? Terminal.environment("MFA_STORE") else {
             throw Failure("no store: give --store or set MFA_STORE", status: ExitStatus.usage)
+        }
+        if let provider = try hsm.provider() {
+            guard keyFile == nil, previousKeyFile.isEmpty else {
+                throw Failure("give --hsm-module or --key-file, not both", status: ExitStatus.usage)
+            }
+            return try MFAContext(options: MFAOptions(store: location, keyProvider: provider))
         }
         var entries: [(entry: KeyFile.Entry, source: String)]
         if let keyFile {

@@ -140,6 +140,18 @@ pub const MFA_ERR_INVALID_EMAIL: mfa_status = -35;
 pub const MFA_ERR_EMAIL_SEND_FAILED: mfa_status = -36;
 /// No remembered device of this user has this id.
 pub const MFA_ERR_DEVICE_NOT_FOUND: mfa_status = -37;
+/// Hardware tokens: no unassigned token of this tenant has this serial (or public id).
+pub const MFA_ERR_TOKEN_NOT_FOUND: mfa_status = -38;
+/// PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread).
+pub const MFA_ERR_INVALID_PSKC: mfa_status = -39;
+/// PSKC: the file's values are encrypted and no key or password was given, or the one given does not open them.
+pub const MFA_ERR_PSKC_KEY_MISMATCH: mfa_status = -40;
+/// mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does not load, the token is not found, the HSM or the host's callback failed); the message names the module, token or label, never the PIN.
+pub const MFA_ERR_KEY_PROVIDER_UNAVAILABLE: mfa_status = -45;
+/// mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given).
+pub const MFA_ERR_KEY_PROVIDER_LOGIN: mfa_status = -46;
+/// mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys are wrapped with (deleted), or under the label to wrap with; the message names the label.
+pub const MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND: mfa_status = -47;
 
 // --- One-time passwords --------------------------------------------------------------------------
 
@@ -314,6 +326,18 @@ pub const MFA_AUDIT_DEVICE_REVOKED: i32 = 18;
 /// Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
 pub const MFA_AUDIT_EMAIL_SENT: i32 = 19;
 
+/// Audit event: a hardware token was imported unassigned (mfa_import_pskc(), MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial.
+pub const MFA_AUDIT_TOKEN_IMPORTED: i32 = 20;
+
+/// Audit event: a hardware token became a user's factor: assigned by an operator (mfa_admin_token_assign()) or claimed by its user (mfa_enroll() with a serial).
+pub const MFA_AUDIT_TOKEN_ASSIGNED: i32 = 21;
+
+/// Audit event: an HOTP token's counter was brought forward by two consecutive codes (at sign-in, or mfa_admin_hotp_resync()).
+pub const MFA_AUDIT_TOKEN_RESYNCED: i32 = 22;
+
+/// Audit event: an operator removed an unassigned hardware token (mfa_admin_token_remove()).
+pub const MFA_AUDIT_TOKEN_REMOVED: i32 = 23;
+
 /// Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()).
 pub const MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS: i32 = 24;
 
@@ -330,7 +354,7 @@ pub const MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE: i32 = 25;
 pub struct mfa_audit_event {
     /// MFA_AUDIT_*.
     pub kind: i32,
-    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
+    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT", "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
     pub kind_name: *const c_char,
     /// The tenant, "" for the project.
     pub tenant: *const c_char,
@@ -454,6 +478,27 @@ pub struct mfa_webauthn_attestation {
 /// `int (*mfa_webauthn_trust_fn)(void *context, const mfa_webauthn_attestation *attestation)`
 pub type mfa_webauthn_trust_fn = Option<unsafe extern "C" fn(context: *mut c_void, attestation: *const mfa_webauthn_attestation) -> c_int>;
 
+/// A host key provider's wrap function: wraps the data key `key` (`key_len`
+/// = 32 bytes) under the host's key `label` (a cloud KMS key, a Vault transit
+/// key), bound to `aad` (the data key's id), and writes at most `out_cap`
+/// (4096) bytes to `out` and their number to `*out_len`. Returns MFA_OK, or
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_PROVIDER_LOGIN or
+/// MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (any other value counts as
+/// MFA_ERR_KEY_PROVIDER_UNAVAILABLE). Called by mfa_open() for a store's
+/// first data key and by mfa_keys_rewrap(); it must not call back into libmfa.
+///
+/// `int32_t (*mfa_key_wrap_fn)(void *context, const char *label, const uint8_t *key, size_t key_len, const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap, size_t *out_len)`
+pub type mfa_key_wrap_fn = Option<unsafe extern "C" fn(context: *mut c_void, label: *const c_char, key: *const u8, key_len: usize, aad: *const u8, aad_len: usize, out: *mut u8, out_cap: usize, out_len: *mut usize) -> i32>;
+
+/// A host key provider's unwrap function: unwraps `wrapped` (made by the wrap
+/// function under `label` with `aad`) and writes the `key_len` (32) key bytes
+/// to `key`, libmfa's guarded memory. Returns as mfa_key_wrap_fn; a key that
+/// does not unwrap (replaced) is MFA_ERR_KEY_MISMATCH. Called by mfa_open()
+/// once per data key.
+///
+/// `int32_t (*mfa_key_unwrap_fn)(void *context, const char *label, const uint8_t *wrapped, size_t wrapped_len, const uint8_t *aad, size_t aad_len, uint8_t *key, size_t key_len)`
+pub type mfa_key_unwrap_fn = Option<unsafe extern "C" fn(context: *mut c_void, label: *const c_char, wrapped: *const u8, wrapped_len: usize, aad: *const u8, aad_len: usize, key: *mut u8, key_len: usize) -> i32>;
+
 /// mfa_options.metrics: keep metrics, without a tenant label (the default).
 pub const MFA_METRICS_ON: i32 = 0;
 
@@ -469,7 +514,7 @@ pub const MFA_METRICS_TENANTS_DEFAULT: i32 = 100;
 /// Most tenants mfa_options.metrics_tenants may name.
 pub const MFA_METRICS_TENANTS_MAX: i32 = 10000;
 
-/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain and the email sender).
+/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain, the key provider and the email sender).
 pub const MFA_OPTIONS_VERSION: u32 = 3;
 
 /// How to open a context. Fill with mfa_options_init() or MFA_OPTIONS_INIT,
@@ -546,6 +591,30 @@ pub struct mfa_options {
     /// wait for each other (one verifiable order); servers that write many
     /// events to one PostgreSQL store may each name their own.
     pub audit_chain: *const c_char,
+    /// Version 3. The PKCS#11 module of an HSM holding the key that wraps the
+    /// store's data keys (such as "/usr/lib/softhsm/libsofthsm2.so"), or NULL.
+    /// With it (or with key_wrap), master_key and previous_keys stay unset:
+    /// the data keys are generated by libmfa, kept wrapped in the store, and
+    /// unwrapped at open (docs/guides/hsm.md).
+    pub hsm_module: *const c_char,
+    /// Version 3. The label of the HSM's token, or NULL to name it by hsm_slot.
+    pub hsm_token: *const c_char,
+    /// Version 3. The slot id of the HSM's token when hsm_token is NULL; -1 (the default) for none.
+    pub hsm_slot: i64,
+    /// Version 3. The label of the AES key (in the token, or the host's) new data keys are wrapped with.
+    pub hsm_key: *const c_char,
+    /// Version 3. The token's user PIN, or NULL to read it from hsm_pin_file or hsm_pin_env (set one of the three).
+    pub hsm_pin: *const c_char,
+    /// Version 3. A file whose first line is the PIN, or NULL.
+    pub hsm_pin_file: *const c_char,
+    /// Version 3. An environment variable holding the PIN (read with secure_getenv), or NULL.
+    pub hsm_pin_env: *const c_char,
+    /// Version 3. A host key provider's wrap function (with key_unwrap and hsm_key as its label), or NULL.
+    pub key_wrap: mfa_key_wrap_fn,
+    /// Version 3. A host key provider's unwrap function, or NULL.
+    pub key_unwrap: mfa_key_unwrap_fn,
+    /// Version 3. Passed to key_wrap and key_unwrap.
+    pub key_provider_context: *mut c_void,
     /// Version 3. The mail gateway for email codes, or NULL.
     pub email_sender: mfa_email_sender_fn,
     /// Version 3. Passed to email_sender.
@@ -595,6 +664,18 @@ pub const MFA_FACTOR_WEBAUTHN: i32 = 4;
 /// Factor kind: codes sent by email to an address (factor id "email").
 pub const MFA_FACTOR_EMAIL: i32 = 5;
 
+/// Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to 8-digit code.
+pub const MFA_FACTOR_HOTP: i32 = 6;
+
+/// Factor kind: a YubiKey typing a Yubico OTP (factor id "yubico_otp"), checked locally with its AES key.
+pub const MFA_FACTOR_YUBICO_OTP: i32 = 7;
+
+/// Longest HOTP resynchronization search: two consecutive codes are looked for this many counters ahead at most.
+pub const MFA_HOTP_RESYNC_MAX: i32 = 10000;
+
+/// Length of the OTP a YubiKey types with the usual 12-character public id (a Yubico OTP is 32 to 64 modhex characters).
+pub const MFA_YUBICO_OTP_LENGTH: i32 = 44;
+
 /// One enrolled second factor, of any kind. Strings are owned by the object
 /// that holds this struct.
 #[repr(C)]
@@ -602,7 +683,7 @@ pub const MFA_FACTOR_EMAIL: i32 = 5;
 pub struct mfa_factor_info {
     /// The enrollment id (28 URL-safe characters).
     pub uid: *const c_char,
-    /// The factor id: "totp", "phone", "recovery", "webauthn" or "email".
+    /// The factor id: "totp", "phone", "recovery", "webauthn", "email", "hotp" or "yubico_otp".
     pub factor_id: *const c_char,
     /// The user's name for the factor, or NULL.
     pub display_name: *const c_char,
@@ -699,8 +780,8 @@ pub struct mfa_sign_in_result {
     pub claims: *const mfa_claim,
 }
 
-/// Version of mfa_assertion understood by this header (2 added `credential`).
-pub const MFA_ASSERTION_VERSION: u32 = 2;
+/// Version of mfa_assertion understood by this header (2 added `credential`, 3 `serial` and `next_code`).
+pub const MFA_ASSERTION_VERSION: u32 = 3;
 
 /// Proof of a second factor, of any kind, for mfa_enroll() and mfa_resolve().
 /// Fill with mfa_assertion_init() or MFA_ASSERTION_INIT, set `kind`, and the
@@ -713,12 +794,22 @@ pub const MFA_ASSERTION_VERSION: u32 = 2;
 ///   MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
 ///   MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
 ///   MFA_FACTOR_EMAIL             verification_id, code         verification_id, code
+///   MFA_FACTOR_HOTP              session_info, serial, code    enrollment_id, code
+///   MFA_FACTOR_YUBICO_OTP        session_info, code            code, enrollment_id or NULL
 ///
 /// An email factor may also be enrolled without a code, from the user's
 /// sign-in address that the host says is verified (mfa_user.email and
 /// email_verified), when the configuration sets
 /// email.enrollVerifiedSignInEmail: kind MFA_FACTOR_EMAIL, session_info an
 /// enrollment session (mfa_session_new()), verification_id NULL.
+///
+/// Hardware tokens an operator imported unassigned are claimed by their user
+/// with a code: `session_info` is then the enrollment session itself
+/// (mfa_session_new()), `serial` the number printed on the token (an
+/// MFA_FACTOR_TOTP assertion with a serial claims a TOTP token), `code` what
+/// it shows; a YubiKey's OTP names the key itself, so it needs no serial. An
+/// HOTP token pressed many times away from the server is brought back by two
+/// consecutive codes, `code` then `next_code`, at sign-in or when claimed.
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct mfa_assertion {
@@ -726,18 +817,22 @@ pub struct mfa_assertion {
     pub version: u32,
     /// MFA_FACTOR_*.
     pub kind: i32,
-    /// The factor signed in with (TOTP; a recovery set, optional).
+    /// The factor signed in with (TOTP, HOTP; a recovery set or a YubiKey, optional).
     pub enrollment_id: *const c_char,
-    /// The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); for an email factor enrolled from the verified sign-in address, the enrollment session.
+    /// The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); to claim a hardware token or to enroll an email factor from the verified sign-in address, the enrollment session.
     pub session_info: *const c_char,
     /// The verification id of an SMS or email code (mfa_phone_start_enrollment(), mfa_phone_start_sign_in(), mfa_email_start_enrollment(), mfa_email_start_sign_in()).
     pub verification_id: *const c_char,
-    /// The code: from the authenticator app, the SMS or the email, or a recovery code as the user typed it.
+    /// The code: from the authenticator app, the SMS, the email, a hardware token, the OTP a YubiKey typed, or a recovery code as the user typed it.
     pub code: *const c_char,
     /// Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
     /// (credential.toJSON()), from navigator.credentials.create() to enroll
     /// or navigator.credentials.get() to sign in.
     pub credential: *const c_char,
+    /// Version 3. The serial number of a hardware token an operator imported unassigned, to claim it (HOTP, TOTP).
+    pub serial: *const c_char,
+    /// Version 3. HOTP: the code that follows `code` on the token, to resynchronize a token pressed beyond the look-ahead window; NULL otherwise.
+    pub next_code: *const c_char,
 }
 
 /// A freshly generated recovery-code set: show the codes to the user once
@@ -1079,13 +1174,20 @@ pub const MFA_IMPORT_USERS_FILE: i32 = 2;
 /// mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm,email` (base32 secret; a header line, blank fields and quoted fields allowed; an email field imports the address as an email factor, beside the secret or alone).
 pub const MFA_IMPORT_CSV: i32 = 3;
 
+/// mfa_import() format: the CSV lines YubiKeys are programmed with, stored
+/// as unassigned Yubico OTP tokens: the YubiKey Manager's (`ykman otp yubiotp
+/// --config-output`: serial, public id, private id, AES key, access code, time)
+/// and the YubiKey Personalization Tool's log (`Yubico OTP,time,slot,public
+/// id,private id,AES key,...`, whose tokens are known by their public id).
+pub const MFA_IMPORT_YUBIKEY_CSV: i32 = 4;
+
 /// Import outcome: a factor (or a recovery code) was stored.
 pub const MFA_IMPORT_IMPORTED: i32 = 1;
 
 /// Import outcome: the user already has a factor with this secret (a re-run); nothing was stored.
 pub const MFA_IMPORT_ALREADY_IMPORTED: i32 = 2;
 
-/// Import outcome: the line is valid but names something libmfa does not do (HOTP); nothing was stored.
+/// Import outcome: the line is valid but names something libmfa does not do (a key of an unknown algorithm); nothing was stored.
 pub const MFA_IMPORT_UNSUPPORTED: i32 = 3;
 
 /// Import outcome: the line is malformed or was refused (the reason says why); nothing was stored.
@@ -1121,6 +1223,8 @@ pub struct mfa_import_line {
     pub reason: *const c_char,
     /// The factor stored or found, or NULL.
     pub enrollment_id: *const c_char,
+    /// The serial number of the hardware token the line is about (stored unassigned, or assigned to `uid`), or NULL.
+    pub serial: *const c_char,
 }
 
 /// Receives the report of one line of an import, in line order; it runs on the calling thread and must not call back into libmfa.
@@ -1166,7 +1270,7 @@ pub struct mfa_import_options {
 pub struct mfa_import_summary {
     /// Lines read (blank lines and comments included).
     pub lines: i64,
-    /// Factors stored.
+    /// Factors stored, and hardware tokens stored unassigned.
     pub imported: i64,
     /// Lines whose factor the user already had.
     pub already_imported: i64,
@@ -1179,6 +1283,88 @@ pub struct mfa_import_summary {
     /// Whether the progress callback stopped the import (the batches before are stored; run it again to go on).
     pub stopped: bool,
 }
+
+/// Longest key mfa_import_pskc() takes for a file encrypted with a pre-shared key, in bytes (AES-256).
+pub const MFA_PSKC_KEY_MAX_BYTES: i32 = 32;
+
+/// Version of mfa_token_seed understood by this header.
+pub const MFA_TOKEN_SEED_VERSION: u32 = 1;
+
+/// One hardware token's seed, for mfa_token_import(). Fill with
+/// mfa_token_seed_init() or MFA_TOKEN_SEED_INIT, set `kind` and the fields
+/// that kind reads. Pointers are borrowed for the call.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_token_seed {
+    /// The struct version, set by mfa_token_seed_init() or MFA_TOKEN_SEED_INIT (1 to MFA_TOKEN_SEED_VERSION).
+    pub version: u32,
+    /// MFA_FACTOR_HOTP, MFA_FACTOR_TOTP or MFA_FACTOR_YUBICO_OTP.
+    pub kind: i32,
+    /// HOTP and TOTP: the HMAC key (10 to 128 bytes); Yubico OTP: the AES-128 key (16 bytes).
+    pub secret: *const u8,
+    /// Length of secret in bytes.
+    pub secret_len: usize,
+    /// HOTP and TOTP: MFA_ALG_SHA1, MFA_ALG_SHA256 or MFA_ALG_SHA512.
+    pub algorithm: i32,
+    /// HOTP and TOTP: 6 to 8.
+    pub digits: i32,
+    /// TOTP: the time step in seconds, 1 to MFA_PERIOD_MAX.
+    pub period: i64,
+    /// HOTP: the counter of the token's next code (0 for a new token).
+    pub counter: u64,
+    /// The token's own window (TOTP: +/- steps, HOTP: look-ahead), 0 to MFA_WINDOW_MAX, or -1 for the default.
+    pub window: i32,
+    /// The serial number (1 to 64 printable ASCII characters, no space), or NULL; needed to import it unassigned.
+    pub serial: *const c_char,
+    /// Yubico OTP: the public id, modhex (2 to 32 characters).
+    pub public_id: *const c_char,
+    /// Yubico OTP: the private id (6 bytes).
+    pub private_id: *const u8,
+    /// Length of private_id in bytes.
+    pub private_id_len: usize,
+}
+
+/// mfa_import_pskc() flag: store every key unassigned, whatever its UserId says.
+pub const MFA_PSKC_IGNORE_USERS: i32 = 1;
+
+/// A hardware token as mfa_admin_tokens_list() lists it.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_token {
+    /// The serial number (a Yubico OTP token without one: its public id).
+    pub serial: *const c_char,
+    /// What it makes: "hotp", "totp" or "yubico_otp".
+    pub factor_id: *const c_char,
+    /// The kind: MFA_FACTOR_*.
+    pub kind: i32,
+    /// The tenant, or NULL for the project.
+    pub tenant: *const c_char,
+    /// A Yubico OTP token's public id (modhex), else NULL.
+    pub public_id: *const c_char,
+    /// The issuer or manufacturer the import named, or NULL.
+    pub issuer: *const c_char,
+    /// The user who has it as a factor, or NULL while it is unassigned.
+    pub uid: *const c_char,
+    /// The factor it became, or NULL while it is unassigned.
+    pub enrollment_id: *const c_char,
+    /// Unix time of the import (unassigned) or of the enrollment (assigned).
+    pub time: i64,
+}
+
+/// One page of tokens, in one allocation: free with mfa_token_list_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_token_list {
+    /// Number of tokens.
+    pub count: usize,
+    /// The tokens, by tenant (the project first) then serial.
+    pub items: *const mfa_token,
+    /// Pass it to mfa_admin_tokens_list() for the next page; NULL when this page is the last.
+    pub next_cursor: *const c_char,
+}
+
+/// mfa_admin_tokens_list() flag: list the tokens that are users' factors too (by default only the unassigned).
+pub const MFA_TOKENS_ASSIGNED: i32 = 1;
 
 /// Most records per batch of mfa_rotate_keys_batched() and mfa_check_seals().
 pub const MFA_ROTATION_BATCH_MAX: i32 = 10000;
@@ -1563,7 +1749,15 @@ extern "C" {
     /// under that id is another one; the message names the id; nothing was read
     /// or written) or
     /// MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by a
-    /// newer libmfa). `err` as everywhere (see mfa.h).
+    /// newer libmfa). With a key provider (options->hsm_module, or key_wrap and
+    /// key_unwrap; version 3), the data keys are unwrapped by it and its
+    /// failures are named, never a fallback to another key:
+    /// MFA_ERR_KEY_PROVIDER_UNAVAILABLE (the module does not load, no such
+    /// token, the HSM failed), MFA_ERR_KEY_PROVIDER_LOGIN (the PIN refused),
+    /// MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key under the label the store's
+    /// data keys are wrapped with: deleted) and MFA_ERR_KEY_MISMATCH (the key
+    /// under that label does not unwrap them: replaced). No message holds the
+    /// PIN. `err` as everywhere (see mfa.h).
     pub fn mfa_open(out: *mut *mut mfa_ctx, options: *const mfa_options, err: *mut *mut c_char) -> i32;
 
     /// Closes a context and its store. NULL is a no-op. The context must not be
@@ -2151,6 +2345,75 @@ extern "C" {
     /// library does not know).
     pub fn mfa_webauthn_options_init(options: *mut mfa_webauthn_options, version: u32) -> i32;
 
+    // Hardware tokens: HOTP, TOTP and YubiKeys
+
+    /// Fills `seed` with the defaults of struct version `version` (pass
+    /// MFA_TOKEN_SEED_VERSION): no kind, no key, SHA1, 6 digits, 30 s, counter
+    /// 0, the default window (-1), no serial. MFA_TOKEN_SEED_INIT is the same as a
+    /// static initializer.
+    /// Returns MFA_OK or MFA_ERR_INVALID_ARGUMENT (NULL `seed`, a version 0 or
+    /// newer than the library's).
+    pub fn mfa_token_seed_init(seed: *mut mfa_token_seed, version: u32) -> i32;
+
+    /// Imports one hardware token (an administrative call: no session, no
+    /// code): as `user`'s factor, or, with `user` NULL, unassigned into the
+    /// inventory of `tenant` (NULL for the project), where it waits for
+    /// mfa_admin_token_assign() or for its user to claim it with a code
+    /// (mfa_enroll() with the serial). The user's tokens are not revoked; the
+    /// factor limit applies. Audited (MFA_AUDIT_ENROLL detail "IMPORTED", or
+    /// MFA_AUDIT_TOKEN_IMPORTED, with `actor`).
+    /// `out` may be NULL; else `*out` is the new factor (free with
+    /// mfa_factor_info_free()), or NULL for a token stored unassigned. Returns
+    /// MFA_OK, MFA_ERR_INVALID_ARGUMENT (the seed, a token with no user and no
+    /// serial, a bad actor), MFA_ERR_SECOND_FACTOR_EXISTS (the user has this key,
+    /// or a token of this serial or public id is in the store already),
+    /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_token_import(ctx: *mut mfa_ctx, out: *mut *mut mfa_factor_info, seed: *const mfa_token_seed, user: *const mfa_user, tenant: *const c_char, display_name: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Lists hardware tokens by tenant (the project first) then serial, one page
+    /// at a time: the unassigned ones, and with MFA_TOKENS_ASSIGNED in `flags`
+    /// those that are users' factors too. An administrative call.
+    /// `tenant` is NULL for every tenant and the project, "" for the project
+    /// only, or a tenant; `limit` is 1 to MFA_ADMIN_PAGE_MAX; `cursor` is NULL
+    /// for the first page, else the `next_cursor` of the page before. On MFA_OK,
+    /// `*out` is the page (free with mfa_token_list_free()). Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (limit, flags, tenant, cursor) or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_admin_tokens_list(ctx: *mut mfa_ctx, out: *mut *mut mfa_token_list, tenant: *const c_char, flags: i32, limit: i32, cursor: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Frees a page from mfa_admin_tokens_list(). NULL is a no-op.
+    pub fn mfa_token_list_free(list: *mut mfa_token_list);
+
+    /// Assigns the unassigned token `serial` (a YubiKey's serial or public id)
+    /// of `tenant` (NULL for the project) to the user `uid`: it becomes the
+    /// user's factor and leaves the inventory, in one transaction. An
+    /// administrative call; the factor limit applies; the user's tokens are
+    /// not revoked. Audited (MFA_AUDIT_TOKEN_ASSIGNED and MFA_AUDIT_ENROLL detail
+    /// "ASSIGNED", with `actor`).
+    /// `display_name` may be NULL. On MFA_OK, `*out` is the new factor (free with
+    /// mfa_factor_info_free()). Returns MFA_OK, MFA_ERR_TOKEN_NOT_FOUND,
+    /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_INVALID_ARGUMENT,
+    /// MFA_ERR_CRYPTO or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_admin_token_assign(ctx: *mut mfa_ctx, out: *mut *mut mfa_factor_info, serial: *const c_char, uid: *const c_char, tenant: *const c_char, display_name: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Removes the unassigned token `serial` of `tenant` (NULL for the project)
+    /// from the inventory. An administrative call, audited
+    /// (MFA_AUDIT_TOKEN_REMOVED, with `actor`); a token that is a user's factor
+    /// is removed as a factor (mfa_admin_unenroll()).
+    /// Returns MFA_OK, MFA_ERR_TOKEN_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_admin_token_remove(ctx: *mut mfa_ctx, serial: *const c_char, tenant: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Brings an HOTP factor's counter forward with two consecutive codes from
+    /// its token (`code`, then `next_code`), found within the configuration's
+    /// hotp.resyncWindow counters: a token pressed many times away from the
+    /// server. An administrative call (no sign-in is checked); the counter only
+    /// moves forward, and no failure is counted. Audited (MFA_AUDIT_TOKEN_RESYNCED,
+    /// detail "ADMIN", with `actor`).
+    /// Returns MFA_OK, MFA_ERR_INVALID_VERIFICATION_CODE (no such pair within
+    /// the window, or below the counter), MFA_ERR_MFA_ENROLLMENT_NOT_FOUND,
+    /// MFA_ERR_INVALID_ARGUMENT (not an HOTP factor, a bad actor), MFA_ERR_CRYPTO
+    /// or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_admin_hotp_resync(ctx: *mut mfa_ctx, enrollment_id: *const c_char, code: *const c_char, next_code: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
+
     // Administration: users, factors, imports, keys
 
     /// Lists the users that have second factors, one page at a time, ordered by
@@ -2261,10 +2524,12 @@ extern "C" {
     /// newer than the library's).
     pub fn mfa_import_options_init(options: *mut mfa_import_options, version: u32) -> i32;
 
-    /// Imports TOTP factors users already have in another system, one per line
-    /// of `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
-    /// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH, MFA_IMPORT_USERS_FILE
-    /// or MFA_IMPORT_CSV. An administrative call: no session, no code.
+    /// Imports factors users already have in another system, one per line of
+    /// `text` (`text_len` bytes of UTF-8, not NUL-terminated, at most
+    /// MFA_IMPORT_MAX_BYTES): `format` is MFA_IMPORT_OTPAUTH (TOTP and HOTP
+    /// URIs), MFA_IMPORT_USERS_FILE (TOTP, HOTP and HOTP/E lines with their
+    /// counters), MFA_IMPORT_CSV or MFA_IMPORT_YUBIKEY_CSV (YubiKeys, stored
+    /// unassigned under their serial). An administrative call: no session, no code.
     /// Lines end at LF, CR LF or a lone CR, and a leading UTF-8 byte order mark
     /// is skipped; CSV follows RFC 4180 (quoted fields hold commas, line breaks
     /// and doubled quotes; a header naming the columns sets their order). Every
@@ -2287,16 +2552,40 @@ extern "C" {
     pub fn mfa_import(ctx: *mut mfa_ctx, out: *mut mfa_import_summary, format: i32, text: *const u8, text_len: usize, options: *const mfa_import_options, err: *mut *mut c_char) -> i32;
 
     /// Imports one user's google-authenticator-libpam file (`~/.google_authenticator`,
-    /// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its TOTP
-    /// secret as a factor, its 8-digit scratch codes as the user's recovery codes
-    /// (replacing an earlier set), and each option line reported as it maps onto
-    /// libmfa (MFA_IMPORT_NOTE). A file without TOTP_AUTH is counter-based:
-    /// MFA_IMPORT_UNSUPPORTED, and nothing is stored. Re-running it stores
-    /// nothing twice. `options->progress` is not called (one file is one
+    /// `text_len` bytes of `text`) for `uid` (in `options->tenant`): its secret
+    /// as a factor (TOTP with TOTP_AUTH, else HOTP at its HOTP_COUNTER; a
+    /// counter-based file without that line is MFA_IMPORT_FAILED), its 8-digit
+    /// scratch codes as the user's recovery codes (replacing an earlier set),
+    /// and each option line reported as it maps onto libmfa (MFA_IMPORT_NOTE).
+    /// Re-running it stores nothing twice. `options->progress` is not called (one file is one
     /// transaction).
     /// On MFA_OK, `*out` holds the totals (zeroed on failure). Returns MFA_OK,
     /// MFA_ERR_INVALID_ARGUMENT (uid, options, text) or MFA_ERR_STORAGE_ERROR.
     pub fn mfa_import_google_authenticator(ctx: *mut mfa_ctx, out: *mut mfa_import_summary, uid: *const c_char, text: *const u8, text_len: usize, options: *const mfa_import_options, err: *mut *mut c_char) -> i32;
+
+    /// Imports the keys of a PSKC 1.0 file (RFC 6030), as token vendors deliver
+    /// their seeds (`file_len` bytes of UTF-8 XML at `file`, at most 64 MiB):
+    /// HOTP, TOTP and Yubico OTP keys, each stored as the factor of its
+    /// `UserId`, or unassigned under its serial number (without a UserId, or
+    /// with MFA_PSKC_IGNORE_USERS in `flags`), to be assigned with
+    /// mfa_admin_token_assign() or claimed by its user with a code. An
+    /// administrative call: no session, no code.
+    /// The XML is read as hostile: a file that declares a DTD or uses an
+    /// entity (an external entity, a billion laughs) is refused unread, as
+    /// MFA_ERR_INVALID_PSKC. Encrypted values need the file's pre-shared key
+    /// (`key`, `key_len` 16, 24 or 32 bytes) or its password (`password`, for
+    /// PBKDF2), never both; each value is checked against its MAC. Each key
+    /// package gets one report (`options->report`), on the line of its Key
+    /// element, with its serial (mfa_import_line.serial); a bad package does not
+    /// stop the import, and no report holds a secret. `options->batch_size` key
+    /// packages are stored per transaction. Re-running it stores nothing twice.
+    /// On MFA_OK, `*out` holds the totals (`lines` counts the key packages;
+    /// zeroed on failure). Returns MFA_OK, MFA_ERR_INVALID_PSKC,
+    /// MFA_ERR_PSKC_KEY_MISMATCH (encrypted and no key or password given, or the
+    /// one given opens none of its values), MFA_ERR_INVALID_ARGUMENT (options,
+    /// flags, a key of another size, a key and a password both, a password over
+    /// 1024 bytes) or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_import_pskc(ctx: *mut mfa_ctx, out: *mut mfa_import_summary, file: *const u8, file_len: usize, key: *const u8, key_len: usize, password: *const c_char, flags: i32, options: *const mfa_import_options, err: *mut *mut c_char) -> i32;
 
     /// Re-encrypts every stored secret that is not under the current master key,
     /// `batch_size` records (1 to MFA_ROTATION_BATCH_MAX) at a time, each batch
@@ -2330,6 +2619,24 @@ extern "C" {
 
     /// Frees what mfa_check_seals() found. NULL is a no-op.
     pub fn mfa_seal_check_free(check: *mut mfa_seal_check);
+
+    /// Re-wraps every data key of the store under the key provider's key
+    /// `key_label` (rotating the HSM key, or the host's KMS key): each is
+    /// unwrapped with the key it is wrapped under now, wrapped under
+    /// `key_label`, checked, and all are stored in one transaction. No sealed
+    /// record is touched (seconds, not a pass over the factors), and contexts
+    /// already open go on meanwhile; contexts opened later unwrap with the new
+    /// key. The old key may be deleted from the token once every store it
+    /// wrapped is re-wrapped. `actor` (NULL or 1 to MFA_ACTOR_MAX_BYTES bytes)
+    /// goes into the MFA_AUDIT_KEYS_ROTATED event. On MFA_OK, `*rewrapped`
+    /// (may be NULL) is the number of data keys re-wrapped. Returns MFA_OK,
+    /// MFA_ERR_INVALID_ARGUMENT (the context was opened without a key provider,
+    /// a bad label or actor), MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key
+    /// `key_label`, or the current one is gone), MFA_ERR_KEY_PROVIDER_LOGIN,
+    /// MFA_ERR_KEY_PROVIDER_UNAVAILABLE, MFA_ERR_KEY_MISMATCH (a data key does
+    /// not unwrap to the key this context holds) or MFA_ERR_STORAGE_ERROR
+    /// (another process re-wrapped meanwhile; nothing was changed).
+    pub fn mfa_keys_rewrap(ctx: *mut mfa_ctx, key_label: *const c_char, actor: *const c_char, rewrapped: *mut i64, err: *mut *mut c_char) -> i32;
 
     // The stored audit trail: reading, verifying, purging
 

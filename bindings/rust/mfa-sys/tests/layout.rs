@@ -98,6 +98,16 @@ int main(void) {
     printf("field mfa_options.metrics %zu %zu\n", offsetof(mfa_options, metrics), sizeof(((mfa_options *)0)->metrics));
     printf("field mfa_options.metrics_tenants %zu %zu\n", offsetof(mfa_options, metrics_tenants), sizeof(((mfa_options *)0)->metrics_tenants));
     printf("field mfa_options.audit_chain %zu %zu\n", offsetof(mfa_options, audit_chain), sizeof(((mfa_options *)0)->audit_chain));
+    printf("field mfa_options.hsm_module %zu %zu\n", offsetof(mfa_options, hsm_module), sizeof(((mfa_options *)0)->hsm_module));
+    printf("field mfa_options.hsm_token %zu %zu\n", offsetof(mfa_options, hsm_token), sizeof(((mfa_options *)0)->hsm_token));
+    printf("field mfa_options.hsm_slot %zu %zu\n", offsetof(mfa_options, hsm_slot), sizeof(((mfa_options *)0)->hsm_slot));
+    printf("field mfa_options.hsm_key %zu %zu\n", offsetof(mfa_options, hsm_key), sizeof(((mfa_options *)0)->hsm_key));
+    printf("field mfa_options.hsm_pin %zu %zu\n", offsetof(mfa_options, hsm_pin), sizeof(((mfa_options *)0)->hsm_pin));
+    printf("field mfa_options.hsm_pin_file %zu %zu\n", offsetof(mfa_options, hsm_pin_file), sizeof(((mfa_options *)0)->hsm_pin_file));
+    printf("field mfa_options.hsm_pin_env %zu %zu\n", offsetof(mfa_options, hsm_pin_env), sizeof(((mfa_options *)0)->hsm_pin_env));
+    printf("field mfa_options.key_wrap %zu %zu\n", offsetof(mfa_options, key_wrap), sizeof(((mfa_options *)0)->key_wrap));
+    printf("field mfa_options.key_unwrap %zu %zu\n", offsetof(mfa_options, key_unwrap), sizeof(((mfa_options *)0)->key_unwrap));
+    printf("field mfa_options.key_provider_context %zu %zu\n", offsetof(mfa_options, key_provider_context), sizeof(((mfa_options *)0)->key_provider_context));
     printf("field mfa_options.email_sender %zu %zu\n", offsetof(mfa_options, email_sender), sizeof(((mfa_options *)0)->email_sender));
     printf("field mfa_options.email_sender_context %zu %zu\n", offsetof(mfa_options, email_sender_context), sizeof(((mfa_options *)0)->email_sender_context));
     printf("field mfa_options.email_outbox %zu %zu\n", offsetof(mfa_options, email_outbox), sizeof(((mfa_options *)0)->email_outbox));
@@ -154,6 +164,8 @@ int main(void) {
     printf("field mfa_assertion.verification_id %zu %zu\n", offsetof(mfa_assertion, verification_id), sizeof(((mfa_assertion *)0)->verification_id));
     printf("field mfa_assertion.code %zu %zu\n", offsetof(mfa_assertion, code), sizeof(((mfa_assertion *)0)->code));
     printf("field mfa_assertion.credential %zu %zu\n", offsetof(mfa_assertion, credential), sizeof(((mfa_assertion *)0)->credential));
+    printf("field mfa_assertion.serial %zu %zu\n", offsetof(mfa_assertion, serial), sizeof(((mfa_assertion *)0)->serial));
+    printf("field mfa_assertion.next_code %zu %zu\n", offsetof(mfa_assertion, next_code), sizeof(((mfa_assertion *)0)->next_code));
     printf("struct mfa_recovery_codes %zu %zu\n", sizeof(mfa_recovery_codes), ALIGN(mfa_recovery_codes));
     printf("field mfa_recovery_codes.count %zu %zu\n", offsetof(mfa_recovery_codes, count), sizeof(((mfa_recovery_codes *)0)->count));
     printf("field mfa_recovery_codes.codes %zu %zu\n", offsetof(mfa_recovery_codes, codes), sizeof(((mfa_recovery_codes *)0)->codes));
@@ -256,6 +268,7 @@ int main(void) {
     printf("field mfa_import_line.outcome_name %zu %zu\n", offsetof(mfa_import_line, outcome_name), sizeof(((mfa_import_line *)0)->outcome_name));
     printf("field mfa_import_line.reason %zu %zu\n", offsetof(mfa_import_line, reason), sizeof(((mfa_import_line *)0)->reason));
     printf("field mfa_import_line.enrollment_id %zu %zu\n", offsetof(mfa_import_line, enrollment_id), sizeof(((mfa_import_line *)0)->enrollment_id));
+    printf("field mfa_import_line.serial %zu %zu\n", offsetof(mfa_import_line, serial), sizeof(((mfa_import_line *)0)->serial));
     printf("struct mfa_import_options %zu %zu\n", sizeof(mfa_import_options), ALIGN(mfa_import_options));
     printf("field mfa_import_options.version %zu %zu\n", offsetof(mfa_import_options, version), sizeof(((mfa_import_options *)0)->version));
     printf("field mfa_import_options.actor %zu %zu\n", offsetof(mfa_import_options, actor), sizeof(((mfa_import_options *)0)->actor));
@@ -273,6 +286,34 @@ int main(void) {
     printf("field mfa_import_summary.failed %zu %zu\n", offsetof(mfa_import_summary, failed), sizeof(((mfa_import_summary *)0)->failed));
     printf("field mfa_import_summary.recovery_codes %zu %zu\n", offsetof(mfa_import_summary, recovery_codes), sizeof(((mfa_import_summary *)0)->recovery_codes));
     printf("field mfa_import_summary.stopped %zu %zu\n", offsetof(mfa_import_summary, stopped), sizeof(((mfa_import_summary *)0)->stopped));
+    printf("struct mfa_token_seed %zu %zu\n", sizeof(mfa_token_seed), ALIGN(mfa_token_seed));
+    printf("field mfa_token_seed.version %zu %zu\n", offsetof(mfa_token_seed, version), sizeof(((mfa_token_seed *)0)->version));
+    printf("field mfa_token_seed.kind %zu %zu\n", offsetof(mfa_token_seed, kind), sizeof(((mfa_token_seed *)0)->kind));
+    printf("field mfa_token_seed.secret %zu %zu\n", offsetof(mfa_token_seed, secret), sizeof(((mfa_token_seed *)0)->secret));
+    printf("field mfa_token_seed.secret_len %zu %zu\n", offsetof(mfa_token_seed, secret_len), sizeof(((mfa_token_seed *)0)->secret_len));
+    printf("field mfa_token_seed.algorithm %zu %zu\n", offsetof(mfa_token_seed, algorithm), sizeof(((mfa_token_seed *)0)->algorithm));
+    printf("field mfa_token_seed.digits %zu %zu\n", offsetof(mfa_token_seed, digits), sizeof(((mfa_token_seed *)0)->digits));
+    printf("field mfa_token_seed.period %zu %zu\n", offsetof(mfa_token_seed, period), sizeof(((mfa_token_seed *)0)->period));
+    printf("field mfa_token_seed.counter %zu %zu\n", offsetof(mfa_token_seed, counter), sizeof(((mfa_token_seed *)0)->counter));
+    printf("field mfa_token_seed.window %zu %zu\n", offsetof(mfa_token_seed, window), sizeof(((mfa_token_seed *)0)->window));
+    printf("field mfa_token_seed.serial %zu %zu\n", offsetof(mfa_token_seed, serial), sizeof(((mfa_token_seed *)0)->serial));
+    printf("field mfa_token_seed.public_id %zu %zu\n", offsetof(mfa_token_seed, public_id), sizeof(((mfa_token_seed *)0)->public_id));
+    printf("field mfa_token_seed.private_id %zu %zu\n", offsetof(mfa_token_seed, private_id), sizeof(((mfa_token_seed *)0)->private_id));
+    printf("field mfa_token_seed.private_id_len %zu %zu\n", offsetof(mfa_token_seed, private_id_len), sizeof(((mfa_token_seed *)0)->private_id_len));
+    printf("struct mfa_token %zu %zu\n", sizeof(mfa_token), ALIGN(mfa_token));
+    printf("field mfa_token.serial %zu %zu\n", offsetof(mfa_token, serial), sizeof(((mfa_token *)0)->serial));
+    printf("field mfa_token.factor_id %zu %zu\n", offsetof(mfa_token, factor_id), sizeof(((mfa_token *)0)->factor_id));
+    printf("field mfa_token.kind %zu %zu\n", offsetof(mfa_token, kind), sizeof(((mfa_token *)0)->kind));
+    printf("field mfa_token.tenant %zu %zu\n", offsetof(mfa_token, tenant), sizeof(((mfa_token *)0)->tenant));
+    printf("field mfa_token.public_id %zu %zu\n", offsetof(mfa_token, public_id), sizeof(((mfa_token *)0)->public_id));
+    printf("field mfa_token.issuer %zu %zu\n", offsetof(mfa_token, issuer), sizeof(((mfa_token *)0)->issuer));
+    printf("field mfa_token.uid %zu %zu\n", offsetof(mfa_token, uid), sizeof(((mfa_token *)0)->uid));
+    printf("field mfa_token.enrollment_id %zu %zu\n", offsetof(mfa_token, enrollment_id), sizeof(((mfa_token *)0)->enrollment_id));
+    printf("field mfa_token.time %zu %zu\n", offsetof(mfa_token, time), sizeof(((mfa_token *)0)->time));
+    printf("struct mfa_token_list %zu %zu\n", sizeof(mfa_token_list), ALIGN(mfa_token_list));
+    printf("field mfa_token_list.count %zu %zu\n", offsetof(mfa_token_list, count), sizeof(((mfa_token_list *)0)->count));
+    printf("field mfa_token_list.items %zu %zu\n", offsetof(mfa_token_list, items), sizeof(((mfa_token_list *)0)->items));
+    printf("field mfa_token_list.next_cursor %zu %zu\n", offsetof(mfa_token_list, next_cursor), sizeof(((mfa_token_list *)0)->next_cursor));
     printf("struct mfa_rotation_result %zu %zu\n", sizeof(mfa_rotation_result), ALIGN(mfa_rotation_result));
     printf("field mfa_rotation_result.rotated %zu %zu\n", offsetof(mfa_rotation_result, rotated), sizeof(((mfa_rotation_result *)0)->rotated));
     printf("field mfa_rotation_result.remaining %zu %zu\n", offsetof(mfa_rotation_result, remaining), sizeof(((mfa_rotation_result *)0)->remaining));
@@ -632,6 +673,46 @@ fn rust_layout() -> Vec<String> {
         lines.push(format!("field mfa_options.audit_chain {} {}", offset!(T, audit_chain), size));
         let value = MaybeUninit::<T>::uninit();
         #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_module) });
+        lines.push(format!("field mfa_options.hsm_module {} {}", offset!(T, hsm_module), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_token) });
+        lines.push(format!("field mfa_options.hsm_token {} {}", offset!(T, hsm_token), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_slot) });
+        lines.push(format!("field mfa_options.hsm_slot {} {}", offset!(T, hsm_slot), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_key) });
+        lines.push(format!("field mfa_options.hsm_key {} {}", offset!(T, hsm_key), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_pin) });
+        lines.push(format!("field mfa_options.hsm_pin {} {}", offset!(T, hsm_pin), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_pin_file) });
+        lines.push(format!("field mfa_options.hsm_pin_file {} {}", offset!(T, hsm_pin_file), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).hsm_pin_env) });
+        lines.push(format!("field mfa_options.hsm_pin_env {} {}", offset!(T, hsm_pin_env), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_wrap) });
+        lines.push(format!("field mfa_options.key_wrap {} {}", offset!(T, key_wrap), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_unwrap) });
+        lines.push(format!("field mfa_options.key_unwrap {} {}", offset!(T, key_unwrap), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_provider_context) });
+        lines.push(format!("field mfa_options.key_provider_context {} {}", offset!(T, key_provider_context), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).email_sender) });
         lines.push(format!("field mfa_options.email_sender {} {}", offset!(T, email_sender), size));
         let value = MaybeUninit::<T>::uninit();
@@ -854,6 +935,14 @@ fn rust_layout() -> Vec<String> {
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).credential) });
         lines.push(format!("field mfa_assertion.credential {} {}", offset!(T, credential), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).serial) });
+        lines.push(format!("field mfa_assertion.serial {} {}", offset!(T, serial), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).next_code) });
+        lines.push(format!("field mfa_assertion.next_code {} {}", offset!(T, next_code), size));
     }
     {
         type T = mfa_sys::mfa_recovery_codes;
@@ -1262,6 +1351,10 @@ fn rust_layout() -> Vec<String> {
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).enrollment_id) });
         lines.push(format!("field mfa_import_line.enrollment_id {} {}", offset!(T, enrollment_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).serial) });
+        lines.push(format!("field mfa_import_line.serial {} {}", offset!(T, serial), size));
     }
     {
         type T = mfa_sys::mfa_import_options;
@@ -1330,6 +1423,118 @@ fn rust_layout() -> Vec<String> {
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).stopped) });
         lines.push(format!("field mfa_import_summary.stopped {} {}", offset!(T, stopped), size));
+    }
+    {
+        type T = mfa_sys::mfa_token_seed;
+        lines.push(format!("struct mfa_token_seed {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).version) });
+        lines.push(format!("field mfa_token_seed.version {} {}", offset!(T, version), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).kind) });
+        lines.push(format!("field mfa_token_seed.kind {} {}", offset!(T, kind), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).secret) });
+        lines.push(format!("field mfa_token_seed.secret {} {}", offset!(T, secret), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).secret_len) });
+        lines.push(format!("field mfa_token_seed.secret_len {} {}", offset!(T, secret_len), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).algorithm) });
+        lines.push(format!("field mfa_token_seed.algorithm {} {}", offset!(T, algorithm), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).digits) });
+        lines.push(format!("field mfa_token_seed.digits {} {}", offset!(T, digits), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).period) });
+        lines.push(format!("field mfa_token_seed.period {} {}", offset!(T, period), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).counter) });
+        lines.push(format!("field mfa_token_seed.counter {} {}", offset!(T, counter), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).window) });
+        lines.push(format!("field mfa_token_seed.window {} {}", offset!(T, window), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).serial) });
+        lines.push(format!("field mfa_token_seed.serial {} {}", offset!(T, serial), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).public_id) });
+        lines.push(format!("field mfa_token_seed.public_id {} {}", offset!(T, public_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).private_id) });
+        lines.push(format!("field mfa_token_seed.private_id {} {}", offset!(T, private_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).private_id_len) });
+        lines.push(format!("field mfa_token_seed.private_id_len {} {}", offset!(T, private_id_len), size));
+    }
+    {
+        type T = mfa_sys::mfa_token;
+        lines.push(format!("struct mfa_token {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).serial) });
+        lines.push(format!("field mfa_token.serial {} {}", offset!(T, serial), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).factor_id) });
+        lines.push(format!("field mfa_token.factor_id {} {}", offset!(T, factor_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).kind) });
+        lines.push(format!("field mfa_token.kind {} {}", offset!(T, kind), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).tenant) });
+        lines.push(format!("field mfa_token.tenant {} {}", offset!(T, tenant), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).public_id) });
+        lines.push(format!("field mfa_token.public_id {} {}", offset!(T, public_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).issuer) });
+        lines.push(format!("field mfa_token.issuer {} {}", offset!(T, issuer), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).uid) });
+        lines.push(format!("field mfa_token.uid {} {}", offset!(T, uid), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).enrollment_id) });
+        lines.push(format!("field mfa_token.enrollment_id {} {}", offset!(T, enrollment_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).time) });
+        lines.push(format!("field mfa_token.time {} {}", offset!(T, time), size));
+    }
+    {
+        type T = mfa_sys::mfa_token_list;
+        lines.push(format!("struct mfa_token_list {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).count) });
+        lines.push(format!("field mfa_token_list.count {} {}", offset!(T, count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).items) });
+        lines.push(format!("field mfa_token_list.items {} {}", offset!(T, items), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).next_cursor) });
+        lines.push(format!("field mfa_token_list.next_cursor {} {}", offset!(T, next_cursor), size));
     }
     {
         type T = mfa_sys::mfa_rotation_result;
@@ -1654,7 +1859,7 @@ fn every_struct_has_the_c_layout() {
 
 #[test]
 fn every_function_is_in_the_library() {
-    let addresses: [usize; 102] = [
+    let addresses: [usize; 111] = [
         mfa_sys::mfa_version as *const () as usize,
         mfa_sys::mfa_version_string as *const () as usize,
         mfa_sys::mfa_errstr as *const () as usize,
@@ -1731,6 +1936,13 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_webauthn_credentials_list as *const () as usize,
         mfa_sys::mfa_webauthn_credential_list_free as *const () as usize,
         mfa_sys::mfa_webauthn_options_init as *const () as usize,
+        mfa_sys::mfa_token_seed_init as *const () as usize,
+        mfa_sys::mfa_token_import as *const () as usize,
+        mfa_sys::mfa_admin_tokens_list as *const () as usize,
+        mfa_sys::mfa_token_list_free as *const () as usize,
+        mfa_sys::mfa_admin_token_assign as *const () as usize,
+        mfa_sys::mfa_admin_token_remove as *const () as usize,
+        mfa_sys::mfa_admin_hotp_resync as *const () as usize,
         mfa_sys::mfa_admin_list_users as *const () as usize,
         mfa_sys::mfa_admin_user_page_free as *const () as usize,
         mfa_sys::mfa_admin_user_factors as *const () as usize,
@@ -1745,9 +1957,11 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_import_options_init as *const () as usize,
         mfa_sys::mfa_import as *const () as usize,
         mfa_sys::mfa_import_google_authenticator as *const () as usize,
+        mfa_sys::mfa_import_pskc as *const () as usize,
         mfa_sys::mfa_rotate_keys_batched as *const () as usize,
         mfa_sys::mfa_check_seals as *const () as usize,
         mfa_sys::mfa_seal_check_free as *const () as usize,
+        mfa_sys::mfa_keys_rewrap as *const () as usize,
         mfa_sys::mfa_trail_query_init as *const () as usize,
         mfa_sys::mfa_trail_read as *const () as usize,
         mfa_sys::mfa_trail_record_list_free as *const () as usize,

@@ -162,6 +162,30 @@ pub enum Error {
     ///
     /// Status `MFA_ERR_DEVICE_NOT_FOUND` (-37).
     DeviceNotFound(String),
+    /// Hardware tokens: no unassigned token of this tenant has this serial (or public id).
+    ///
+    /// Status `MFA_ERR_TOKEN_NOT_FOUND` (-38).
+    TokenNotFound(String),
+    /// PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread).
+    ///
+    /// Status `MFA_ERR_INVALID_PSKC` (-39).
+    InvalidPskc(String),
+    /// PSKC: the file's values are encrypted and no key or password was given, or the one given does not open them.
+    ///
+    /// Status `MFA_ERR_PSKC_KEY_MISMATCH` (-40).
+    PskcKeyMismatch(String),
+    /// mfa_open, mfa_keys_rewrap: the key provider cannot be reached or used (the PKCS#11 module does not load, the token is not found, the HSM or the host's callback failed); the message names the module, token or label, never the PIN.
+    ///
+    /// Status `MFA_ERR_KEY_PROVIDER_UNAVAILABLE` (-45).
+    KeyProviderUnavailable(String),
+    /// mfa_open, mfa_keys_rewrap: the key provider refused the PIN (wrong, locked, or none given).
+    ///
+    /// Status `MFA_ERR_KEY_PROVIDER_LOGIN` (-46).
+    KeyProviderLogin(String),
+    /// mfa_open, mfa_keys_rewrap: the token holds no secret key under the label the store's data keys are wrapped with (deleted), or under the label to wrap with; the message names the label.
+    ///
+    /// Status `MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND` (-47).
+    KeyProviderKeyNotFound(String),
     /// A status code this binding does not know, with its message.
     Unknown {
         /// The C status code.
@@ -212,6 +236,12 @@ impl Error {
             -35 => Error::InvalidEmail(message),
             -36 => Error::EmailSendFailed(message),
             -37 => Error::DeviceNotFound(message),
+            -38 => Error::TokenNotFound(message),
+            -39 => Error::InvalidPskc(message),
+            -40 => Error::PskcKeyMismatch(message),
+            -45 => Error::KeyProviderUnavailable(message),
+            -46 => Error::KeyProviderLogin(message),
+            -47 => Error::KeyProviderKeyNotFound(message),
             _ => Error::Unknown { status, message },
         }
     }
@@ -256,6 +286,12 @@ impl Error {
             Error::InvalidEmail(_) => -35,
             Error::EmailSendFailed(_) => -36,
             Error::DeviceNotFound(_) => -37,
+            Error::TokenNotFound(_) => -38,
+            Error::InvalidPskc(_) => -39,
+            Error::PskcKeyMismatch(_) => -40,
+            Error::KeyProviderUnavailable(_) => -45,
+            Error::KeyProviderLogin(_) => -46,
+            Error::KeyProviderKeyNotFound(_) => -47,
             Error::Unknown { status, .. } => *status,
         }
     }
@@ -300,6 +336,12 @@ impl Error {
             Error::InvalidEmail(_) => "INVALID_EMAIL",
             Error::EmailSendFailed(_) => "EMAIL_SEND_FAILED",
             Error::DeviceNotFound(_) => "DEVICE_NOT_FOUND",
+            Error::TokenNotFound(_) => "TOKEN_NOT_FOUND",
+            Error::InvalidPskc(_) => "INVALID_PSKC",
+            Error::PskcKeyMismatch(_) => "PSKC_KEY_MISMATCH",
+            Error::KeyProviderUnavailable(_) => "KEY_PROVIDER_UNAVAILABLE",
+            Error::KeyProviderLogin(_) => "KEY_PROVIDER_LOGIN",
+            Error::KeyProviderKeyNotFound(_) => "KEY_PROVIDER_KEY_NOT_FOUND",
             Error::Unknown { .. } => "UNKNOWN",
         }
     }
@@ -344,6 +386,12 @@ impl Error {
             Error::InvalidEmail(message) => message,
             Error::EmailSendFailed(message) => message,
             Error::DeviceNotFound(message) => message,
+            Error::TokenNotFound(message) => message,
+            Error::InvalidPskc(message) => message,
+            Error::PskcKeyMismatch(message) => message,
+            Error::KeyProviderUnavailable(message) => message,
+            Error::KeyProviderLogin(message) => message,
+            Error::KeyProviderKeyNotFound(message) => message,
             Error::Unknown { message, .. } => message,
         }
     }
@@ -373,6 +421,14 @@ pub enum FactorKind {
     ///
     /// `MFA_FACTOR_EMAIL` (5).
     Email,
+    /// Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to 8-digit code.
+    ///
+    /// `MFA_FACTOR_HOTP` (6).
+    Hotp,
+    /// Factor kind: a YubiKey typing a Yubico OTP (factor id "yubico_otp"), checked locally with its AES key.
+    ///
+    /// `MFA_FACTOR_YUBICO_OTP` (7).
+    YubicoOtp,
     /// A number this binding does not know (a newer library).
     Other(i32),
 }
@@ -386,6 +442,8 @@ impl FactorKind {
             3 => FactorKind::RecoveryCodes,
             4 => FactorKind::Webauthn,
             5 => FactorKind::Email,
+            6 => FactorKind::Hotp,
+            7 => FactorKind::YubicoOtp,
             other => FactorKind::Other(other),
         }
     }
@@ -398,6 +456,8 @@ impl FactorKind {
             FactorKind::RecoveryCodes => 3,
             FactorKind::Webauthn => 4,
             FactorKind::Email => 5,
+            FactorKind::Hotp => 6,
+            FactorKind::YubicoOtp => 7,
             FactorKind::Other(raw) => raw,
         }
     }
@@ -475,6 +535,22 @@ pub enum AuditKind {
     ///
     /// `MFA_AUDIT_EMAIL_SENT` (19).
     EmailSent,
+    /// Audit event: a hardware token was imported unassigned (mfa_import_pskc(), MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial.
+    ///
+    /// `MFA_AUDIT_TOKEN_IMPORTED` (20).
+    TokenImported,
+    /// Audit event: a hardware token became a user's factor: assigned by an operator (mfa_admin_token_assign()) or claimed by its user (mfa_enroll() with a serial).
+    ///
+    /// `MFA_AUDIT_TOKEN_ASSIGNED` (21).
+    TokenAssigned,
+    /// Audit event: an HOTP token's counter was brought forward by two consecutive codes (at sign-in, or mfa_admin_hotp_resync()).
+    ///
+    /// `MFA_AUDIT_TOKEN_RESYNCED` (22).
+    TokenResynced,
+    /// Audit event: an operator removed an unassigned hardware token (mfa_admin_token_remove()).
+    ///
+    /// `MFA_AUDIT_TOKEN_REMOVED` (23).
+    TokenRemoved,
     /// Audit event: a user signed in with a passkey alone, both factors at once (mfa_passkey_sign_in()).
     ///
     /// `MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS` (24).
@@ -508,6 +584,10 @@ impl AuditKind {
             17 => AuditKind::DeviceRefused,
             18 => AuditKind::DeviceRevoked,
             19 => AuditKind::EmailSent,
+            20 => AuditKind::TokenImported,
+            21 => AuditKind::TokenAssigned,
+            22 => AuditKind::TokenResynced,
+            23 => AuditKind::TokenRemoved,
             24 => AuditKind::PasskeySignInSuccess,
             25 => AuditKind::PasskeySignInFailure,
             other => AuditKind::Other(other),
@@ -534,6 +614,10 @@ impl AuditKind {
             AuditKind::DeviceRefused => 17,
             AuditKind::DeviceRevoked => 18,
             AuditKind::EmailSent => 19,
+            AuditKind::TokenImported => 20,
+            AuditKind::TokenAssigned => 21,
+            AuditKind::TokenResynced => 22,
+            AuditKind::TokenRemoved => 23,
             AuditKind::PasskeySignInSuccess => 24,
             AuditKind::PasskeySignInFailure => 25,
             AuditKind::Other(raw) => raw,
