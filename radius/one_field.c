@@ -48,11 +48,12 @@ rlm_rcode_t rlm_mfa_split(rlm_mfa_t *inst, REQUEST *request) {
         mfa_free(err);
         return status == MFA_ERR_INVALID_ARGUMENT ? RLM_MODULE_REJECT : RLM_MODULE_FAIL;
     }
-    int typed = 0, recovery = 0;
+    int typed = 0, recovery = 0, yubikey = 0;
     for (size_t i = 0; i < factors->count; i++) {
         if (mfa_radius_factor_use(&factors->items[i]) != MFA_RADIUS_TYPED) continue;
         typed = 1;
         if (factors->items[i].kind == MFA_FACTOR_RECOVERY_CODES) recovery = 1;
+        if (factors->items[i].kind == MFA_FACTOR_YUBICO_OTP) yubikey = 1;
     }
     mfa_factor_list_free(factors);
     if (!typed) {
@@ -63,7 +64,7 @@ rlm_rcode_t rlm_mfa_split(rlm_mfa_t *inst, REQUEST *request) {
     char *line = talloc_strndup(request, password->vp_strvalue, password->vp_length);
     if (!line) return RLM_MODULE_FAIL;
     talloc_set_destructor(line, wipe_code);
-    size_t offset = mfa_pam_code_offset(line, recovery, inst->code_length);
+    size_t offset = mfa_pam_code_offset(line, recovery, yubikey, inst->code_length);
     char *code = talloc_strdup(request, line + offset);
     if (!code || request_data_add(request, inst, 0, code, true) != 0) {
         talloc_free(line);
