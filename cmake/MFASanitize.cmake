@@ -81,7 +81,7 @@ set(MFA_VECTORS ${PROJECT_SOURCE_DIR}/Tests/vectors/otp_vectors.txt)
 set(MFA_SANITIZE_ENGINE_TESTS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp
     sign_in_phone unenroll backoff sms_limits test_numbers audit at_rest key_rotation random imports recovery_codes
     bad_input phone_bad_input generic_bad_input flow_contract hardening webauthn webauthn_passkeys admin admin_imports
-    admin_keys)
+    admin_keys email devices)
 set(MFA_SANITIZE_TESTS mfa sanitizer_control)
 foreach(flow ${MFA_SANITIZE_ENGINE_TESTS})
   list(APPEND MFA_SANITIZE_TESTS engine_${flow})

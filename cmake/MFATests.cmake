@@ -67,6 +67,11 @@ endforeach()
 #   engine_admin_imports  mfa_import (otpauth, users file, CSV) and mfa_import_google_authenticator:
 #                 reports per line, re-runs, batches and progress, every bad option
 #   engine_admin_keys     mfa_rotate_keys_batched (stopped and resumed) and mfa_check_seals
+#   engine_email          email codes: enrollment and sign-in through the mailer of options version 3,
+#                 masked hints, INVALID_EMAIL, a failing mailer, the verified sign-in address, the outbox
+#   engine_devices        remembered devices: remember after a second factor, sign in with the token
+#                 (ignored and audited when it does not stand in), list, revoke (one, all, admin,
+#                 mfa_revoke_tokens), the limit per user, every bad argument
 #   engine_answers        issue 45's answers: every token minted before a reset, delete or removal is
 #                 USER_TOKEN_EXPIRED on every kind; reset and delete of a user with nothing to
 #                 remove (never seen, deleted, reset) are MFA_ENROLLMENT_NOT_FOUND, unaudited
@@ -92,7 +97,7 @@ endforeach()
 set(MFA_ENGINE_FLOWS config prerequisites totp_enroll phone_enroll app_verification sign_in_totp sign_in_phone
     unenroll backoff sms_limits test_numbers audit audit_trail at_rest key_rotation random imports recovery_codes bad_input
     phone_bad_input generic_bad_input flow_contract hardening key_memory webauthn webauthn_passkeys admin admin_imports admin_keys
-    answers metrics key_mismatch)
+    email devices answers metrics key_mismatch)
 set(MFA_ENGINE_PROGRAMS engine_race engine_token_race engine_crash engine_phone_race abi_hardening)
 foreach(flow ${MFA_ENGINE_FLOWS})
   list(APPEND MFA_ENGINE_PROGRAMS engine_${flow})

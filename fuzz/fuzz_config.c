@@ -36,6 +36,14 @@ static const limit_range LIMITS[] = {
     {"clockSkew", 0, 3600},
 };
 
+/* The numbers of the email section (Sources/MFA/Factors/Email/EmailSettings.swift). */
+static const limit_range EMAIL[] = {
+    {"codeLifetime", 60, 3600},        {"maxAttempts", 1, 10},           {"resendCooldown", 0, 3600},
+    {"perAddressHour", 1, 1000000},    {"perAddressDay", 1, 1000000},    {"perUserHour", 1, 1000000},
+    {"perUserDay", 1, 1000000},        {"perTenantHour", 1, 100000000},  {"perTenantDay", 1, 100000000},
+    {"perFactorHour", 1, 1000000},     {"perFactorDay", 1, 1000000},
+};
+
 /* What one check of an effective configuration has seen. */
 typedef struct seen {
     const char *json; /* the whole document, for messages */
@@ -85,7 +93,8 @@ static void check_field(const char *path, int kind, const char *value, size_t le
     } else if (strcmp(path, "hotp.resyncWindow") == 0) {
         long long n = integer(value, len, kind, path, s);
         FUZZ_CHECK(n >= 2 && n <= 10000, "hotp.resyncWindow %lld in %s", n, s->json);
-    } else if (strcmp(path, "providers.webauthn") == 0) {
+    } else if (strcmp(path, "providers.webauthn") == 0 || strcmp(path, "providers.email") == 0 ||
+               strcmp(path, "rememberedDevices.state") == 0) {
         FUZZ_CHECK(kind == 's' && is_one_of(value, len, switches), "%s out of range in %s", path, s->json);
     } else if (strcmp(path, "webauthn.rpId") == 0) {
         size_t i;
@@ -131,6 +140,24 @@ static void check_field(const char *path, int kind, const char *value, size_t le
         copy = fuzz_string((const uint8_t *)value + sizeof pem - 1, len - (sizeof pem - 1));
         FUZZ_CHECK(strstr(copy, end) != NULL, "an attestation root without its end line in %s", s->json);
         free(copy);
+    } else if (strcmp(path, "email.enrollVerifiedSignInEmail") == 0 || strcmp(path, "rememberedDevices.sliding") == 0) {
+        FUZZ_CHECK(kind == '?' && ((len == 4 && memcmp(value, "true", 4) == 0) ||
+                                   (len == 5 && memcmp(value, "false", 5) == 0)),
+                   "%s is not a boolean in %s", path, s->json);
+    } else if (strncmp(path, "email.", 6) == 0) {
+        long long n = integer(value, len, kind, path, s);
+        size_t i;
+        for (i = 0; i < sizeof EMAIL / sizeof EMAIL[0]; i++) {
+            if (strcmp(path + 6, EMAIL[i].name) == 0) break;
+        }
+        FUZZ_CHECK(i < sizeof EMAIL / sizeof EMAIL[0], "unknown field %s: add its range here (%s)", path, s->json);
+        FUZZ_CHECK(n >= EMAIL[i].min && n <= EMAIL[i].max, "%s is %lld in %s", path, n, s->json);
+    } else if (strcmp(path, "rememberedDevices.days") == 0) {
+        long long n = integer(value, len, kind, path, s);
+        FUZZ_CHECK(n >= 1 && n <= 90, "rememberedDevices.days %lld in %s", n, s->json);
+    } else if (strcmp(path, "rememberedDevices.maxPerUser") == 0) {
+        long long n = integer(value, len, kind, path, s);
+        FUZZ_CHECK(n >= 1 && n <= 100, "rememberedDevices.maxPerUser %lld in %s", n, s->json);
     } else if (strcmp(path, "recoveryCodes.count") == 0) {
         long long n = integer(value, len, kind, path, s);
         FUZZ_CHECK(n >= 8 && n <= 16, "recoveryCodes.count %lld in %s", n, s->json);

@@ -180,6 +180,12 @@ def config_seeds():
               b'"origins":[],"attestation":"none","residentKey":"required"},"providers":{"webauthn":"DISABLED"}}',
               b'{"webauthn":{"attestation":"indirect","attestationRoots":["-----BEGIN CERTIFICATE-----\\nMIIB\\n'
               b'-----END CERTIFICATE-----\\n"],"origins":["android:apk-key-hash:abc"]}}']
+    # The email section and remembered devices: every field, out of range, wrong types, a tenant that forbids.
+    seeds += [b'{"providers":{"email":"ENABLED"},"email":{"codeLifetime":600,"enrollVerifiedSignInEmail":true}}',
+              b'{"email":{"maxAttempts":0}}', b'{"email":{"enrollVerifiedSignInEmail":1}}',
+              b'{"rememberedDevices":{"state":"ENABLED","days":90,"sliding":true,"maxPerUser":100}}\0'
+              b'{"rememberedDevices":{"state":"DISABLED"}}',
+              b'{"rememberedDevices":{"days":91}}', b'{"rememberedDevices":{"sliding":"yes"}}']
     # Hardware tokens: HOTP's look-ahead and resynchronization window, the providers, out of range.
     seeds += [b'{"state":"ENABLED","providers":{"hotp":"ENABLED","yubico_otp":"ENABLED"},'
               b'"hotp":{"lookAhead":10,"resyncWindow":1000},"yubicoOtp":{}}',
@@ -297,9 +303,26 @@ def pam_key_file_seeds():
             b"".join(b"k%d %s\n" % (i, key) for i in range(17)), b"#only a comment\n", b"id\x00 " + key]
 
 
+def email_seeds():
+    addresses = [b"jane@example.com", b"J.Doe+tag@Mail.Example.CO.uk", b"a@b.io", b"x!#$%&'*+/=?^_`{|}~-@xn--bcher-kva.de",
+                 b"a" * 64 + b"@example.com", b"a" * 65 + b"@example.com", b"jane@example", b"jane@@example.com",
+                 b".jane@example.com", b"ja..ne@example.com", b"jane@-example.com", b"jane@example.123",
+                 "jané@example.com".encode(), b"Jane <jane@example.com>", b"\"jane\"@example.com", b"jane@[127.0.0.1]",
+                 b"", b"@", b"jane@example.com\xff"]
+    # The device token: raw text (mode byte 1), or edits of the genuine token (mode byte 0): none,
+    # a byte set, one inserted, one deleted, the token cut short.
+    tokens = [b"\x01", b"\x01rd1.", b"\x01rd1." + b"A" * 64, b"\x01rd1." + b"A" * 63, b"\x01v2.AAAA",
+              b"\x01rd1.AAAA====", b"\x01rd1.\xff", b"\x00", b"\x00\x00\x00\x10B", b"\x00\x01\x00\x20C",
+              b"\x00\x02\x00\x05A", b"\x00\x03\x00\x30A", b"\x00\x00\x00\x02x"]
+    seeds = [a + b"\n\x00" for a in addresses]
+    seeds += [b"jane@example.com\n" + t for t in tokens]
+    return seeds
+
+
 TARGETS = {"base32": base32_seeds, "key_uri": key_uri_seeds, "import": import_seeds, "import_files": import_files_seeds,
            "config": config_seeds, "otp": otp_seeds, "tokens": tokens_seeds, "phone": phone_seeds,
-           "pskc": pskc_seeds, "yubico_otp": yubico_otp_seeds, "pam_key_file": pam_key_file_seeds}
+           "pskc": pskc_seeds, "yubico_otp": yubico_otp_seeds, "pam_key_file": pam_key_file_seeds,
+           "email": email_seeds}
 
 
 def webauthn_material():

@@ -207,7 +207,8 @@ int32_t mfa_options_init(mfa_options * MFA_NULLABLE options, uint32_t version) M
 /// valid until mfa_close(). Options of an older struct version are read up
 /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
 /// pointers, a version 0 or newer than the library's, more than 64 previous
-/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
+/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, both
+/// a sender and an outbox for SMS or for email, an empty email outbox, a
 /// store location meant for another database: see mfa_options.store; a
 /// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
 /// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad
@@ -235,10 +236,13 @@ void mfa_close(mfa_ctx * MFA_NULLABLE ctx) MFA_NOEXCEPT;
 /// tenant, replacing the previous one (a field it does not name takes its
 /// default: a document without "state" turns MFA off), as JSON:
 /// {"state": "DISABLED|ENABLED|MANDATORY", "providers": {"totp": "ENABLED|DISABLED",
-/// "phone": ..., "recovery": ...}, "totp": {"adjacentIntervals": 0..10},
-/// "phone": {"appVerification": "REQUIRED|DISABLED"}, "testPhoneNumbers":
-/// {"+15555550100": "123456"}, "recoveryCodes": {"count": 8..16}, "limits":
-/// {...}}. The shapes the guides write are accepted too: the Admin SDK's
+/// "phone": ..., "recovery": ..., "webauthn": ..., "email": ...}, "totp":
+/// {"adjacentIntervals": 0..10}, "phone": {"appVerification":
+/// "REQUIRED|DISABLED"}, "testPhoneNumbers": {"+15555550100": "123456"},
+/// "recoveryCodes": {"count": 8..16}, "email": {"codeLifetime": 60..3600,
+/// ..., "enrollVerifiedSignInEmail": false}, "limits": {...},
+/// "rememberedDevices": {"state": "DISABLED|ENABLED", "days": 1..90,
+/// "sliding": false, "maxPerUser": 1..100}}. The shapes the guides write are accepted too: the Admin SDK's
 /// {"multiFactorConfig": {"state", "factorIds", "providerConfigs"}} and the
 /// REST API's {"mfa": {...}} / {"mfaConfig": {...}} with "enabledProviders",
 /// integers also as strings. Every field is optional; a tenant's fields
@@ -656,6 +660,109 @@ int32_t mfa_webauthn_verify_registration(mfa_webauthn_credential * MFA_NULLABLE 
 /// MFA_ERR_USER_VERIFICATION_REQUIRED or MFA_ERR_INVALID_VERIFICATION_CODE
 /// (the signature is wrong, or the user was not present).
 int32_t mfa_webauthn_verify_assertion(uint32_t * MFA_NULLABLE out_sign_count, uint32_t * MFA_NULLABLE out_flags, char const * MFA_NULLABLE credential_json, char const * MFA_NULLABLE challenge, char const * MFA_NULLABLE rp_id, char const * MFA_NULLABLE origin, int32_t require_user_verification, uint8_t const * MFA_NULLABLE public_key, size_t public_key_len, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* Email codes                                                        */
+/* ------------------------------------------------------------------ */
+
+/// Sends an email code to an address being enrolled
+/// (EmailAuthProvider.sendVerificationCode with a MultiFactorSession).
+/// `address` is `local@domain` in ASCII, at most 254 bytes, without a
+/// display name (an internationalised domain in its xn- form). On MFA_OK,
+/// `*out` is the opaque verification id (free with mfa_free()); finish with
+/// mfa_enroll() and an assertion of kind MFA_FACTOR_EMAIL. Returns MFA_OK,
+/// MFA_ERR_INVALID_EMAIL, MFA_ERR_SECOND_FACTOR_EXISTS,
+/// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER
+/// (resend cooldown), MFA_ERR_QUOTA_EXCEEDED, MFA_ERR_EMAIL_SEND_FAILED
+/// (nothing counted), MFA_ERR_INVALID_SESSION, MFA_ERR_USER_TOKEN_EXPIRED,
+/// MFA_ERR_OPERATION_NOT_ALLOWED (email disabled), MFA_ERR_INVALID_ARGUMENT
+/// or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_email_start_enrollment(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE session, char const * MFA_NULLABLE address, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Sends an email code for signing in with the enrolled email factor
+/// `enrollment_id` (a hint of the resolver); the full address never leaves
+/// libmfa. `tenant` is the tenant of the request (NULL for the project).
+/// On MFA_OK, `*out` is the verification id (free with mfa_free()); finish
+/// with mfa_resolve() and an assertion of kind MFA_FACTOR_EMAIL. Returns
+/// MFA_OK, MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (resend cooldown, or backoff
+/// after failed sign-ins), MFA_ERR_QUOTA_EXCEEDED (the factor's own budget),
+/// MFA_ERR_EMAIL_SEND_FAILED (nothing counted), MFA_ERR_INVALID_SESSION,
+/// MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_TENANT_MISMATCH,
+/// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT (a factor of
+/// another kind) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_email_start_sign_in(mfa_ctx * MFA_NULLABLE ctx, char * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE enrollment_id, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/* ------------------------------------------------------------------ */
+/* Remembered devices                                                 */
+/* ------------------------------------------------------------------ */
+
+/// Remembers the device a sign-in finished on, and gives its token
+/// ("remember this device"): call it right after mfa_resolve() (or
+/// mfa_resolve_totp(), mfa_resolve_phone()) succeeded, with that sign-in's
+/// pending credential. Only a sign-in that passed a second factor can
+/// remember its device, and each remembers one. `label` is the host's name
+/// for the device ("Firefox on Linux", at most 256 bytes) or NULL. libmfa
+/// keeps only a keyed hash of the token. At the user's limit
+/// (rememberedDevices.maxPerUser) the device used least recently is
+/// forgotten. Audited (MFA_AUDIT_DEVICE_REMEMBERED).
+/// On MFA_OK, `*out` is the token and its device (free with
+/// mfa_device_token_free()). Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED
+/// (rememberedDevices.state is not ENABLED for the tenant),
+/// MFA_ERR_INVALID_SESSION (the sign-in did not finish with a second factor,
+/// already remembered a device, or is too old), MFA_ERR_USER_TOKEN_EXPIRED,
+/// MFA_ERR_TENANT_MISMATCH, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_device_remember(mfa_ctx * MFA_NULLABLE ctx, mfa_device_token * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE pending_credential, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE label, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a device token, wiping the token first. NULL is a no-op.
+void mfa_device_token_free(mfa_device_token * MFA_NULLABLE token) MFA_NOEXCEPT;
+
+/// Reports a successful first factor for `user`, with the device token the
+/// user's device sent (NULL or "" for none): mfa_sign_in() for a device that
+/// may be remembered.
+/// Returns MFA_OK with `*out_result` set when the user is signed in: its
+/// factor_id is "remembered_device" (MFA_REMEMBERED_DEVICE_FACTOR_ID) and
+/// its enrollment_id the device's id when the token named one of the user's
+/// remembered devices that has not expired (audited as
+/// MFA_AUDIT_SIGN_IN_SUCCESS of that factor id), or NULL when the user
+/// needed no second factor. Returns MFA_ERR_SECOND_FACTOR_REQUIRED with
+/// `*out_resolver` a resolver (free with mfa_resolver_free()) otherwise: a
+/// token that is malformed, unknown, another user's or tenant's, altered,
+/// expired or revoked, or given while rememberedDevices is off, is ignored
+/// (audited MFA_AUDIT_DEVICE_REFUSED, with the reason); nothing in the
+/// answer says why. Free `*out_result` with mfa_sign_in_result_free(). Other
+/// results as mfa_sign_in(): MFA_ERR_ENROLLMENT_REQUIRED,
+/// MFA_ERR_UNSUPPORTED_FIRST_FACTOR, MFA_ERR_INVALID_ARGUMENT,
+/// MFA_ERR_STORAGE_ERROR.
+int32_t mfa_sign_in_remembered(mfa_ctx * MFA_NULLABLE ctx, mfa_sign_in_result * MFA_NULLABLE * MFA_NULLABLE out_result, mfa_resolver * MFA_NULLABLE * MFA_NULLABLE out_resolver, mfa_user const * MFA_NULLABLE user, char const * MFA_NULLABLE device_token, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// A user's remembered devices that have not expired, the most recently
+/// used first, for the user's account page (through the host) or an
+/// operator. `tenant` is NULL for the project.
+/// On MFA_OK, `*out` is the list (free with mfa_remembered_device_list_free()).
+/// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_devices_list(mfa_ctx * MFA_NULLABLE ctx, mfa_remembered_device_list * MFA_NULLABLE * MFA_NULLABLE out, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// Frees a list of remembered devices. NULL is a no-op.
+void mfa_remembered_device_list_free(mfa_remembered_device_list * MFA_NULLABLE list) MFA_NOEXCEPT;
+
+/// Forgets one of a user's remembered devices (`device_id`), or every one
+/// (NULL): their tokens no longer stand in for a second factor. The user's
+/// own call, through the host (an account page's "forget this device").
+/// A user's devices are also forgotten by mfa_revoke_tokens() (call it when
+/// the password changes), by the removal of the user's last factor, and by
+/// an operator's reset or delete. Audited (MFA_AUDIT_DEVICE_REVOKED, one
+/// event per device). `*out_count` (if not NULL) receives how many were
+/// forgotten.
+/// Returns MFA_OK, MFA_ERR_DEVICE_NOT_FOUND (the user has no device with
+/// this id), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_devices_revoke(mfa_ctx * MFA_NULLABLE ctx, size_t * MFA_NULLABLE out_count, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char const * MFA_NULLABLE device_id, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
+
+/// An operator forgets one of a user's remembered devices (`device_id`) or
+/// every one (NULL), as mfa_devices_revoke() does; audited with `actor`
+/// (1 to MFA_ACTOR_MAX_BYTES bytes; detail ADMIN).
+/// Returns MFA_OK, MFA_ERR_DEVICE_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT (a bad
+/// actor, uid or tenant) or MFA_ERR_STORAGE_ERROR.
+int32_t mfa_admin_devices_revoke(mfa_ctx * MFA_NULLABLE ctx, size_t * MFA_NULLABLE out_count, char const * MFA_NULLABLE tenant, char const * MFA_NULLABLE uid, char const * MFA_NULLABLE device_id, char const * MFA_NULLABLE actor, char * MFA_NULLABLE * MFA_NULLABLE err) MFA_NOEXCEPT MFA_WARN_UNUSED_RESULT;
 
 /* ------------------------------------------------------------------ */
 /* Passkeys: signing in without a password                            */

@@ -128,6 +128,12 @@ typedef enum mfa_status {
     MFA_ERR_USER_VERIFICATION_REQUIRED = -33,
     /** mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written. */
     MFA_ERR_KEY_MISMATCH = -34,
+    /** The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name. */
+    MFA_ERR_INVALID_EMAIL = -35,
+    /** The email sender failed, or none is configured; no attempt or quota was used. */
+    MFA_ERR_EMAIL_SEND_FAILED = -36,
+    /** No remembered device of this user has this id. */
+    MFA_ERR_DEVICE_NOT_FOUND = -37,
     /** Hardware tokens: no unassigned token of this tenant has this serial (or public id). */
     MFA_ERR_TOKEN_NOT_FOUND = -38,
     /** PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread). */
@@ -288,6 +294,14 @@ typedef struct mfa_ctx {
 #define MFA_AUDIT_USER_DELETED 12
 /** Audit event: stored secrets were re-encrypted under the current master key (mfa_rotate_keys_batched()). */
 #define MFA_AUDIT_KEYS_ROTATED 13
+/** Audit event: a device was remembered (mfa_device_remember()); factor_id "remembered_device", enrollment_id the device's id. */
+#define MFA_AUDIT_DEVICE_REMEMBERED 16
+/** Audit event: a device token given at sign-in was ignored; detail says why: DISABLED, MALFORMED, UNKNOWN, FOREIGN, TAMPERED, EXPIRED or REVOKED. */
+#define MFA_AUDIT_DEVICE_REFUSED 17
+/** Audit event: a remembered device was forgotten; detail says by what: OK (the user's call), ADMIN, LIMIT, TOKENS_REVOKED, LAST_FACTOR_REMOVED, USER_RESET, USER_DELETED. */
+#define MFA_AUDIT_DEVICE_REVOKED 18
+/** Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed). */
+#define MFA_AUDIT_EMAIL_SENT 19
 /** Audit event: a hardware token was imported unassigned (mfa_import_pskc(), MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial. */
 #define MFA_AUDIT_TOKEN_IMPORTED 20
 /** Audit event: a hardware token became a user's factor: assigned by an operator (mfa_admin_token_assign()) or claimed by its user (mfa_enroll() with a serial). */
@@ -311,15 +325,15 @@ typedef struct mfa_ctx {
 typedef struct mfa_audit_event {
     /** MFA_AUDIT_*. */
     int32_t kind;
-    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE". */
+    /** The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT", "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE". */
     const char *kind_name;
     /** The tenant, "" for the project. */
     const char *tenant;
     /** The user, or "". */
     const char *uid;
-    /** The factor id ("totp", "phone", "recovery"), or "". */
+    /** The factor id ("totp", "phone", "recovery", "webauthn", "email"), "remembered_device" for a device's events, or "". */
     const char *factor_id;
-    /** The factor's enrollment id, or "". */
+    /** The factor's enrollment id (a remembered device's id), or "". */
     const char *enrollment_id;
     /** Unix time of the event. */
     int64_t time;
@@ -338,6 +352,32 @@ typedef void (*mfa_audit_fn)(void *context, const mfa_audit_event *event);
 
 /** Sends `message` to `phone_number` (strict E.164); returns 0 when sent, non-zero on failure (no attempt or quota is used). */
 typedef int (*mfa_sms_sender_fn)(void *context, const char *phone_number, const char *message);
+
+/** mfa_email_message purpose: proving an address being enrolled. */
+#define MFA_EMAIL_ENROLLMENT 1
+/** mfa_email_message purpose: signing in with an enrolled address. */
+#define MFA_EMAIL_SIGN_IN 2
+
+/**
+ * An email libmfa asks the host to send (mfa_email_sender_fn). Every string
+ * is borrowed for the duration of the call only. libmfa fills it: fields
+ * are only ever added at its end.
+ */
+typedef struct mfa_email_message {
+    /** The address (as enrolled: the domain in lower case). */
+    const char *to;
+    /** A subject line. */
+    const char *subject;
+    /** A plain-text body that holds the code. */
+    const char *body;
+    /** The code alone (six digits), for a host that writes its own message. */
+    const char *code;
+    /** MFA_EMAIL_ENROLLMENT or MFA_EMAIL_SIGN_IN. */
+    int32_t purpose;
+} mfa_email_message;
+
+/** Sends an email code; returns 0 when sent, non-zero on failure (no attempt or quota is used). */
+typedef int (*mfa_email_sender_fn)(void *context, const mfa_email_message *message);
 
 /** App verification action: enrolling a phone number (reCAPTCHA action mfaSmsEnrollment). */
 #define MFA_APP_ACTION_ENROLLMENT 1
@@ -426,7 +466,7 @@ typedef int32_t (*mfa_key_unwrap_fn)(void *context, const char *label, const uin
 /** Most tenants mfa_options.metrics_tenants may name. */
 #define MFA_METRICS_TENANTS_MAX 10000
 
-/** Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain and the key provider). */
+/** Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain, the key provider and the email sender). */
 #define MFA_OPTIONS_VERSION 3
 
 /**
@@ -539,13 +579,19 @@ typedef struct mfa_options {
     mfa_key_unwrap_fn key_unwrap;
     /** Version 3. Passed to key_wrap and key_unwrap. */
     void *key_provider_context;
+    /** Version 3. The mail gateway for email codes, or NULL. */
+    mfa_email_sender_fn email_sender;
+    /** Version 3. Passed to email_sender. */
+    void *email_sender_context;
+    /** Version 3. Instead of email_sender, a file to append each email to as a JSON line (development and tests), or NULL. */
+    const char *email_outbox;
 } mfa_options;
 
 /** A static initializer for mfa_options: the same as mfa_options_init(&o, MFA_OPTIONS_VERSION). */
 #define MFA_OPTIONS_INIT \
     { MFA_OPTIONS_VERSION, NULL, { NULL, NULL }, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
       NULL, NULL, MFA_METRICS_ON, MFA_METRICS_TENANTS_DEFAULT, NULL, NULL, NULL, -1, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL }
+      NULL, NULL, NULL, NULL, NULL }
 
 /** Version of mfa_user understood by this header. */
 #define MFA_USER_VERSION 1
@@ -586,6 +632,8 @@ typedef struct mfa_user {
 #define MFA_FACTOR_RECOVERY_CODES 3
 /** Factor kind: a WebAuthn credential, a security key or a passkey (factor id "webauthn"). */
 #define MFA_FACTOR_WEBAUTHN 4
+/** Factor kind: codes sent by email to an address (factor id "email"). */
+#define MFA_FACTOR_EMAIL 5
 /** Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to 8-digit code. */
 #define MFA_FACTOR_HOTP 6
 /** Factor kind: a YubiKey typing a Yubico OTP (factor id "yubico_otp"), checked locally with its AES key. */
@@ -603,7 +651,7 @@ typedef struct mfa_user {
 typedef struct mfa_factor_info {
     /** The enrollment id (28 URL-safe characters). */
     const char *uid;
-    /** The factor id: "totp", "phone" or "recovery". */
+    /** The factor id: "totp", "phone", "recovery", "webauthn", "email", "hotp" or "yubico_otp". */
     const char *factor_id;
     /** The user's name for the factor, or NULL. */
     const char *display_name;
@@ -613,7 +661,7 @@ typedef struct mfa_factor_info {
     const char *phone_number;
     /** The kind: MFA_FACTOR_*. */
     int32_t kind;
-    /** What identifies the factor to its user, filled for every kind and never secret: "authenticator app", a masked number, "7 codes left". */
+    /** What identifies the factor to its user, filled for every kind and never secret: "authenticator app", a masked number, "7 codes left", an email factor's address (masked in hints: `j***@e******.com`). */
     const char *hint;
     /** For a recovery-code set, how many codes are left; -1 for other kinds. */
     int64_t remaining_codes;
@@ -680,13 +728,13 @@ typedef struct mfa_sign_in_result {
     const char *uid;
     /** The tenant, or NULL. */
     const char *tenant;
-    /** The factor used: "totp", "phone" or "recovery". */
+    /** The factor used: "totp", "phone", "recovery", "webauthn", "email", or "remembered_device" when a remembered device stood in for it (mfa_sign_in_remembered()); NULL when no second factor was needed. */
     const char *factor_id;
-    /** The enrollment id of the factor used. */
+    /** The enrollment id of the factor used (the device's id for "remembered_device"), or NULL. */
     const char *enrollment_id;
     /** Unix time of the sign-in. */
     int64_t time;
-    /** The kind of the factor used: MFA_FACTOR_*. */
+    /** The kind of the factor used: MFA_FACTOR_* (0 for "remembered_device" and when none was needed). */
     int32_t kind;
     /** Number of claims. */
     size_t claim_count;
@@ -708,8 +756,15 @@ typedef struct mfa_sign_in_result {
  *   MFA_FACTOR_PHONE             verification_id, code         verification_id, code
  *   MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
  *   MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
+ *   MFA_FACTOR_EMAIL             verification_id, code         verification_id, code
  *   MFA_FACTOR_HOTP              session_info, serial, code    enrollment_id, code
  *   MFA_FACTOR_YUBICO_OTP        session_info, code            code, enrollment_id or NULL
+ *
+ * An email factor may also be enrolled without a code, from the user's
+ * sign-in address that the host says is verified (mfa_user.email and
+ * email_verified), when the configuration sets
+ * email.enrollVerifiedSignInEmail: kind MFA_FACTOR_EMAIL, session_info an
+ * enrollment session (mfa_session_new()), verification_id NULL.
  *
  * Hardware tokens an operator imported unassigned are claimed by their user
  * with a code: `session_info` is then the enrollment session itself
@@ -726,11 +781,11 @@ typedef struct mfa_assertion {
     int32_t kind;
     /** The factor signed in with (TOTP, HOTP; a recovery set or a YubiKey, optional). */
     const char *enrollment_id;
-    /** The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); to claim a hardware token, the enrollment session. */
+    /** The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); to claim a hardware token or to enroll an email factor from the verified sign-in address, the enrollment session. */
     const char *session_info;
-    /** The verification id of an SMS code (mfa_phone_start_enrollment() or mfa_phone_start_sign_in()). */
+    /** The verification id of an SMS or email code (mfa_phone_start_enrollment(), mfa_phone_start_sign_in(), mfa_email_start_enrollment(), mfa_email_start_sign_in()). */
     const char *verification_id;
-    /** The code: from the authenticator app, the SMS, a hardware token, the OTP a YubiKey typed, or a recovery code as the user typed it. */
+    /** The code: from the authenticator app, the SMS, the email, a hardware token, the OTP a YubiKey typed, or a recovery code as the user typed it. */
     const char *code;
     /**
      * Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
@@ -802,6 +857,50 @@ typedef struct mfa_webauthn_credential {
     /** The length of each certificate. */
     const size_t *certificate_lengths;
 } mfa_webauthn_credential;
+
+/** The factor id of a sign-in that a remembered device finished (mfa_sign_in_result.factor_id, claim sign_in_second_factor). */
+#define MFA_REMEMBERED_DEVICE_FACTOR_ID "remembered_device"
+
+/**
+ * A remembered device: a device where its user passed a second factor and
+ * asked to be remembered (mfa_device_remember()). Strings are owned by the
+ * object that holds this struct.
+ */
+typedef struct mfa_remembered_device {
+    /** The device's id (22 URL-safe characters; not secret: the token is). */
+    const char *device_id;
+    /** The tenant, or NULL for the project. */
+    const char *tenant;
+    /** The user. */
+    const char *uid;
+    /** The host's name for the device ("Firefox on Linux"), or NULL. */
+    const char *label;
+    /** Unix time it was remembered. */
+    int64_t created_at;
+    /** Unix time its token last stood in for a second factor (created_at until then). */
+    int64_t last_used_at;
+    /** Unix time it stops being remembered, unless used before (sliding) or revoked. */
+    int64_t expires_at;
+} mfa_remembered_device;
+
+/** A user's remembered devices, in one allocation: free with mfa_remembered_device_list_free(). */
+typedef struct mfa_remembered_device_list {
+    /** Number of devices. */
+    size_t count;
+    /** The devices, the most recently used first. */
+    const mfa_remembered_device *items;
+} mfa_remembered_device_list;
+
+/**
+ * A device token and the device it names (mfa_device_remember()), in one
+ * allocation: free with mfa_device_token_free(), which wipes the token.
+ */
+typedef struct mfa_device_token {
+    /** The token: opaque, secret, long-lived. Hand it to the device alone (an HttpOnly cookie, a keychain). */
+    const char *token;
+    /** The device. */
+    mfa_remembered_device device;
+} mfa_device_token;
 
 /** COSE algorithm: ECDSA P-256 with SHA-256, what nearly every authenticator makes. */
 #define MFA_COSE_ES256 (-7)
@@ -924,7 +1023,7 @@ typedef struct mfa_webauthn_credential_list {
 #define MFA_ACTOR_MAX_BYTES 256
 /** Most users on one page of mfa_admin_list_users(). */
 #define MFA_ADMIN_PAGE_MAX 1000
-/** mfa_admin_user_factors() and mfa_admin_factor_get() flag: show phone numbers in full (masked by default, as in hints). */
+/** mfa_admin_user_factors() and mfa_admin_factor_get() flag: show phone numbers and email addresses in full (masked by default, as in hints). */
 #define MFA_ADMIN_SHOW_PHONE_NUMBERS 1
 
 /** How many factors of one kind a user, or a tenant, has. */
@@ -1013,7 +1112,7 @@ typedef struct mfa_admin_stats {
 #define MFA_IMPORT_OTPAUTH 1
 /** mfa_import() format: a pam_oath / liboath users file (`HOTP/T30/6 alice - <hex secret>`). */
 #define MFA_IMPORT_USERS_FILE 2
-/** mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm` (base32 secret; a header line, blank fields and quoted fields allowed). */
+/** mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm,email` (base32 secret; a header line, blank fields and quoted fields allowed; an email field imports the address as an email factor, beside the secret or alone). */
 #define MFA_IMPORT_CSV 3
 /**
  * mfa_import() format: the CSV lines YubiKeys are programmed with, stored

@@ -164,6 +164,8 @@ GROUPS = [
     ("Phone numbers (SMS codes)", ["PhoneExports.swift"]),
     ("Recovery codes", ["RecoveryCodeExports.swift"]),
     ("WebAuthn: security keys and passkeys", ["WebAuthnExports.swift"]),
+    ("Email codes", ["EmailExports.swift"]),
+    ("Remembered devices", ["DeviceExports.swift"]),
     ("Passkeys: signing in without a password", ["PasskeyExports.swift"]),
     ("Hardware tokens: HOTP, TOTP and YubiKeys", ["HardwareTokenExports.swift", "HOTPExports.swift"]),
     ("Administration: users, factors, imports, keys", ["AdminExports.swift", "ImportExports.swift",

@@ -4,7 +4,8 @@ import MFA
 /// Converting a C `mfa_assertion` into the Swift assertion of its kind.
 ///
 /// Each kind's conversion is in its own exports file (`TOTPExports.swift`,
-/// `PhoneExports.swift`, `RecoveryCodeExports.swift`, `WebAuthnExports.swift`, `HOTPExports.swift`); this table lists them.
+/// `PhoneExports.swift`, `RecoveryCodeExports.swift`, `WebAuthnExports.swift`, `EmailExports.swift`,
+/// `HOTPExports.swift`); this table lists them.
 enum CAssertions {
     /// What an assertion is for.
     enum Purpose: Sendable {
@@ -19,6 +20,7 @@ enum CAssertions {
         MFA_FACTOR_PHONE: phoneAssertion,
         MFA_FACTOR_RECOVERY_CODES: recoveryCodeAssertion,
         MFA_FACTOR_WEBAUTHN: webAuthnAssertion,
+        MFA_FACTOR_EMAIL: emailAssertion,
         MFA_FACTOR_HOTP: hotpAssertion,
         MFA_FACTOR_YUBICO_OTP: yubicoOTPAssertion,
     ]

@@ -33,6 +33,27 @@ struct CSMSSender: SMSSender, @unchecked Sendable {
     }
 }
 
+/// A host's C email callback as an `EmailSender`.
+struct CEmailSender: EmailSender, @unchecked Sendable {
+    let function: mfa_email_sender_fn
+    let context: UnsafeMutableRawPointer?
+
+    func send(_ message: EmailMessage) throws(MFAError) {
+        let status = message.to.withCString { to in
+            message.subject.withCString { subject in
+                message.body.withCString { body in
+                    message.code.withCString { code in
+                        var fields = mfa_email_message(to: to, subject: subject, body: body, code: code,
+                                                       purpose: message.purpose.rawValue)
+                        return function(context, &fields)
+                    }
+                }
+            }
+        }
+        guard status == 0 else { throw MFAError(.emailSendFailed, "the host's email sender failed") }
+    }
+}
+
 /// A host's C app verifier callback as an `AppVerifier`.
 struct CAppVerifier: AppVerifier, @unchecked Sendable {
     let function: mfa_app_verifier_fn
@@ -55,6 +76,8 @@ struct CAudit: @unchecked Sendable {
         .integrityFailure: MFA_AUDIT_INTEGRITY_FAILURE, .tokensRevoked: MFA_AUDIT_TOKENS_REVOKED,
         .factorRenamed: MFA_AUDIT_FACTOR_RENAMED, .userReset: MFA_AUDIT_USER_RESET,
         .userDeleted: MFA_AUDIT_USER_DELETED, .keysRotated: MFA_AUDIT_KEYS_ROTATED,
+        .deviceRemembered: MFA_AUDIT_DEVICE_REMEMBERED, .deviceRefused: MFA_AUDIT_DEVICE_REFUSED,
+        .deviceRevoked: MFA_AUDIT_DEVICE_REVOKED, .emailSent: MFA_AUDIT_EMAIL_SENT,
         .passkeySignInSuccess: MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS,
         .passkeySignInFailure: MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE,
         .tokenImported: MFA_AUDIT_TOKEN_IMPORTED, .tokenAssigned: MFA_AUDIT_TOKEN_ASSIGNED,

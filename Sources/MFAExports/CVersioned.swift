@@ -75,7 +75,8 @@ enum CStructs {
                     webauthn_trust_context: nil, metrics: MFA_METRICS_ON,
                     metrics_tenants: UInt32(MFA_METRICS_TENANTS_DEFAULT), audit_chain: nil, hsm_module: nil,
                     hsm_token: nil, hsm_slot: -1, hsm_key: nil, hsm_pin: nil, hsm_pin_file: nil, hsm_pin_env: nil,
-                    key_wrap: nil, key_unwrap: nil, key_provider_context: nil)
+                    key_wrap: nil, key_unwrap: nil, key_provider_context: nil, email_sender: nil,
+                    email_sender_context: nil, email_outbox: nil)
     }
 
     /// `mfa_trail_query`.

@@ -21,7 +21,8 @@ public func mfa_options_init(_ options: UnsafeMutablePointer<mfa_options>?, _ ve
 /// valid until mfa_close(). Options of an older struct version are read up
 /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
 /// pointers, a version 0 or newer than the library's, more than 64 previous
-/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
+/// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, both
+/// a sender and an outbox for SMS or for email, an empty email outbox, a
 /// store location meant for another database: see mfa_options.store; a
 /// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
 /// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad
@@ -85,6 +86,16 @@ public func mfa_open(_ out: UnsafeMutablePointer<UnsafeMutablePointer<mfa_ctx>?>
         if let sender = fields.sms_sender {
             swiftOptions.smsSender = CSMSSender(function: sender, context: fields.sms_sender_context)
         }
+        if let outbox = try CArguments.optionalString(fields.email_outbox, "options->email_outbox") {
+            guard fields.email_sender == nil else {
+                throw MFAError(.invalidArgument, "set options->email_sender or options->email_outbox, not both")
+            }
+            guard !outbox.isEmpty else { throw MFAError(.invalidArgument, "options->email_outbox is empty") }
+            swiftOptions.emailSender = OutboxEmailSender(path: outbox, clock: swiftOptions.clock)
+        }
+        if let sender = fields.email_sender {
+            swiftOptions.emailSender = CEmailSender(function: sender, context: fields.email_sender_context)
+        }
         if let verifier = fields.app_verifier {
             swiftOptions.appVerifier = CAppVerifier(function: verifier, context: fields.app_verifier_context)
         }
@@ -134,10 +145,13 @@ public func mfa_close(_ ctx: UnsafeMutablePointer<mfa_ctx>?) {
 /// tenant, replacing the previous one (a field it does not name takes its
 /// default: a document without "state" turns MFA off), as JSON:
 /// {"state": "DISABLED|ENABLED|MANDATORY", "providers": {"totp": "ENABLED|DISABLED",
-/// "phone": ..., "recovery": ...}, "totp": {"adjacentIntervals": 0..10},
-/// "phone": {"appVerification": "REQUIRED|DISABLED"}, "testPhoneNumbers":
-/// {"+15555550100": "123456"}, "recoveryCodes": {"count": 8..16}, "limits":
-/// {...}}. The shapes the guides write are accepted too: the Admin SDK's
+/// "phone": ..., "recovery": ..., "webauthn": ..., "email": ...}, "totp":
+/// {"adjacentIntervals": 0..10}, "phone": {"appVerification":
+/// "REQUIRED|DISABLED"}, "testPhoneNumbers": {"+15555550100": "123456"},
+/// "recoveryCodes": {"count": 8..16}, "email": {"codeLifetime": 60..3600,
+/// ..., "enrollVerifiedSignInEmail": false}, "limits": {...},
+/// "rememberedDevices": {"state": "DISABLED|ENABLED", "days": 1..90,
+/// "sliding": false, "maxPerUser": 1..100}}. The shapes the guides write are accepted too: the Admin SDK's
 /// {"multiFactorConfig": {"state", "factorIds", "providerConfigs"}} and the
 /// REST API's {"mfa": {...}} / {"mfaConfig": {...}} with "enabledProviders",
 /// integers also as strings. Every field is optional; a tenant's fields

@@ -26,3 +26,12 @@ func cSignInResult(_ result: SignInResult) throws(MFAError) -> UnsafeMutablePoin
                                                                    value: arena.string($0.value)) })
     }
 }
+
+/// Lays out a resolver.
+func cResolver(_ resolver: MultiFactorResolver) throws(MFAError) -> UnsafeMutablePointer<mfa_resolver> {
+    try CBlock.make { arena in
+        mfa_resolver(session: arena.string(resolver.session), uid: arena.string(resolver.uid),
+                     tenant: arena.string(resolver.tenant), hint_count: resolver.hints.count,
+                     hints: arena.array(resolver.hints) { cFactorInfo($0, arena) })
+    }
+}

@@ -2,15 +2,6 @@ import CMFATypes
 import Glibc
 import MFA
 
-/// Lays out a resolver.
-private func cResolver(_ resolver: MultiFactorResolver) throws(MFAError) -> UnsafeMutablePointer<mfa_resolver> {
-    try CBlock.make { arena in
-        mfa_resolver(session: arena.string(resolver.session), uid: arena.string(resolver.uid),
-                     tenant: arena.string(resolver.tenant), hint_count: resolver.hints.count,
-                     hints: arena.array(resolver.hints) { cFactorInfo($0, arena) })
-    }
-}
-
 /// Reports a successful first factor for `user`.
 ///
 /// Returns MFA_OK with `*out` NULL when no second factor is needed (the user

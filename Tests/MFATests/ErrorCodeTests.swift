@@ -27,6 +27,8 @@ struct ErrorCodeTests {
             (.attestationNotTrusted, MFA_ERR_ATTESTATION_NOT_TRUSTED),
             (.userVerificationRequired, MFA_ERR_USER_VERIFICATION_REQUIRED),
             (.keyMismatch, MFA_ERR_KEY_MISMATCH),
+            (.invalidEmail, MFA_ERR_INVALID_EMAIL), (.emailSendFailed, MFA_ERR_EMAIL_SEND_FAILED),
+            (.deviceNotFound, MFA_ERR_DEVICE_NOT_FOUND),
             (.tokenNotFound, MFA_ERR_TOKEN_NOT_FOUND), (.invalidPSKC, MFA_ERR_INVALID_PSKC),
             (.pskcKeyMismatch, MFA_ERR_PSKC_KEY_MISMATCH),
             (.keyProviderUnavailable, MFA_ERR_KEY_PROVIDER_UNAVAILABLE),

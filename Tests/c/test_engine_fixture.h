@@ -101,6 +101,22 @@ static char g_numbers[SECRET_NUMBERS][24]; /* digits only, no '+' */
 static size_t g_number_count;
 static char g_codes[SECRET_CODES][8];
 static unsigned long g_code_count;
+#define SECRET_ADDRESSES 256
+static char g_addresses[SECRET_ADDRESSES][80]; /* email addresses, in lower case */
+static size_t g_address_count;
+
+static inline void note_address(const char *address) {
+    char lower[80];
+    size_t i;
+    for (i = 0; address[i] && i + 1 < sizeof lower; i++) {
+        lower[i] = (char)(address[i] >= 'A' && address[i] <= 'Z' ? address[i] + 32 : address[i]);
+    }
+    lower[i] = '\0';
+    for (size_t j = 0; j < g_address_count; j++) {
+        if (strcmp(g_addresses[j], lower) == 0) return;
+    }
+    if (g_address_count < SECRET_ADDRESSES) snprintf(g_addresses[g_address_count++], 80, "%s", lower);
+}
 
 static inline void note_number(const char *number) {
     const char *digits = number[0] == '+' ? number + 1 : number;
@@ -124,6 +140,18 @@ static inline const char *leak_in(const char *text) {
         size_t n = strlen(g_numbers[i]);
         if (contains(text, g_numbers[i]) || (n > 7 && contains(text, g_numbers[i] + n - 7))) {
             snprintf(what, sizeof what, "the digits of +%s", g_numbers[i]);
+            return what;
+        }
+    }
+    for (size_t i = 0; i < g_address_count; i++) {
+        char lower[1024];
+        size_t n;
+        for (n = 0; text[n] && n + 1 < sizeof lower; n++) {
+            lower[n] = (char)(text[n] >= 'A' && text[n] <= 'Z' ? text[n] + 32 : text[n]);
+        }
+        lower[n] = '\0';
+        if (contains(lower, g_addresses[i])) {
+            snprintf(what, sizeof what, "an email address (%.40s)", g_addresses[i]);
             return what;
         }
     }
@@ -214,6 +242,62 @@ static inline void wrong_sms_code(char out[MFA_CODE_BUFFER_SIZE], const char *co
 }
 
 /* ------------------------------------------------------------------ */
+/* Recording mailer                                                     */
+/* ------------------------------------------------------------------ */
+
+#define MAIL_RING 256
+typedef struct mail_message {
+    char to[260];
+    char code[8];
+    int32_t purpose;
+    int64_t time;
+} mail_message;
+
+typedef struct mail_box {
+    int fail;            /* non-zero: the mail server is down */
+    unsigned long calls; /* every call, failed or not */
+    unsigned long sent;  /* messages delivered */
+    mail_message ring[MAIL_RING];
+} mail_box;
+
+static mail_box g_mail;
+
+/* Records an email; its body must start with its code, which must be six digits. */
+static inline int mail_record(void *context, const mfa_email_message *message) {
+    mail_box *box = context;
+    mail_message *m;
+    box->calls++;
+    if (!message || !message->to || !message->subject || !message->body || !message->code) return 1;
+    note_address(message->to);
+    if (strlen(message->code) != 6 || strncmp(message->body, message->code, 6) != 0) return 1;
+    note_code(message->code);
+    if (box->fail) return 1;
+    m = &box->ring[box->sent % MAIL_RING];
+    snprintf(m->to, sizeof m->to, "%s", message->to);
+    snprintf(m->code, sizeof m->code, "%s", message->code);
+    m->purpose = message->purpose;
+    m->time = g_now;
+    box->sent++;
+    return 0;
+}
+
+/* The code of the last email sent to `address` (exactly as libmfa wrote it). */
+static inline int mail_code_at(const char *address, char code[MFA_CODE_BUFFER_SIZE], int line) {
+    code[0] = '\0';
+    for (unsigned long i = g_mail.sent; i > 0 && g_mail.sent - i < MAIL_RING; i--) {
+        const mail_message *m = &g_mail.ring[(i - 1) % MAIL_RING];
+        if (strcmp(m->to, address) == 0) {
+            snprintf(code, MFA_CODE_BUFFER_SIZE, "%s", m->code);
+            return 1;
+        }
+    }
+    fprintf(stderr, "%s:%d: no email was sent to %s\n", TEST_FILE, line, address);
+    CHECK_AT(!"an email was sent", line);
+    return 0;
+}
+#define mail_code(address, code) mail_code_at(address, code, __LINE__)
+
+/* ------------------------------------------------------------------ */
 /* App verifier                                                         */
 /* ------------------------------------------------------------------ */
 
@@ -286,6 +370,10 @@ static inline const char *audit_kind_name(int32_t kind) {
     case MFA_AUDIT_USER_RESET: return "USER_RESET";
     case MFA_AUDIT_USER_DELETED: return "USER_DELETED";
     case MFA_AUDIT_KEYS_ROTATED: return "KEYS_ROTATED";
+    case MFA_AUDIT_DEVICE_REMEMBERED: return "DEVICE_REMEMBERED";
+    case MFA_AUDIT_DEVICE_REFUSED: return "DEVICE_REFUSED";
+    case MFA_AUDIT_DEVICE_REVOKED: return "DEVICE_REVOKED";
+    case MFA_AUDIT_EMAIL_SENT: return "EMAIL_SENT";
     case MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS: return "PASSKEY_SIGN_IN_SUCCESS";
     case MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE: return "PASSKEY_SIGN_IN_FAILURE";
     default: return "?";
@@ -334,6 +422,7 @@ static inline int engine_report(void) {
 /* Empties the SMS box, the verifier's record and the audit log (the leak count stays). */
 static inline void reset_recorders(void) {
     memset(&g_sms, 0, sizeof g_sms);
+    memset(&g_mail, 0, sizeof g_mail);
     memset(&g_verifier, 0, sizeof g_verifier);
     g_audit.count = 0;
     g_audit.dropped = 0;
@@ -344,11 +433,13 @@ static inline void reset_recorders(void) {
 /* ------------------------------------------------------------------ */
 
 /* Options for `store` under master key k1 (K1): the injected clock, the recording
- * sender, the verifier and the audit log (the system's random source). */
+ * SMS sender and mailer, the verifier and the audit log (the system's random source). */
 static inline void fixture_options(mfa_options *options, const char *store) {
     test_options(options, store, &g_now);
     options->sms_sender = sms_record;
     options->sms_sender_context = &g_sms;
+    options->email_sender = mail_record;
+    options->email_sender_context = &g_mail;
     options->app_verifier = verify_app;
     options->app_verifier_context = &g_verifier;
     options->audit = audit_callback;
@@ -398,6 +489,7 @@ typedef struct factor {
     char eid[64];
     char key[128];                    /* TOTP: the base32 secret */
     char number[24];                  /* phone: the full number */
+    char address[96];                 /* email: the address, as enrolled */
     char codes[RECOVERY_MAX][16];     /* recovery codes: the set */
     size_t code_count;
     int64_t enrolled_at;

@@ -1,7 +1,7 @@
 /*
  * The flow contract through the C ABI: what every second-factor kind must
- * do, run over TOTP, phone, recovery codes, WebAuthn, HOTP tokens and YubiKeys
- * (Yubico OTP) through the generic
+ * do, run over TOTP, phone, recovery codes, WebAuthn, email, HOTP tokens and
+ * YubiKeys (Yubico OTP) through the generic
  * entry points (mfa_enroll and mfa_resolve with an mfa_assertion, and
  * mfa_recovery_codes_generate, which is how a recovery-code set is
  * enrolled; WebAuthn's options come from mfa_webauthn_registration_options
@@ -44,7 +44,8 @@ static test_store store;
 
 #define CONTRACT_CONFIG                                                                                       \
     "{\"state\":\"ENABLED\",\"providers\":{\"totp\":\"ENABLED\",\"phone\":\"ENABLED\",\"recovery\":\"ENABLED\"," \
-    "\"webauthn\":\"ENABLED\",\"hotp\":\"ENABLED\",\"yubico_otp\":\"ENABLED\"},\"webauthn\":{\"rpId\":\"example.com\"}}"
+    "\"webauthn\":\"ENABLED\",\"email\":\"ENABLED\",\"hotp\":\"ENABLED\",\"yubico_otp\":\"ENABLED\"},"               \
+    "\"webauthn\":{\"rpId\":\"example.com\"}}"
 
 /* What proves a factor for one sign-in: an assertion and the strings it points to. */
 typedef struct proof {
@@ -154,6 +155,73 @@ static int phone_right(mfa_ctx *ctx, const char *cred, const factor *f, int use,
 
 static int phone_wrong(mfa_ctx *ctx, const char *cred, const factor *f, proof *p, int line) {
     return phone_proof(ctx, cred, f, 0, p, line);
+}
+
+/* Email: an address of the user's own (its domain in capitals, which libmfa lowers), the
+ * mailed code, mfa_enroll with the verification id. */
+static int email_enroll(mfa_ctx *ctx, const mfa_user *user, factor *f, int line) {
+    mfa_user fresh = *user;
+    mfa_assertion a = assertion_of(MFA_FACTOR_EMAIL);
+    mfa_factor_info *info = NULL;
+    char session[TOKEN_MAX], given[96], code[MFA_CODE_BUFFER_SIZE];
+    char *vid = NULL, *out = NULL, *err = NULL;
+    int status;
+    memset(f, 0, sizeof *f);
+    f->kind = MFA_FACTOR_EMAIL;
+    snprintf(given, sizeof given, "%s@Example.COM", user->uid);
+    snprintf(f->address, sizeof f->address, "%s@example.com", user->uid);
+    fresh.auth_time = g_now;
+    CHECK_STATUS_AT(mfa_session_new(ctx, &out, &fresh, NULL), MFA_OK, line);
+    snprintf(session, sizeof session, "%s", out ? out : "");
+    mfa_free(out);
+    status = mfa_email_start_enrollment(ctx, &vid, session, given, NULL);
+    if (status != MFA_OK) return status;
+    if (!mail_code_at(f->address, code, line)) {
+        mfa_free(vid);
+        return MFA_ERR_INTERNAL;
+    }
+    a.verification_id = vid;
+    a.code = code;
+    status = mfa_enroll(ctx, &info, &fresh, &a, "mail", &err);
+    mfa_free(vid);
+    CHECK_AT((status == MFA_OK) == (info != NULL), line);
+    if (info) {
+        snprintf(f->eid, sizeof f->eid, "%s", info->uid);
+        CHECK_AT(strcmp(info->hint, f->address) == 0 && info->phone_number == NULL, line);
+        f->enrolled_at = g_now;
+    }
+    mfa_factor_info_free(info);
+    mfa_free(err);
+    return status;
+}
+
+/* Past the resend cooldown, an email for the factor; its code (or a wrong one). */
+static int email_proof(mfa_ctx *ctx, const char *cred, const factor *f, int right, proof *p, int line) {
+    char code[MFA_CODE_BUFFER_SIZE];
+    char *vid = NULL;
+    int status;
+    proof_init(p, MFA_FACTOR_EMAIL);
+    g_now += 31;
+    status = mfa_email_start_sign_in(ctx, &vid, cred, NULL, f->eid, NULL);
+    if (status != MFA_OK) return status;
+    snprintf(p->vid, sizeof p->vid, "%s", vid);
+    mfa_free(vid);
+    CHECK_AT(g_mail.sent > 0 && g_mail.ring[(g_mail.sent - 1) % MAIL_RING].purpose == MFA_EMAIL_SIGN_IN, line);
+    if (!mail_code_at(f->address, code, line)) return MFA_ERR_INTERNAL;
+    if (right) snprintf(p->code, sizeof p->code, "%s", code);
+    else wrong_sms_code(p->code, code);
+    p->assertion.verification_id = p->vid;
+    p->assertion.code = p->code;
+    return MFA_OK;
+}
+
+static int email_right(mfa_ctx *ctx, const char *cred, const factor *f, int use, proof *p, int line) {
+    (void)use;
+    return email_proof(ctx, cred, f, 1, p, line);
+}
+
+static int email_wrong(mfa_ctx *ctx, const char *cred, const factor *f, proof *p, int line) {
+    return email_proof(ctx, cred, f, 0, p, line);
 }
 
 /* Recovery codes: a set is generated, and each of its codes is a proof. */
@@ -410,6 +478,8 @@ static const driver drivers[] = {
      recovery_wrong},
     /* A WebAuthn answer carries the challenge of the sign-in it was made for. */
     {"webauthn", MFA_FACTOR_WEBAUTHN, MFA_ERR_INVALID_SESSION, webauthn_enroll, webauthn_right, webauthn_wrong},
+    /* An email verification id, as an SMS one, belongs to the pending credential it was sent for. */
+    {"email", MFA_FACTOR_EMAIL, MFA_ERR_INVALID_SESSION, email_enroll, email_right, email_wrong},
     /* A counter (HOTP) or a YubiKey's counters, once accepted, lie below the next. */
     {"hotp", MFA_FACTOR_HOTP, MFA_ERR_INVALID_VERIFICATION_CODE, hotp_enroll, hotp_right, hotp_wrong},
     {"yubico_otp", MFA_FACTOR_YUBICO_OTP, MFA_ERR_INVALID_VERIFICATION_CODE, yubico_enroll, yubico_right, yubico_wrong},
@@ -501,13 +571,14 @@ static void contract_enroll(mfa_ctx *ctx, const driver *d) {
         CHECK((list->items[0].remaining_codes >= 0) == (d->kind == MFA_FACTOR_RECOVERY_CODES));
     }
     mfa_factor_list_free(list);
-    /* Hinted: the hint never shows a phone number in full. */
+    /* Hinted: the hint never shows a phone number or an email address in full. */
     CHECK_STATUS(mfa_sign_in(ctx, &resolver, &user, NULL), MFA_ERR_SECOND_FACTOR_REQUIRED);
     CHECK(resolver && resolver->hint_count == 1);
     if (resolver && resolver->hint_count == 1) {
         const mfa_factor_info *h = &resolver->hints[0];
         CHECK(strcmp(h->uid, f.eid) == 0 && strcmp(h->factor_id, d->factor_id) == 0 && h->kind == d->kind);
         CHECK(h->hint && h->hint[0] != '\0' && !contains(h->hint, f.number[0] ? f.number + 2 : "\x01"));
+        CHECK(!f.address[0] || (!contains(h->hint, f.address) && strchr(h->hint, '*') != NULL));
     }
     mfa_resolver_free(resolver);
     /* Audited. */

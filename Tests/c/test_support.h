@@ -361,7 +361,7 @@ typedef struct audit_record {
     char kind_name[32];
     char tenant[160];
     char uid[160];
-    char factor_id[16];
+    char factor_id[32];
     char enrollment_id[64];
     int64_t time;
     char detail[256];

@@ -55,10 +55,10 @@ def test_home_page(browser, served):
     assert browser.title.startswith("libmfa")
     assert browser.find_element(By.TAG_NAME, "h1").text == "libmfa"
     assert nav_titles(browser) == SECTIONS
-    # The factor table is a table, with its five rows (four kinds, and the hardware tokens).
+    # The factor table is a table, with its five kinds, the hardware tokens and remembered devices as rows.
     tables = browser.find_elements(By.CSS_SELECTOR, "article table")
     factors = next(table for table in tables if "factor kind" in table.text)
-    assert len(factors.find_elements(By.CSS_SELECTOR, "tbody tr")) == 5
+    assert len(factors.find_elements(By.CSS_SELECTOR, "tbody tr")) == 7
     # The screenshot of the web example is there and loaded.
     image = browser.find_element(By.CSS_SELECTOR, "article img[src*='web-second-factor']")
     assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) > 0

@@ -15,7 +15,9 @@ def test_defaults_are_disabled_with_five_adjacent_intervals(make_kit):
     config = kit.ctx.config()
     assert config["state"] == "DISABLED"
     assert config["providers"] == {"totp": "DISABLED", "phone": "DISABLED", "recovery": "DISABLED",
-                                   "webauthn": "DISABLED", "hotp": "DISABLED", "yubico_otp": "DISABLED"}
+                                   "webauthn": "DISABLED", "email": "DISABLED", "hotp": "DISABLED",
+                                   "yubico_otp": "DISABLED"}
+    assert config["rememberedDevices"] == {"state": "DISABLED", "days": 30, "sliding": False, "maxPerUser": 10}
     assert config["hotp"] == {"lookAhead": 10, "resyncWindow": 1000} and config["yubicoOtp"] == {}
     assert config["totp"] == {"adjacentIntervals": 5}
     assert config["testPhoneNumbers"] == {}
@@ -169,7 +171,9 @@ def test_test_numbers_must_be_e164(kit, number):
     [
         {"stat": "ENABLED"},
         {"state": "ENABLED", "extra": 1},
-        {"providers": {"totp": "ENABLED", "email": "ENABLED"}},
+        {"providers": {"totp": "ENABLED", "carrier-pigeon": "ENABLED"}},
+        {"email": {"codeLifetime": 59}},
+        {"rememberedDevices": {"days": 0}},
         {"totp": {"adjacentIntervals": 5, "window": 1}},
         {"limits": {"maxFactor": 3}},
         {"state": "ON"},

@@ -47,6 +47,9 @@ EXPECTED_CLASSES = {
     "ATTESTATION_NOT_TRUSTED": "AttestationNotTrustedError",
     "USER_VERIFICATION_REQUIRED": "UserVerificationRequiredError",
     "KEY_MISMATCH": "KeyMismatchError",
+    "INVALID_EMAIL": "InvalidEmailError",
+    "EMAIL_SEND_FAILED": "EmailSendFailedError",
+    "DEVICE_NOT_FOUND": "DeviceNotFoundError",
     "TOKEN_NOT_FOUND": "TokenNotFoundError",
     "INVALID_PSKC": "InvalidPSKCError",
     "PSKC_KEY_MISMATCH": "PSKCKeyMismatchError",
@@ -82,7 +85,7 @@ def test_status_name_and_errstr_for_every_status(status):
     assert lib.mfa_errstr(status).decode() == message
 
 
-@pytest.mark.parametrize("status", [1, 42, -35, -1000, 2**31 - 1, -(2**31), 2**40, -(2**40)])
+@pytest.mark.parametrize("status", [1, 42, -50, -1000, 2**31 - 1, -(2**31), 2**40, -(2**40)])
 def test_unknown_status_codes(status):
     assert libmfa.status_name(status) == "UNKNOWN"
     assert libmfa.errstr(status) == "unknown status code"
@@ -152,4 +155,5 @@ def test_audit_kinds_of_issue_8():
 
     assert AUDIT_KINDS[libmfa.AUDIT_INTEGRITY_FAILURE] == "INTEGRITY_FAILURE"
     assert AUDIT_KINDS[libmfa.AUDIT_TOKENS_REVOKED] == "TOKENS_REVOKED"
-    assert sorted(AUDIT_KINDS) == list(range(1, 14)) + list(range(20, 24))  # issue 12's admin kinds, issue 48's tokens
+    # and issue 12's four admin kinds, issue 47's (remembered devices, email codes), issue 48's (tokens)
+    assert sorted(AUDIT_KINDS) == list(range(1, 14)) + [16, 17, 18, 19] + list(range(20, 24))

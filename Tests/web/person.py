@@ -139,17 +139,38 @@ class Person:
         self.follow(rows[0].find_element(By.CSS_SELECTOR, ".verify-link"))
 
     def sign_in_password(self) -> None:
-        """The first step of signing in (lands on the hint chooser, or the account page)."""
+        """The first step of signing in (lands on the hint chooser, or the account page).
+
+        When the chooser starts a security key's prompt by itself (the key
+        signed in with last time), this waits for the prompt to end.
+        """
         self.open("/signin")
         self.type("#email", self.email)
         self.type("#password", self.password)
         self.click("#submit")
+        self.after_auto_key()
+
+    def after_auto_key(self) -> None:
+        """Wait until a security key prompt the page started by itself has ended: a new page, or a refusal shown."""
+        def settled(driver: WebDriver) -> bool:
+            try:
+                state = driver.execute_script(
+                    "return document.readyState !== 'complete' ? 'loading'"
+                    " : (document.body.dataset.webauthnAuto || 'none');")
+            except WebDriverException:  # the page is changing under the script
+                return False
+            return state in ("none", "failed")
+
+        WebDriverWait(self.driver, WAIT).until(settled)
 
     def sign_out(self) -> None:
         self.click("#sign-out")
 
     def choose(self, factor_id: str) -> None:
-        """Pick the first hint of a kind in the hint chooser."""
+        """Pick the first hint of a kind in the hint chooser (recovery codes: the way out below the hints)."""
+        if factor_id == "recovery" and not self.all('#hints a[data-factor="recovery"]'):
+            self.click("#use-recovery-code")
+            return
         self.click('#hints a[data-factor="%s"]' % factor_id)
 
     def enter_code(self, code: str) -> None:

@@ -113,7 +113,7 @@ def test_register_a_security_key_list_it_and_sign_in_with_it(app, alice):
     assert "YubiKey 5" in row and "Security key" in row
     sign_in(alice)
     chooser = alice.get("/signin/second-factor").get_data(as_text=True)
-    choice = re.search(r'<a class="choice"[^>]*data-factor="webauthn">.*?</a>', chooser, re.S).group(0)
+    choice = re.search(r'<a class="choice[^"]*"[^>]*data-factor="webauthn">.*?</a>', chooser, re.S).group(0)
     assert "YubiKey 5" in choice and "Security key" in choice
     response = sign_in_with(alice, authenticator, chooser_link(alice, "webauthn"))
     assert response.headers["Location"] == "/account"

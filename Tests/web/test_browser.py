@@ -133,7 +133,9 @@ def test_recovery_codes_and_the_hint_chooser(alice):
     assert alice.path == "/account"  # shown once only
     alice.sign_out()
     alice.sign_in_password()
-    assert [a.get_attribute("data-factor") for a in alice.all("#hints a")] == ["totp", "phone", "recovery"]
+    # The factor used last first (the phone); recovery codes are the way out below the hints.
+    assert [a.get_attribute("data-factor") for a in alice.all("#hints a")] == ["phone", "totp"]
+    assert "10 codes left" in alice.find("#recovery-fallback").text
     alice.screenshot("second-factor")
     alice.choose("recovery")
     alice.enter_code(codes[0])

@@ -195,6 +195,12 @@ const (
 	AuditUserReset        AuditKind = C.MFA_AUDIT_USER_RESET
 	AuditUserDeleted      AuditKind = C.MFA_AUDIT_USER_DELETED
 	AuditKeysRotated      AuditKind = C.MFA_AUDIT_KEYS_ROTATED
+	// AuditDeviceRemembered, AuditDeviceRefused and AuditDeviceRevoked: remembered devices.
+	AuditDeviceRemembered AuditKind = C.MFA_AUDIT_DEVICE_REMEMBERED
+	AuditDeviceRefused    AuditKind = C.MFA_AUDIT_DEVICE_REFUSED
+	AuditDeviceRevoked    AuditKind = C.MFA_AUDIT_DEVICE_REVOKED
+	// AuditEmailSent: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
+	AuditEmailSent AuditKind = C.MFA_AUDIT_EMAIL_SENT
 	// AuditPasskeySignInSuccess and AuditPasskeySignInFailure: a sign-in with a passkey alone.
 	AuditPasskeySignInSuccess AuditKind = C.MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS
 	AuditPasskeySignInFailure AuditKind = C.MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE

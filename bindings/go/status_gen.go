@@ -74,6 +74,12 @@ var (
 	ErrUserVerificationRequired = &Error{Status: -33, Name: "USER_VERIFICATION_REQUIRED"}
 	// ErrKeyMismatch is KEY_MISMATCH: mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
 	ErrKeyMismatch = &Error{Status: -34, Name: "KEY_MISMATCH"}
+	// ErrInvalidEmail is INVALID_EMAIL: The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name.
+	ErrInvalidEmail = &Error{Status: -35, Name: "INVALID_EMAIL"}
+	// ErrEmailSendFailed is EMAIL_SEND_FAILED: The email sender failed, or none is configured; no attempt or quota was used.
+	ErrEmailSendFailed = &Error{Status: -36, Name: "EMAIL_SEND_FAILED"}
+	// ErrDeviceNotFound is DEVICE_NOT_FOUND: No remembered device of this user has this id.
+	ErrDeviceNotFound = &Error{Status: -37, Name: "DEVICE_NOT_FOUND"}
 	// ErrTokenNotFound is TOKEN_NOT_FOUND: Hardware tokens: no unassigned token of this tenant has this serial (or public id).
 	ErrTokenNotFound = &Error{Status: -38, Name: "TOKEN_NOT_FOUND"}
 	// ErrInvalidPskc is INVALID_PSKC: PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread).
@@ -124,6 +130,9 @@ var sentinels = map[Status]*Error{
 	-32: ErrAttestationNotTrusted,
 	-33: ErrUserVerificationRequired,
 	-34: ErrKeyMismatch,
+	-35: ErrInvalidEmail,
+	-36: ErrEmailSendFailed,
+	-37: ErrDeviceNotFound,
 	-38: ErrTokenNotFound,
 	-39: ErrInvalidPskc,
 	-40: ErrPskcKeyMismatch,

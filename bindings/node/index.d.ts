@@ -65,6 +65,9 @@ export class CredentialClonedError extends MFAError {}
 export class AttestationNotTrustedError extends MFAError {}
 export class UserVerificationRequiredError extends MFAError {}
 export class KeyMismatchError extends MFAError {}
+export class InvalidEmailError extends MFAError {}
+export class EmailSendFailedError extends MFAError {}
+export class DeviceNotFoundError extends MFAError {}
 /** The error class of each status the loaded library names (a newer library's too). */
 export const ERRORS: ReadonlyMap<number, typeof MFAError>;
 /** Status codes by name, of the loaded library. */
@@ -529,6 +532,10 @@ export const AUDIT_FACTOR_RENAMED: number;
 export const AUDIT_USER_RESET: number;
 export const AUDIT_USER_DELETED: number;
 export const AUDIT_KEYS_ROTATED: number;
+export const AUDIT_DEVICE_REMEMBERED: number;
+export const AUDIT_DEVICE_REFUSED: number;
+export const AUDIT_DEVICE_REVOKED: number;
+export const AUDIT_EMAIL_SENT: number;
 export const AUDIT_PASSKEY_SIGN_IN_SUCCESS: number;
 export const AUDIT_PASSKEY_SIGN_IN_FAILURE: number;
 export const APP_ACTION_ENROLLMENT: number;

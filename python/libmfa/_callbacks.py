@@ -19,6 +19,9 @@ everything and turns it into something libmfa understands:
   ``SMS_SEND_FAILED`` (:class:`libmfa.SMSSendFailedError`) and counts neither
   the send nor any quota. The exception is logged (without the message text,
   which holds the code).
+* email sender: as the SMS sender: ``EMAIL_SEND_FAILED``
+  (:class:`libmfa.EmailSendFailedError`), nothing counted, the exception
+  logged by its type only.
 * app verifier: the credential is rejected (``INVALID_APP_CREDENTIAL``) and the
   exception is logged. Only a return value of exactly ``True`` accepts a
   credential: ``None`` (a forgotten ``return``), ``1`` or a string reject it.
@@ -212,6 +215,36 @@ def sms_sender(function: Callable[[str, str], object]) -> Any:
                 return 1
 
     return _ffi.mfa_sms_sender_fn(call)
+
+
+#: The purposes of an email (``MFA_EMAIL_*``), as the names the Python sender sees.
+EMAIL_PURPOSES = {_ffi.MFA_EMAIL_ENROLLMENT: "enrollment", _ffi.MFA_EMAIL_SIGN_IN: "sign_in"}
+
+
+def email_sender(function: Callable[[Any], object], make_message: Callable[..., Any]) -> Any:
+    """An ``mfa_email_sender_fn`` calling ``function(message)`` with a copied message.
+
+    ``make_message(to, subject, body, code, purpose)`` builds the message
+    (``purpose`` ``"enrollment"`` or ``"sign_in"``). The return value of
+    ``function`` is ignored; an exception makes the send fail (libmfa's
+    EMAIL_SEND_FAILED, nothing counted) and is logged by its type only.
+    """
+
+    def call(_context: object, message: Any) -> int:
+        with _MARK:
+            try:
+                fields = message.contents
+                function(make_message(_text(fields.to), _text(fields.subject), _text(fields.body),
+                                      _text(fields.code), EMAIL_PURPOSES.get(int(fields.purpose), "")))
+                return 0
+            except BaseException:  # noqa: BLE001 - nothing may cross into C
+                # The traceback may quote the message (the code, the address): log the type only.
+                error = sys.exc_info()[1]
+                log().error("libmfa: the email sender failed (%s); the send fails with EMAIL_SEND_FAILED",
+                            type(error).__name__)
+                return 1
+
+    return _ffi.mfa_email_sender_fn(call)
 
 
 def app_verifier(function: Callable[[str, str], object]) -> Any:

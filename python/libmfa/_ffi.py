@@ -145,6 +145,13 @@ MFA_ERR_USER_VERIFICATION_REQUIRED = -33
 #: mfa_open: the store knows a key by this id (its key check value) and the key given under that
 #: id is another one; the message names the id. Nothing was written.
 MFA_ERR_KEY_MISMATCH = -34
+#: The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no
+#: display name.
+MFA_ERR_INVALID_EMAIL = -35
+#: The email sender failed, or none is configured; no attempt or quota was used.
+MFA_ERR_EMAIL_SEND_FAILED = -36
+#: No remembered device of this user has this id.
+MFA_ERR_DEVICE_NOT_FOUND = -37
 #: Hardware tokens: no unassigned token of this tenant has this serial (or public id).
 MFA_ERR_TOKEN_NOT_FOUND = -38
 #: PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or
@@ -356,6 +363,21 @@ MFA_AUDIT_USER_DELETED = 12
 #: (mfa_rotate_keys_batched()).
 MFA_AUDIT_KEYS_ROTATED = 13
 
+#: Audit event: a device was remembered (mfa_device_remember()); factor_id "remembered_device",
+#: enrollment_id the device's id.
+MFA_AUDIT_DEVICE_REMEMBERED = 16
+
+#: Audit event: a device token given at sign-in was ignored; detail says why: DISABLED,
+#: MALFORMED, UNKNOWN, FOREIGN, TAMPERED, EXPIRED or REVOKED.
+MFA_AUDIT_DEVICE_REFUSED = 17
+
+#: Audit event: a remembered device was forgotten; detail says by what: OK (the user's call),
+#: ADMIN, LIMIT, TOKENS_REVOKED, LAST_FACTOR_REMOVED, USER_RESET, USER_DELETED.
+MFA_AUDIT_DEVICE_REVOKED = 18
+
+#: Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
+MFA_AUDIT_EMAIL_SENT = 19
+
 #: Audit event: a hardware token was imported unassigned (mfa_import_pskc(),
 #: MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial.
 MFA_AUDIT_TOKEN_IMPORTED = 20
@@ -403,6 +425,7 @@ class mfa_audit_event(ctypes.Structure):
         # The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE",
         # "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED",
         # "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED",
+        # "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT",
         # "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED",
         # "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
         ("kind_name", ctypes.c_char_p),
@@ -410,9 +433,10 @@ class mfa_audit_event(ctypes.Structure):
         ("tenant", ctypes.c_char_p),
         # The user, or "".
         ("uid", ctypes.c_char_p),
-        # The factor id ("totp", "phone", "recovery"), or "".
+        # The factor id ("totp", "phone", "recovery", "webauthn", "email"),
+        # "remembered_device" for a device's events, or "".
         ("factor_id", ctypes.c_char_p),
-        # The factor's enrollment id, or "".
+        # The factor's enrollment id (a remembered device's id), or "".
         ("enrollment_id", ctypes.c_char_p),
         # Unix time of the event.
         ("time", ctypes.c_int64),
@@ -445,6 +469,43 @@ mfa_audit_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(mfa_audit_
 #:
 #: ``int (*mfa_sms_sender_fn)(void *context, const char *phone_number, const char *message)``
 mfa_sms_sender_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
+
+#: mfa_email_message purpose: proving an address being enrolled.
+MFA_EMAIL_ENROLLMENT = 1
+
+#: mfa_email_message purpose: signing in with an enrolled address.
+MFA_EMAIL_SIGN_IN = 2
+
+
+class mfa_email_message(ctypes.Structure):
+    """An email libmfa asks the host to send (mfa_email_sender_fn). Every string is borrowed for
+    the duration of the call only. libmfa fills it: fields are only ever added at its end.
+    """
+
+    to: Optional[bytes]
+    subject: Optional[bytes]
+    body: Optional[bytes]
+    code: Optional[bytes]
+    purpose: int
+
+    _fields_ = [
+        # The address (as enrolled: the domain in lower case).
+        ("to", ctypes.c_char_p),
+        # A subject line.
+        ("subject", ctypes.c_char_p),
+        # A plain-text body that holds the code.
+        ("body", ctypes.c_char_p),
+        # The code alone (six digits), for a host that writes its own message.
+        ("code", ctypes.c_char_p),
+        # MFA_EMAIL_ENROLLMENT or MFA_EMAIL_SIGN_IN.
+        ("purpose", ctypes.c_int32),
+    ]
+
+
+#: Sends an email code; returns 0 when sent, non-zero on failure (no attempt or quota is used).
+#:
+#: ``int (*mfa_email_sender_fn)(void *context, const mfa_email_message *message)``
+mfa_email_sender_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(mfa_email_message))
 
 #: App verification action: enrolling a phone number (reCAPTCHA action mfaSmsEnrollment).
 MFA_APP_ACTION_ENROLLMENT = 1
@@ -559,7 +620,7 @@ MFA_METRICS_TENANTS_DEFAULT = 100
 MFA_METRICS_TENANTS_MAX = 10000
 
 #: Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics,
-#: audit_chain and the key provider).
+#: audit_chain, the key provider and the email sender).
 MFA_OPTIONS_VERSION = 3
 
 
@@ -582,6 +643,7 @@ class mfa_options(ctypes.Structure):
     hsm_pin: Optional[bytes]
     hsm_pin_file: Optional[bytes]
     hsm_pin_env: Optional[bytes]
+    email_outbox: Optional[bytes]
 
     _fields_ = [
         # The struct version, set by mfa_options_init() or MFA_OPTIONS_INIT (1 to
@@ -681,6 +743,13 @@ class mfa_options(ctypes.Structure):
         ("key_unwrap", mfa_key_unwrap_fn),
         # Version 3. Passed to key_wrap and key_unwrap.
         ("key_provider_context", ctypes.c_void_p),
+        # Version 3. The mail gateway for email codes, or NULL.
+        ("email_sender", mfa_email_sender_fn),
+        # Version 3. Passed to email_sender.
+        ("email_sender_context", ctypes.c_void_p),
+        # Version 3. Instead of email_sender, a file to append each email to as a JSON
+        # line (development and tests), or NULL.
+        ("email_outbox", ctypes.c_char_p),
     ]
 
 
@@ -737,6 +806,9 @@ MFA_FACTOR_RECOVERY_CODES = 3
 #: Factor kind: a WebAuthn credential, a security key or a passkey (factor id "webauthn").
 MFA_FACTOR_WEBAUTHN = 4
 
+#: Factor kind: codes sent by email to an address (factor id "email").
+MFA_FACTOR_EMAIL = 5
+
 #: Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to
 #: 8-digit code.
 MFA_FACTOR_HOTP = 6
@@ -771,7 +843,8 @@ class mfa_factor_info(ctypes.Structure):
     _fields_ = [
         # The enrollment id (28 URL-safe characters).
         ("uid", ctypes.c_char_p),
-        # The factor id: "totp", "phone" or "recovery".
+        # The factor id: "totp", "phone", "recovery", "webauthn", "email", "hotp" or
+        # "yubico_otp".
         ("factor_id", ctypes.c_char_p),
         # The user's name for the factor, or NULL.
         ("display_name", ctypes.c_char_p),
@@ -782,7 +855,8 @@ class mfa_factor_info(ctypes.Structure):
         # The kind: MFA_FACTOR_*.
         ("kind", ctypes.c_int32),
         # What identifies the factor to its user, filled for every kind and never secret:
-        # "authenticator app", a masked number, "7 codes left".
+        # "authenticator app", a masked number, "7 codes left", an email factor's address
+        # (masked in hints: `j***@e******.com`).
         ("hint", ctypes.c_char_p),
         # For a recovery-code set, how many codes are left; -1 for other kinds.
         ("remaining_codes", ctypes.c_int64),
@@ -886,13 +960,17 @@ class mfa_sign_in_result(ctypes.Structure):
         ("uid", ctypes.c_char_p),
         # The tenant, or NULL.
         ("tenant", ctypes.c_char_p),
-        # The factor used: "totp", "phone" or "recovery".
+        # The factor used: "totp", "phone", "recovery", "webauthn", "email", or
+        # "remembered_device" when a remembered device stood in for it
+        # (mfa_sign_in_remembered()); NULL when no second factor was needed.
         ("factor_id", ctypes.c_char_p),
-        # The enrollment id of the factor used.
+        # The enrollment id of the factor used (the device's id for "remembered_device"),
+        # or NULL.
         ("enrollment_id", ctypes.c_char_p),
         # Unix time of the sign-in.
         ("time", ctypes.c_int64),
-        # The kind of the factor used: MFA_FACTOR_*.
+        # The kind of the factor used: MFA_FACTOR_* (0 for "remembered_device" and when
+        # none was needed).
         ("kind", ctypes.c_int32),
         # Number of claims.
         ("claim_count", ctypes.c_size_t),
@@ -916,8 +994,14 @@ class mfa_assertion(ctypes.Structure):
       MFA_FACTOR_PHONE             verification_id, code         verification_id, code
       MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
       MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
+      MFA_FACTOR_EMAIL             verification_id, code         verification_id, code
       MFA_FACTOR_HOTP              session_info, serial, code    enrollment_id, code
       MFA_FACTOR_YUBICO_OTP        session_info, code            code, enrollment_id or NULL
+
+    An email factor may also be enrolled without a code, from the user's sign-in address that
+    the host says is verified (mfa_user.email and email_verified), when the configuration sets
+    email.enrollVerifiedSignInEmail: kind MFA_FACTOR_EMAIL, session_info an enrollment session
+    (mfa_session_new()), verification_id NULL.
 
     Hardware tokens an operator imported unassigned are claimed by their user with a code:
     `session_info` is then the enrollment session itself (mfa_session_new()), `serial` the
@@ -946,13 +1030,15 @@ class mfa_assertion(ctypes.Structure):
         # The factor signed in with (TOTP, HOTP; a recovery set or a YubiKey, optional).
         ("enrollment_id", ctypes.c_char_p),
         # The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret());
-        # to claim a hardware token, the enrollment session.
+        # to claim a hardware token or to enroll an email factor from the verified sign-in
+        # address, the enrollment session.
         ("session_info", ctypes.c_char_p),
-        # The verification id of an SMS code (mfa_phone_start_enrollment() or
-        # mfa_phone_start_sign_in()).
+        # The verification id of an SMS or email code (mfa_phone_start_enrollment(),
+        # mfa_phone_start_sign_in(), mfa_email_start_enrollment(),
+        # mfa_email_start_sign_in()).
         ("verification_id", ctypes.c_char_p),
-        # The code: from the authenticator app, the SMS, a hardware token, the OTP a
-        # YubiKey typed, or a recovery code as the user typed it.
+        # The code: from the authenticator app, the SMS, the email, a hardware token, the
+        # OTP a YubiKey typed, or a recovery code as the user typed it.
         ("code", ctypes.c_char_p),
         # Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
         # (credential.toJSON()), from navigator.credentials.create() to enroll or
@@ -1041,6 +1127,71 @@ class mfa_webauthn_credential(ctypes.Structure):
         ("certificates", ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8))),
         # The length of each certificate.
         ("certificate_lengths", ctypes.POINTER(ctypes.c_size_t)),
+    ]
+
+
+#: The factor id of a sign-in that a remembered device finished (mfa_sign_in_result.factor_id,
+#: claim sign_in_second_factor).
+MFA_REMEMBERED_DEVICE_FACTOR_ID = "remembered_device"
+
+
+class mfa_remembered_device(ctypes.Structure):
+    """A remembered device: a device where its user passed a second factor and asked to be
+    remembered (mfa_device_remember()). Strings are owned by the object that holds this struct.
+    """
+
+    device_id: Optional[bytes]
+    tenant: Optional[bytes]
+    uid: Optional[bytes]
+    label: Optional[bytes]
+    created_at: int
+    last_used_at: int
+    expires_at: int
+
+    _fields_ = [
+        # The device's id (22 URL-safe characters; not secret: the token is).
+        ("device_id", ctypes.c_char_p),
+        # The tenant, or NULL for the project.
+        ("tenant", ctypes.c_char_p),
+        # The user.
+        ("uid", ctypes.c_char_p),
+        # The host's name for the device ("Firefox on Linux"), or NULL.
+        ("label", ctypes.c_char_p),
+        # Unix time it was remembered.
+        ("created_at", ctypes.c_int64),
+        # Unix time its token last stood in for a second factor (created_at until then).
+        ("last_used_at", ctypes.c_int64),
+        # Unix time it stops being remembered, unless used before (sliding) or revoked.
+        ("expires_at", ctypes.c_int64),
+    ]
+
+
+class mfa_remembered_device_list(ctypes.Structure):
+    """A user's remembered devices, in one allocation: free with mfa_remembered_device_list_free()."""
+
+    count: int
+
+    _fields_ = [
+        # Number of devices.
+        ("count", ctypes.c_size_t),
+        # The devices, the most recently used first.
+        ("items", ctypes.POINTER(mfa_remembered_device)),
+    ]
+
+
+class mfa_device_token(ctypes.Structure):
+    """A device token and the device it names (mfa_device_remember()), in one allocation: free with
+    mfa_device_token_free(), which wipes the token.
+    """
+
+    token: Optional[bytes]
+
+    _fields_ = [
+        # The token: opaque, secret, long-lived. Hand it to the device alone (an HttpOnly
+        # cookie, a keychain).
+        ("token", ctypes.c_char_p),
+        # The device.
+        ("device", mfa_remembered_device),
     ]
 
 
@@ -1207,8 +1358,8 @@ MFA_ACTOR_MAX_BYTES = 256
 #: Most users on one page of mfa_admin_list_users().
 MFA_ADMIN_PAGE_MAX = 1000
 
-#: mfa_admin_user_factors() and mfa_admin_factor_get() flag: show phone numbers in full (masked
-#: by default, as in hints).
+#: mfa_admin_user_factors() and mfa_admin_factor_get() flag: show phone numbers and email
+#: addresses in full (masked by default, as in hints).
 MFA_ADMIN_SHOW_PHONE_NUMBERS = 1
 
 
@@ -1355,8 +1506,9 @@ MFA_IMPORT_OTPAUTH = 1
 #: mfa_import() format: a pam_oath / liboath users file (`HOTP/T30/6 alice - <hex secret>`).
 MFA_IMPORT_USERS_FILE = 2
 
-#: mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm` (base32 secret; a header
-#: line, blank fields and quoted fields allowed).
+#: mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm,email` (base32 secret; a
+#: header line, blank fields and quoted fields allowed; an email field imports the address as an
+#: email factor, beside the secret or alone).
 MFA_IMPORT_CSV = 3
 
 #: mfa_import() format: the CSV lines YubiKeys are programmed with, stored as unassigned Yubico
@@ -1943,6 +2095,7 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_key_uri": mfa_key_uri,
     "mfa_ctx": mfa_ctx,
     "mfa_audit_event": mfa_audit_event,
+    "mfa_email_message": mfa_email_message,
     "mfa_master_key": mfa_master_key,
     "mfa_webauthn_attestation": mfa_webauthn_attestation,
     "mfa_options": mfa_options,
@@ -1956,6 +2109,9 @@ STRUCTS: Dict[str, type[ctypes.Structure]] = {
     "mfa_assertion": mfa_assertion,
     "mfa_recovery_codes": mfa_recovery_codes,
     "mfa_webauthn_credential": mfa_webauthn_credential,
+    "mfa_remembered_device": mfa_remembered_device,
+    "mfa_remembered_device_list": mfa_remembered_device_list,
+    "mfa_device_token": mfa_device_token,
     "mfa_webauthn_options": mfa_webauthn_options,
     "mfa_webauthn_credential_info": mfa_webauthn_credential_info,
     "mfa_webauthn_credential_list": mfa_webauthn_credential_list,
@@ -2319,6 +2475,43 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
             _out,
         ],
     ),
+    # Email codes
+    # int32_t mfa_email_start_enrollment(mfa_ctx *ctx, char **out, char const *session, char
+    # const *address, char **err)
+    "mfa_email_start_enrollment": (_i32, [_P(mfa_ctx), _out, _str, _str, _out]),
+    # int32_t mfa_email_start_sign_in(mfa_ctx *ctx, char **out, char const
+    # *pending_credential, char const *tenant, char const *enrollment_id, char **err)
+    "mfa_email_start_sign_in": (_i32, [_P(mfa_ctx), _out, _str, _str, _str, _out]),
+    # Remembered devices
+    # int32_t mfa_device_remember(mfa_ctx *ctx, mfa_device_token **out, char const
+    # *pending_credential, char const *tenant, char const *label, char **err)
+    "mfa_device_remember": (_i32, [_P(mfa_ctx), _P(_P(mfa_device_token)), _str, _str, _str, _out]),
+    # void mfa_device_token_free(mfa_device_token *token)
+    "mfa_device_token_free": (None, [_P(mfa_device_token)]),
+    # int32_t mfa_sign_in_remembered(mfa_ctx *ctx, mfa_sign_in_result **out_result,
+    # mfa_resolver **out_resolver, mfa_user const *user, char const *device_token, char **err)
+    "mfa_sign_in_remembered": (
+        _i32,
+        [
+            _P(mfa_ctx),
+            _P(_P(mfa_sign_in_result)),
+            _P(_P(mfa_resolver)),
+            _P(mfa_user),
+            _str,
+            _out,
+        ],
+    ),
+    # int32_t mfa_devices_list(mfa_ctx *ctx, mfa_remembered_device_list **out, char const
+    # *tenant, char const *uid, char **err)
+    "mfa_devices_list": (_i32, [_P(mfa_ctx), _P(_P(mfa_remembered_device_list)), _str, _str, _out]),
+    # void mfa_remembered_device_list_free(mfa_remembered_device_list *list)
+    "mfa_remembered_device_list_free": (None, [_P(mfa_remembered_device_list)]),
+    # int32_t mfa_devices_revoke(mfa_ctx *ctx, size_t *out_count, char const *tenant, char
+    # const *uid, char const *device_id, char **err)
+    "mfa_devices_revoke": (_i32, [_P(mfa_ctx), _P(_size), _str, _str, _str, _out]),
+    # int32_t mfa_admin_devices_revoke(mfa_ctx *ctx, size_t *out_count, char const *tenant,
+    # char const *uid, char const *device_id, char const *actor, char **err)
+    "mfa_admin_devices_revoke": (_i32, [_P(mfa_ctx), _P(_size), _str, _str, _str, _str, _out]),
     # Passkeys: signing in without a password
     # int32_t mfa_passkey_sign_in_options(mfa_ctx *ctx, char **out, char const *tenant,
     # mfa_webauthn_options const *options, char **err)
@@ -2785,20 +2978,21 @@ if TYPE_CHECKING:
             of an older struct version are read up to that version's fields. Returns MFA_OK,
             MFA_ERR_INVALID_ARGUMENT (NULL pointers, a version 0 or newer than the library's,
             more than 64 previous keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate
-            key ids, a store location meant for another database: see mfa_options.store; a
-            metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT a
-            metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad audit_chain),
-            MFA_ERR_KEY_MISMATCH (the store keeps a check value for a key id given, as the
-            master key or a previous key, and the key given under that id is another one; the
-            message names the id; nothing was read or written) or MFA_ERR_STORAGE_ERROR (the
-            store cannot be opened, or was written by a newer libmfa). With a key provider
-            (options->hsm_module, or key_wrap and key_unwrap; version 3), the data keys are
-            unwrapped by it and its failures are named, never a fallback to another key:
-            MFA_ERR_KEY_PROVIDER_UNAVAILABLE (the module does not load, no such token, the HSM
-            failed), MFA_ERR_KEY_PROVIDER_LOGIN (the PIN refused),
-            MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key under the label the store's data keys are
-            wrapped with: deleted) and MFA_ERR_KEY_MISMATCH (the key under that label does not
-            unwrap them: replaced). No message holds the PIN. `err` as everywhere (see mfa.h).
+            key ids, both a sender and an outbox for SMS or for email, an empty email outbox, a
+            store location meant for another database: see mfa_options.store; a metrics value
+            that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT a metrics_tenants outside 1
+            to MFA_METRICS_TENANTS_MAX; a bad audit_chain), MFA_ERR_KEY_MISMATCH (the store
+            keeps a check value for a key id given, as the master key or a previous key, and the
+            key given under that id is another one; the message names the id; nothing was read
+            or written) or MFA_ERR_STORAGE_ERROR (the store cannot be opened, or was written by
+            a newer libmfa). With a key provider (options->hsm_module, or key_wrap and
+            key_unwrap; version 3), the data keys are unwrapped by it and its failures are
+            named, never a fallback to another key: MFA_ERR_KEY_PROVIDER_UNAVAILABLE (the module
+            does not load, no such token, the HSM failed), MFA_ERR_KEY_PROVIDER_LOGIN (the PIN
+            refused), MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND (no key under the label the store's
+            data keys are wrapped with: deleted) and MFA_ERR_KEY_MISMATCH (the key under that
+            label does not unwrap them: replaced). No message holds the PIN. `err` as everywhere
+            (see mfa.h).
             """
             ...
 
@@ -2812,10 +3006,13 @@ if TYPE_CHECKING:
             """Stores the MFA configuration of the project (`tenant` NULL) or of a tenant,
             replacing the previous one (a field it does not name takes its default: a document
             without "state" turns MFA off), as JSON: {"state": "DISABLED|ENABLED|MANDATORY",
-            "providers": {"totp": "ENABLED|DISABLED", "phone": ..., "recovery": ...}, "totp":
-            {"adjacentIntervals": 0..10}, "phone": {"appVerification": "REQUIRED|DISABLED"},
-            "testPhoneNumbers": {"+15555550100": "123456"}, "recoveryCodes": {"count": 8..16},
-            "limits": {...}}. The shapes the guides write are accepted too: the Admin SDK's
+            "providers": {"totp": "ENABLED|DISABLED", "phone": ..., "recovery": ..., "webauthn":
+            ..., "email": ...}, "totp": {"adjacentIntervals": 0..10}, "phone":
+            {"appVerification": "REQUIRED|DISABLED"}, "testPhoneNumbers": {"+15555550100":
+            "123456"}, "recoveryCodes": {"count": 8..16}, "email": {"codeLifetime": 60..3600,
+            ..., "enrollVerifiedSignInEmail": false}, "limits": {...}, "rememberedDevices":
+            {"state": "DISABLED|ENABLED", "days": 1..90, "sliding": false, "maxPerUser":
+            1..100}}. The shapes the guides write are accepted too: the Admin SDK's
             {"multiFactorConfig": {"state", "factorIds", "providerConfigs"}} and the REST API's
             {"mfa": {...}} / {"mfaConfig": {...}} with "enabledProviders", integers also as
             strings. Every field is optional; a tenant's fields override the project's.
@@ -3402,6 +3599,148 @@ if TYPE_CHECKING:
             MFA_ERR_ORIGIN_MISMATCH, MFA_ERR_RP_ID_MISMATCH, MFA_ERR_USER_VERIFICATION_REQUIRED
             or MFA_ERR_INVALID_VERIFICATION_CODE (the signature is wrong, or the user was not
             present).
+            """
+            ...
+
+        def mfa_email_start_enrollment(self, ctx: Any, out: Any, session: _InBytes, address: _InBytes, err: Any) -> int:
+            """Sends an email code to an address being enrolled
+            (EmailAuthProvider.sendVerificationCode with a MultiFactorSession). `address` is
+            `local@domain` in ASCII, at most 254 bytes, without a display name (an
+            internationalised domain in its xn- form). On MFA_OK, `*out` is the opaque
+            verification id (free with mfa_free()); finish with mfa_enroll() and an assertion of
+            kind MFA_FACTOR_EMAIL. Returns MFA_OK, MFA_ERR_INVALID_EMAIL,
+            MFA_ERR_SECOND_FACTOR_EXISTS, MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED,
+            MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (resend cooldown), MFA_ERR_QUOTA_EXCEEDED,
+            MFA_ERR_EMAIL_SEND_FAILED (nothing counted), MFA_ERR_INVALID_SESSION,
+            MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_OPERATION_NOT_ALLOWED (email disabled),
+            MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_email_start_sign_in(
+            self,
+            ctx: Any,
+            out: Any,
+            pending_credential: _InBytes,
+            tenant: _InBytes,
+            enrollment_id: _InBytes,
+            err: Any,
+        ) -> int:
+            """Sends an email code for signing in with the enrolled email factor `enrollment_id` (a
+            hint of the resolver); the full address never leaves libmfa. `tenant` is the tenant
+            of the request (NULL for the project). On MFA_OK, `*out` is the verification id
+            (free with mfa_free()); finish with mfa_resolve() and an assertion of kind
+            MFA_FACTOR_EMAIL. Returns MFA_OK, MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (resend
+            cooldown, or backoff after failed sign-ins), MFA_ERR_QUOTA_EXCEEDED (the factor's
+            own budget), MFA_ERR_EMAIL_SEND_FAILED (nothing counted), MFA_ERR_INVALID_SESSION,
+            MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_TENANT_MISMATCH,
+            MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT (a factor of another
+            kind) or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_device_remember(
+            self,
+            ctx: Any,
+            out: Any,
+            pending_credential: _InBytes,
+            tenant: _InBytes,
+            label: _InBytes,
+            err: Any,
+        ) -> int:
+            """Remembers the device a sign-in finished on, and gives its token ("remember this
+            device"): call it right after mfa_resolve() (or mfa_resolve_totp(),
+            mfa_resolve_phone()) succeeded, with that sign-in's pending credential. Only a
+            sign-in that passed a second factor can remember its device, and each remembers one.
+            `label` is the host's name for the device ("Firefox on Linux", at most 256 bytes) or
+            NULL. libmfa keeps only a keyed hash of the token. At the user's limit
+            (rememberedDevices.maxPerUser) the device used least recently is forgotten. Audited
+            (MFA_AUDIT_DEVICE_REMEMBERED). On MFA_OK, `*out` is the token and its device (free
+            with mfa_device_token_free()). Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED
+            (rememberedDevices.state is not ENABLED for the tenant), MFA_ERR_INVALID_SESSION
+            (the sign-in did not finish with a second factor, already remembered a device, or is
+            too old), MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_TENANT_MISMATCH,
+            MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_device_token_free(self, token: Any) -> None:
+            """Frees a device token, wiping the token first. NULL is a no-op."""
+            ...
+
+        def mfa_sign_in_remembered(
+            self,
+            ctx: Any,
+            out_result: Any,
+            out_resolver: Any,
+            user: Any,
+            device_token: _InBytes,
+            err: Any,
+        ) -> int:
+            """Reports a successful first factor for `user`, with the device token the user's
+            device sent (NULL or "" for none): mfa_sign_in() for a device that may be
+            remembered. Returns MFA_OK with `*out_result` set when the user is signed in: its
+            factor_id is "remembered_device" (MFA_REMEMBERED_DEVICE_FACTOR_ID) and its
+            enrollment_id the device's id when the token named one of the user's remembered
+            devices that has not expired (audited as MFA_AUDIT_SIGN_IN_SUCCESS of that factor
+            id), or NULL when the user needed no second factor. Returns
+            MFA_ERR_SECOND_FACTOR_REQUIRED with `*out_resolver` a resolver (free with
+            mfa_resolver_free()) otherwise: a token that is malformed, unknown, another user's
+            or tenant's, altered, expired or revoked, or given while rememberedDevices is off,
+            is ignored (audited MFA_AUDIT_DEVICE_REFUSED, with the reason); nothing in the
+            answer says why. Free `*out_result` with mfa_sign_in_result_free(). Other results as
+            mfa_sign_in(): MFA_ERR_ENROLLMENT_REQUIRED, MFA_ERR_UNSUPPORTED_FIRST_FACTOR,
+            MFA_ERR_INVALID_ARGUMENT, MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_devices_list(self, ctx: Any, out: Any, tenant: _InBytes, uid: _InBytes, err: Any) -> int:
+            """A user's remembered devices that have not expired, the most recently used first, for
+            the user's account page (through the host) or an operator. `tenant` is NULL for the
+            project. On MFA_OK, `*out` is the list (free with
+            mfa_remembered_device_list_free()). Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or
+            MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_remembered_device_list_free(self, list: Any) -> None:
+            """Frees a list of remembered devices. NULL is a no-op."""
+            ...
+
+        def mfa_devices_revoke(
+            self,
+            ctx: Any,
+            out_count: Any,
+            tenant: _InBytes,
+            uid: _InBytes,
+            device_id: _InBytes,
+            err: Any,
+        ) -> int:
+            """Forgets one of a user's remembered devices (`device_id`), or every one (NULL): their
+            tokens no longer stand in for a second factor. The user's own call, through the host
+            (an account page's "forget this device"). A user's devices are also forgotten by
+            mfa_revoke_tokens() (call it when the password changes), by the removal of the
+            user's last factor, and by an operator's reset or delete. Audited
+            (MFA_AUDIT_DEVICE_REVOKED, one event per device). `*out_count` (if not NULL)
+            receives how many were forgotten. Returns MFA_OK, MFA_ERR_DEVICE_NOT_FOUND (the user
+            has no device with this id), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+            """
+            ...
+
+        def mfa_admin_devices_revoke(
+            self,
+            ctx: Any,
+            out_count: Any,
+            tenant: _InBytes,
+            uid: _InBytes,
+            device_id: _InBytes,
+            actor: _InBytes,
+            err: Any,
+        ) -> int:
+            """An operator forgets one of a user's remembered devices (`device_id`) or every one
+            (NULL), as mfa_devices_revoke() does; audited with `actor` (1 to MFA_ACTOR_MAX_BYTES
+            bytes; detail ADMIN). Returns MFA_OK, MFA_ERR_DEVICE_NOT_FOUND,
+            MFA_ERR_INVALID_ARGUMENT (a bad actor, uid or tenant) or MFA_ERR_STORAGE_ERROR.
             """
             ...
 

@@ -82,6 +82,14 @@ AUDIT_USER_RESET = _ffi.MFA_AUDIT_USER_RESET
 AUDIT_USER_DELETED = _ffi.MFA_AUDIT_USER_DELETED
 #: Audit event: stored secrets were re-encrypted under the current key (:meth:`libmfa.Admin.rotate_keys`).
 AUDIT_KEYS_ROTATED = _ffi.MFA_AUDIT_KEYS_ROTATED
+#: Audit event: a device was remembered (factor id ``"remembered_device"``, the device's id as enrollment id).
+AUDIT_DEVICE_REMEMBERED = _ffi.MFA_AUDIT_DEVICE_REMEMBERED
+#: Audit event: a device token given at sign-in was ignored; the detail says why.
+AUDIT_DEVICE_REFUSED = _ffi.MFA_AUDIT_DEVICE_REFUSED
+#: Audit event: a remembered device was forgotten; the detail says by what.
+AUDIT_DEVICE_REVOKED = _ffi.MFA_AUDIT_DEVICE_REVOKED
+#: Audit event: an email code was sent.
+AUDIT_EMAIL_SENT = _ffi.MFA_AUDIT_EMAIL_SENT
 #: Most records one :meth:`libmfa.Context.audit_records` returns.
 TRAIL_READ_MAX = _ffi.MFA_TRAIL_READ_MAX
 #: The version of ``mfa_trail_query`` this binding fills (the trail's reading calls).
@@ -171,6 +179,12 @@ FACTOR_PHONE = _ffi.MFA_FACTOR_PHONE
 FACTOR_RECOVERY_CODES = _ffi.MFA_FACTOR_RECOVERY_CODES
 #: Factor kind: a WebAuthn security key or passkey (factor id "webauthn").
 FACTOR_WEBAUTHN = _ffi.MFA_FACTOR_WEBAUTHN
+#: Factor kind: codes sent by email (factor id ``"email"``).
+FACTOR_EMAIL = _ffi.MFA_FACTOR_EMAIL
+#: ``mfa_email_message`` purpose: proving an address being enrolled.
+EMAIL_ENROLLMENT = _ffi.MFA_EMAIL_ENROLLMENT
+#: ``mfa_email_message`` purpose: signing in with an enrolled address.
+EMAIL_SIGN_IN = _ffi.MFA_EMAIL_SIGN_IN
 #: Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id ``"hotp"``).
 FACTOR_HOTP = _ffi.MFA_FACTOR_HOTP
 #: Factor kind: a YubiKey typing Yubico OTPs, checked locally (factor id ``"yubico_otp"``).
@@ -263,6 +277,9 @@ class Status(enum.IntEnum):
     ATTESTATION_NOT_TRUSTED = _ffi.MFA_ERR_ATTESTATION_NOT_TRUSTED
     USER_VERIFICATION_REQUIRED = _ffi.MFA_ERR_USER_VERIFICATION_REQUIRED
     KEY_MISMATCH = _ffi.MFA_ERR_KEY_MISMATCH
+    INVALID_EMAIL = _ffi.MFA_ERR_INVALID_EMAIL
+    EMAIL_SEND_FAILED = _ffi.MFA_ERR_EMAIL_SEND_FAILED
+    DEVICE_NOT_FOUND = _ffi.MFA_ERR_DEVICE_NOT_FOUND
     TOKEN_NOT_FOUND = _ffi.MFA_ERR_TOKEN_NOT_FOUND
     INVALID_PSKC = _ffi.MFA_ERR_INVALID_PSKC
     PSKC_KEY_MISMATCH = _ffi.MFA_ERR_PSKC_KEY_MISMATCH

@@ -238,6 +238,18 @@ class PSKCKeyMismatchError(MFAError):
     """PSKC: the values are encrypted and no key or password was given, or the one given does not open them."""
 
 
+class InvalidEmailError(MFAError):
+    """The email address is not one libmfa takes: local@domain in ASCII, at most 254 bytes, no display name."""
+
+
+class EmailSendFailedError(MFAError):
+    """The email sender failed, or none is configured; no attempt or quota was used."""
+
+
+class DeviceNotFoundError(MFAError):
+    """No remembered device of this user has this id."""
+
+
 #: Status -> exception class, for every error status.
 ERRORS: Dict[Status, Type[MFAError]] = {
     Status.INVALID_ARGUMENT: InvalidArgumentError,
@@ -274,6 +286,9 @@ ERRORS: Dict[Status, Type[MFAError]] = {
     Status.ATTESTATION_NOT_TRUSTED: AttestationNotTrustedError,
     Status.USER_VERIFICATION_REQUIRED: UserVerificationRequiredError,
     Status.KEY_MISMATCH: KeyMismatchError,
+    Status.INVALID_EMAIL: InvalidEmailError,
+    Status.EMAIL_SEND_FAILED: EmailSendFailedError,
+    Status.DEVICE_NOT_FOUND: DeviceNotFoundError,
     Status.TOKEN_NOT_FOUND: TokenNotFoundError,
     Status.INVALID_PSKC: InvalidPSKCError,
     Status.PSKC_KEY_MISMATCH: PSKCKeyMismatchError,

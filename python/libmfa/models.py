@@ -29,6 +29,10 @@ PHONE_FACTOR_ID = "phone"
 RECOVERY_CODES_FACTOR_ID = "recovery"
 #: The factor id of WebAuthn credentials, security keys and passkeys ("webauthn").
 WEBAUTHN_FACTOR_ID = "webauthn"
+#: The factor id of email second factors ("email").
+EMAIL_FACTOR_ID = "email"
+#: The factor id of a sign-in that a remembered device finished ("remembered_device"): no kind's.
+REMEMBERED_DEVICE_FACTOR_ID = "remembered_device"
 #: The factor id of HOTP tokens ("hotp").
 HOTP_FACTOR_ID = "hotp"
 #: The factor id of YubiKeys typing Yubico OTPs ("yubico_otp").
@@ -40,6 +44,7 @@ FACTOR_KINDS = {
     PHONE_FACTOR_ID: _ffi.MFA_FACTOR_PHONE,
     RECOVERY_CODES_FACTOR_ID: _ffi.MFA_FACTOR_RECOVERY_CODES,
     WEBAUTHN_FACTOR_ID: _ffi.MFA_FACTOR_WEBAUTHN,
+    EMAIL_FACTOR_ID: _ffi.MFA_FACTOR_EMAIL,
     HOTP_FACTOR_ID: _ffi.MFA_FACTOR_HOTP,
     YUBICO_OTP_FACTOR_ID: _ffi.MFA_FACTOR_YUBICO_OTP,
 }
@@ -120,15 +125,17 @@ class MultiFactorInfo(Record):
 
     Attributes:
         uid: the enrollment id (28 URL-safe characters).
-        factor_id: ``"totp"``, ``"phone"`` or ``"recovery"``.
+        factor_id: ``"totp"``, ``"phone"``, ``"recovery"``, ``"webauthn"`` or ``"email"``.
         display_name: the name the user gave the factor, or None.
         enrollment_time: when it was enrolled (Unix seconds).
         phone_number: for phone factors the number (masked in hints, e.g.
             ``+1******1234``), else None.
-        kind: the factor kind, ``FACTOR_TOTP``, ``FACTOR_PHONE`` or
-            ``FACTOR_RECOVERY_CODES`` (0 for a kind this binding does not know).
+        kind: the factor kind, ``FACTOR_TOTP``, ``FACTOR_PHONE``,
+            ``FACTOR_RECOVERY_CODES``, ``FACTOR_WEBAUTHN`` or ``FACTOR_EMAIL``
+            (0 for a kind this binding does not know).
         hint: what identifies the factor to its user, never secret:
-            ``"authenticator app"``, the masked number, ``"7 codes left"``.
+            ``"authenticator app"``, the masked number, ``"7 codes left"``,
+            an email address (masked in hints: ``"j***@e******.com"``).
             Show it in the list the user picks a factor from.
         remaining_codes: for a recovery-code set, how many codes are left;
             None for other kinds.
@@ -161,6 +168,11 @@ class MultiFactorInfo(Record):
                   phone_number=phone_number, kind=FACTOR_KINDS.get(factor_id, 0) if kind is None else kind,
                   hint=hint, remaining_codes=remaining_codes)
 
+    @property
+    def email(self) -> Optional[str]:
+        """For email factors the address (masked in hints, ``"j***@e******.com"``), else None."""
+        return self.hint if self.factor_id == EMAIL_FACTOR_ID else None
+
 
 class SignInResult(Record):
     """A finished sign-in.
@@ -169,8 +181,10 @@ class SignInResult(Record):
         uid: the user.
         tenant: the tenant, or None for the project.
         factor_id: the second factor used (``"totp"``, ``"phone"``,
-            ``"recovery"``), or None when no second factor was needed.
-        enrollment_id: the enrollment id of the factor used, or None.
+            ``"recovery"``, ``"webauthn"``, ``"email"``), ``"remembered_device"``
+            when a remembered device stood in for it, or None when no second
+            factor was needed.
+        enrollment_id: the enrollment id of the factor used (the device's id), or None.
         time: when the sign-in finished (Unix seconds; by the context's clock).
         kind: the kind of the factor used (``FACTOR_*``), or None.
     """
@@ -223,6 +237,11 @@ class SignInResult(Record):
         return dict(self._claims)
 
     @property
+    def used_remembered_device(self) -> bool:
+        """Whether a remembered device stood in for the second factor (``enrollment_id`` is the device's id)."""
+        return self.factor_id == REMEMBERED_DEVICE_FACTOR_ID
+
+    @property
     def passkey(self) -> bool:
         """Whether the user signed in with a passkey alone (:meth:`libmfa.Context.sign_in_with_passkey`).
 
@@ -256,16 +275,20 @@ class AuditEvent(Record):
             ``AUDIT_TOKENS_REVOKED``, or for the administrative calls
             (:class:`libmfa.Admin`) ``AUDIT_FACTOR_RENAMED``,
             ``AUDIT_USER_RESET``, ``AUDIT_USER_DELETED`` or
-            ``AUDIT_KEYS_ROTATED`` (ints).
+            ``AUDIT_KEYS_ROTATED``; for remembered devices
+            ``AUDIT_DEVICE_REMEMBERED``, ``AUDIT_DEVICE_REFUSED``,
+            ``AUDIT_DEVICE_REVOKED``; ``AUDIT_EMAIL_SENT`` (ints).
         kind_name: the kind's name: ``"ENROLL"``, ``"UNENROLL"``,
             ``"SIGN_IN_SUCCESS"``, ``"SIGN_IN_FAILURE"``, ``"BACKOFF"``,
             ``"CONFIG_CHANGE"``, ``"SMS_SENT"``, ``"INTEGRITY_FAILURE"``,
             ``"TOKENS_REVOKED"``, ``"FACTOR_RENAMED"``, ``"USER_RESET"``,
-            ``"USER_DELETED"``, ``"KEYS_ROTATED"``.
+            ``"USER_DELETED"``, ``"KEYS_ROTATED"``, ``"DEVICE_REMEMBERED"``,
+            ``"DEVICE_REFUSED"``, ``"DEVICE_REVOKED"``, ``"EMAIL_SENT"``.
         tenant: the tenant, or None for the project.
         uid: the user, or None when the event is not about one user.
-        factor_id: ``"totp"``, ``"phone"``, ``"recovery"`` or None.
-        enrollment_id: the factor's enrollment id, or None.
+        factor_id: ``"totp"``, ``"phone"``, ``"recovery"``, ``"webauthn"``,
+            ``"email"``, ``"remembered_device"`` (a device's events) or None.
+        enrollment_id: the factor's enrollment id (a device's id), or None.
         time: Unix time of the event (the context's clock).
         detail: the outcome's status name (``"OK"``,
             ``"INVALID_VERIFICATION_CODE"``, ...) or another detail
@@ -338,6 +361,10 @@ AUDIT_KINDS = {
     _ffi.MFA_AUDIT_USER_RESET: "USER_RESET",
     _ffi.MFA_AUDIT_USER_DELETED: "USER_DELETED",
     _ffi.MFA_AUDIT_KEYS_ROTATED: "KEYS_ROTATED",
+    _ffi.MFA_AUDIT_DEVICE_REMEMBERED: "DEVICE_REMEMBERED",
+    _ffi.MFA_AUDIT_DEVICE_REFUSED: "DEVICE_REFUSED",
+    _ffi.MFA_AUDIT_DEVICE_REVOKED: "DEVICE_REVOKED",
+    _ffi.MFA_AUDIT_EMAIL_SENT: "EMAIL_SENT",
     _ffi.MFA_AUDIT_TOKEN_IMPORTED: "TOKEN_IMPORTED",
     _ffi.MFA_AUDIT_TOKEN_ASSIGNED: "TOKEN_ASSIGNED",
     _ffi.MFA_AUDIT_TOKEN_RESYNCED: "TOKEN_RESYNCED",
@@ -364,10 +391,12 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "AUDIT_KINDS",
+    "EMAIL_FACTOR_ID",
     "FACTOR_KINDS",
     "HOTP_FACTOR_ID",
     "PHONE_FACTOR_ID",
     "RECOVERY_CODES_FACTOR_ID",
+    "REMEMBERED_DEVICE_FACTOR_ID",
     "WEBAUTHN_FACTOR_ID",
     "TOTP_FACTOR_ID",
     "YUBICO_OTP_FACTOR_ID",

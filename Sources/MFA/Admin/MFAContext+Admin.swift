@@ -40,7 +40,8 @@ extension MFAContext {
     /// - Parameters:
     ///   - uid: the user.
     ///   - tenant: the tenant, or nil for the project.
-    ///   - maskPhoneNumbers: show phone numbers as in sign-in hints (`+1******1234`); true by default.
+    ///   - maskPhoneNumbers: show phone numbers and email addresses as in sign-in hints
+    ///     (`+1******1234`, `j***@e******.com`); true by default.
     /// - Returns: the factors; empty if the user has none.
     /// - Throws: `invalidArgument`, `storageError`, `crypto` (a phone number that does not decrypt).
     public func userFactors(uid: String, tenant: String? = nil,
@@ -77,19 +78,23 @@ extension MFAContext {
         try Self.checkActor(actor)
         try MFAUser.checkIdentifier(enrollmentID, "enrollment id")
         let now = clock.now()
-        let note = auditNote(try auditConfig()) { (removed: FactorRecord) in
-            [AuditEvent(kind: .unenroll, tenant: removed.tenant, uid: removed.uid, factorID: removed.factorID,
-                        enrollmentID: enrollmentID, time: now, detail: "ADMIN", actor: actor)]
+        let note = auditNote(try auditConfig()) { [self] (removal: FactorRemoval) in
+            let removed = removal.factor
+            return [AuditEvent(kind: .unenroll, tenant: removed.tenant, uid: removed.uid, factorID: removed.factorID,
+                               enrollmentID: enrollmentID, time: now, detail: "ADMIN", actor: actor)]
+                + forgottenEvents(removal.devices, tenant: removed.tenant, uid: removed.uid,
+                                  detail: "LAST_FACTOR_REMOVED", time: now, actor: actor)
         }
         guard let found = try store.factor(enrollmentID: enrollmentID),
-              let removed = try store.deleteFactor(tenant: found.tenant, uid: found.uid, enrollmentID: enrollmentID,
-                                                   nowMs: clock.nowMilliseconds(), audit: note) else {
+              let (removed, forgotten) = try store.deleteFactor(tenant: found.tenant, uid: found.uid,
+                                                                enrollmentID: enrollmentID,
+                                                                nowMs: clock.nowMilliseconds(), audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "no second factor has this enrollment id")
         }
         let factor = AdminFactor(tenant: removed.tenant.isEmpty ? nil : removed.tenant, uid: removed.uid,
                                  info: (try? factorInfo(removed, masked: true)) ?? removedInfo(removed))
         metrics.unenrollment(factorID: removed.factorID, by: .operator, tenant: removed.tenant)
-        report(note, removed)
+        report(note, (removed, forgotten))
         return factor
     }
 
@@ -139,21 +144,22 @@ extension MFAContext {
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
         let now = clock.now()
-        let note = auditNote(try auditConfig()) { (removed: [FactorRecord]) in
-            removed.map {
-                AuditEvent(kind: .unenroll, tenant: tenantKey, uid: uid, factorID: $0.factorID,
-                           enrollmentID: $0.enrollmentID, time: now, detail: "ADMIN", actor: actor)
-            } + [AuditEvent(kind: .userReset, tenant: tenantKey, uid: uid, time: now,
-                            detail: "\(removed.count) factors removed", actor: actor)]
+        let note = auditNote(try auditConfig()) { [self] (removed: UserRemoval) in
+            forgottenEvents(removed.devices, tenant: tenantKey, uid: uid, detail: "USER_RESET", time: now, actor: actor)
+                + removed.factors.map {
+                    AuditEvent(kind: .unenroll, tenant: tenantKey, uid: uid, factorID: $0.factorID,
+                               enrollmentID: $0.enrollmentID, time: now, detail: "ADMIN", actor: actor)
+                } + [AuditEvent(kind: .userReset, tenant: tenantKey, uid: uid, time: now,
+                                detail: "\(removed.factors.count) factors removed", actor: actor)]
         }
-        guard let removed = try store.resetUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds(),
-                                                audit: note) else {
+        guard let (removed, forgotten) = try store.resetUser(tenant: tenantKey, uid: uid,
+                                                             nowMs: clock.nowMilliseconds(), audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor and nothing in flight to reset")
         }
         for factor in removed {
             metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
         }
-        report(note, removed)
+        report(note, (removed, forgotten))
         return AdminRemoval(factors: removed.map(removedInfo))
     }
 
@@ -177,9 +183,11 @@ extension MFAContext {
         try Self.checkUser(uid, tenant)
         let tenantKey = tenant ?? ""
         let now = clock.now()
-        let note = auditNote(try auditConfig()) { (removed: [FactorRecord]) in
-            [AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: now,
-                        detail: "\(removed.count) factors removed", actor: actor)]
+        let note = auditNote(try auditConfig()) { [self] (removed: UserRemoval) in
+            forgottenEvents(removed.devices, tenant: tenantKey, uid: uid, detail: "USER_DELETED", time: now,
+                            actor: actor)
+                + [AuditEvent(kind: .userDeleted, tenant: tenantKey, uid: uid, time: now,
+                              detail: "\(removed.factors.count) factors removed", actor: actor)]
         }
         let result = try store.deleteUser(tenant: tenantKey, uid: uid, nowMs: clock.nowMilliseconds(), audit: note)
         guard result.found else {
@@ -189,7 +197,7 @@ extension MFAContext {
         for factor in result.factors {
             metrics.unenrollment(factorID: factor.factorID, by: .operator, tenant: tenantKey)
         }
-        report(note, result.factors)
+        report(note, (result.factors, result.devices))
         return AdminRemoval(factors: result.factors.map(removedInfo))
     }
 

@@ -17,6 +17,8 @@ public struct MFAConfig: Sendable, Equatable {
     public var providers: [String: ProviderState] = [:]
     /// Lifetimes and attempt budgets.
     public var limits = MFALimits()
+    /// Whether devices may be remembered, and for how long.
+    public var rememberedDevices = RememberedDeviceSettings()
     /// Whether the store keeps the audit trail (the project's setting; see `AuditTrailSettings`).
     public var auditTrail = AuditTrailSettings()
     /// Each kind's settings, by factor id.
@@ -45,7 +47,8 @@ public struct MFAConfig: Sendable, Equatable {
 
     /// Whether two configurations are the same, field by field.
     public static func == (lhs: MFAConfig, rhs: MFAConfig) -> Bool {
-        lhs.state == rhs.state && lhs.limits == rhs.limits && lhs.auditTrail == rhs.auditTrail
+        lhs.state == rhs.state && lhs.limits == rhs.limits && lhs.rememberedDevices == rhs.rememberedDevices
+            && lhs.auditTrail == rhs.auditTrail
             && FactorRegistry.all.allSatisfy { kind in
                 (lhs.providers[kind.id] ?? .disabled) == (rhs.providers[kind.id] ?? .disabled)
                     && sameSettings(kind, lhs, rhs)

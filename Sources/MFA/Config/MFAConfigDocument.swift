@@ -9,6 +9,7 @@
 ///   "testPhoneNumbers": {"+15555550100": "123456"},
 ///   "recoveryCodes": {"count": 10},
 ///   "limits": {"pendingCredentialLifetime": 300, "freeAttempts": 5},
+///   "rememberedDevices": {"state": "ENABLED", "days": 30, "sliding": false, "maxPerUser": 10},
 ///   "auditTrail": {"store": true, "retentionDays": 365}
 /// }
 /// ```
@@ -28,7 +29,8 @@
 public enum MFAConfigDocument {
     /// The top-level keys of libmfa's own shape.
     static var keys: [String] {
-        ["state", "providers", "limits", AuditTrailSettings.key] + FactorRegistry.all.flatMap { $0.configKeys }
+        ["state", "providers", "limits", RememberedDeviceSettings.key, AuditTrailSettings.key]
+            + FactorRegistry.all.flatMap { $0.configKeys }
     }
 
     /// Checks a document on its own (in any accepted shape): its fields are
@@ -74,6 +76,7 @@ public enum MFAConfigDocument {
         ]
         for kind in FactorRegistry.all { members += sectionJSON(kind, config) }
         members.append(("limits", .object(MFALimits.fields.map { ($0.name, .int(config.limits[keyPath: $0.path])) })))
+        members.append((RememberedDeviceSettings.key, config.rememberedDevices.json))
         members.append((AuditTrailSettings.key, AuditTrailSettings.json(config.auditTrail)))
         return .object(members)
     }
@@ -109,6 +112,7 @@ public enum MFAConfigDocument {
                 }
             }
         }
+        try RememberedDeviceSettings.apply(document, to: &config.rememberedDevices)
         if let audit = document[AuditTrailSettings.key] {
             try AuditTrailSettings.apply(audit, to: &config.auditTrail)
         }
@@ -168,6 +172,12 @@ package enum ConfigFields {
             throw MFAError(.invalidArgument, "\(name) must be one of \(allowed)")
         }
         return result
+    }
+
+    /// `true` or `false`.
+    package static func boolean(_ value: JSONValue, _ name: String) throws(MFAError) -> Bool {
+        guard case .bool(let flag) = value else { throw MFAError(.invalidArgument, "\(name) must be true or false") }
+        return flag
     }
 
     /// An integer in `range`; a string of decimal digits counts (proto3 JSON

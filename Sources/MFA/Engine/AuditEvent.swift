@@ -31,6 +31,16 @@ public struct AuditEvent: Sendable, Equatable {
         case userDeleted = "USER_DELETED"
         /// An operator re-encrypted stored secrets under the current master key.
         case keysRotated = "KEYS_ROTATED"
+        /// A device was remembered: the host got a device token for it.
+        case deviceRemembered = "DEVICE_REMEMBERED"
+        /// A device token presented at sign-in was ignored (unknown,
+        /// tampered, another user's, expired, or remembering is off); the
+        /// detail says which. The sign-in went on to the second factor.
+        case deviceRefused = "DEVICE_REFUSED"
+        /// A remembered device was revoked; the detail says by what.
+        case deviceRevoked = "DEVICE_REVOKED"
+        /// An email code was sent.
+        case emailSent = "EMAIL_SENT"
         /// A user signed in with a passkey alone (both factors at once).
         case passkeySignInSuccess = "PASSKEY_SIGN_IN_SUCCESS"
         /// A passkey sign-in was refused (`uid` is "" when no credential of
@@ -52,9 +62,10 @@ public struct AuditEvent: Sendable, Equatable {
     public let tenant: String
     /// The user, or "" when the event is not about one user.
     public let uid: String
-    /// The factor id ("totp", "phone", "recovery"), or "" when no factor is involved.
+    /// The factor id ("totp", "phone", "recovery", "email"), `"remembered_device"`
+    /// for a device's events, or "" when no factor is involved.
     public let factorID: String
-    /// The enrollment id of the factor, or "".
+    /// The enrollment id of the factor (a remembered device's id), or "".
     public let enrollmentID: String
     /// When it happened (Unix seconds).
     public let time: Int64

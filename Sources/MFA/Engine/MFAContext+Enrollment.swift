@@ -122,16 +122,19 @@ extension MFAContext {
         guard Self.isRecent(user.authTime, now: now, maxAge: config.limits.recentLoginMaxAge) else {
             throw MFAError(.requiresRecentLogin, "the user signed in too long ago; sign in again to unenroll")
         }
-        let note = auditNote(config) { (factor: FactorRecord) in
-            [AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: factor.factorID,
+        let note = auditNote(config) { [self] (removal: FactorRemoval) in
+            [AuditEvent(kind: .unenroll, tenant: user.tenantKey, uid: user.uid, factorID: removal.factor.factorID,
                         enrollmentID: enrollmentID, time: now)]
+                + forgottenEvents(removal.devices, tenant: user.tenantKey, uid: user.uid,
+                                  detail: "LAST_FACTOR_REMOVED", time: now)
         }
-        guard let factor = try store.deleteFactor(tenant: user.tenantKey, uid: user.uid, enrollmentID: enrollmentID,
-                                                  nowMs: clock.nowMilliseconds(), audit: note) else {
+        guard let (factor, forgotten) = try store.deleteFactor(tenant: user.tenantKey, uid: user.uid,
+                                                               enrollmentID: enrollmentID,
+                                                               nowMs: clock.nowMilliseconds(), audit: note) else {
             throw MFAError(.mfaEnrollmentNotFound, "the user has no second factor with this id")
         }
         metrics.unenrollment(factorID: factor.factorID, by: .user, tenant: user.tenantKey)
-        report(note, factor)
+        report(note, (factor, forgotten))
     }
 
     /// The public description of a stored factor.
@@ -140,7 +143,7 @@ extension MFAContext {
         let hint = try kind.hint(of: record, masked: masked, context: self)
         return MultiFactorInfo(uid: record.enrollmentID, factorID: record.factorID, displayName: record.displayName,
                                enrollmentDate: record.enrolledAt, hint: hint.text, phoneNumber: hint.phoneNumber,
-                               remainingCodes: hint.remainingCodes)
+                               remainingCodes: hint.remainingCodes, email: hint.email)
     }
 
     /// Whether a first-factor sign-in at `authTime` is recent enough: at most

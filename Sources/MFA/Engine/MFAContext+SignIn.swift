@@ -9,8 +9,29 @@ extension MFAContext {
     public func signIn(_ user: MFAUser) throws(MFAError) -> SignInOutcome {
         let call = CallBudget.begin()
         defer { call.end() }
+        return try countedSignIn(user, deviceToken: nil)
+    }
+
+    /// Reports a successful first factor, with the device token the user's
+    /// device holds (see `rememberDevice`). When the token names one of the
+    /// user's remembered devices that has not expired, and remembering is on,
+    /// the user is signed in without a second factor: the result's factor id
+    /// is `"remembered_device"` (the claim `sign_in_second_factor`) and its
+    /// enrollment id the device's id (`second_factor_identifier`); audited
+    /// as a `SIGN_IN_SUCCESS` of that factor id. Any other token is ignored:
+    /// the answer is the one `signIn(_:)` gives, and the token is audited
+    /// (`DEVICE_REFUSED`). Nothing in the answer tells a token's holder why.
+    /// - Throws: as `signIn(_:)`.
+    public func signIn(_ user: MFAUser, deviceToken: String?) throws(MFAError) -> SignInOutcome {
+        let call = CallBudget.begin()
+        defer { call.end() }
+        return try countedSignIn(user, deviceToken: deviceToken)
+    }
+
+    /// A first factor's report, counted by how it ended (`metrics.signInStarted`).
+    private func countedSignIn(_ user: MFAUser, deviceToken: String?) throws(MFAError) -> SignInOutcome {
         do {
-            let outcome = try startSignIn(user)
+            let outcome = try signIn(user, deviceToken: deviceToken, now: clock.now())
             if case .secondFactorRequired = outcome {
                 metrics.signInStarted(.secondFactorRequired, tenant: user.tenantKey)
             } else {
@@ -23,10 +44,9 @@ extension MFAContext {
         }
     }
 
-    /// `signIn(_:)`, uncounted.
-    private func startSignIn(_ user: MFAUser) throws(MFAError) -> SignInOutcome {
+    /// `signIn(_:deviceToken:)`, uncounted.
+    private func signIn(_ user: MFAUser, deviceToken: String?, now: Int64) throws(MFAError) -> SignInOutcome {
         try user.validate()
-        let now = clock.now()
         let snapshot = try store.signInSnapshot(tenant: user.tenantKey, uid: user.uid)
         let factors = snapshot.factors
         let config = try config(from: snapshot.documents)
@@ -43,6 +63,9 @@ extension MFAContext {
         }
         guard user.firstFactorSupportsMFA else {
             throw MFAError(.unsupportedFirstFactor, "users with second factors cannot sign in with this first factor")
+        }
+        if let deviceToken, let result = try rememberedSignIn(user, token: deviceToken, config: config, now: now) {
+            return .signedIn(result)
         }
         let draw = try FreshDraw(random, system: randomIsSystem)
         let claims = TokenClaims(purpose: .signIn, id: draw.tokenID, tenant: user.tenantKey, uid: user.uid,

@@ -55,8 +55,10 @@ extension MFAContext {
     /// as after a password reset or a compromised account: host credentials
     /// issued before now fail `checkToken` with `userTokenExpired`, and
     /// libmfa's own sessions, pending credentials and verification ids fail
-    /// with `userTokenExpired` too. Factors stay enrolled. Audited
-    /// (`TOKENS_REVOKED`).
+    /// with `userTokenExpired` too. The user's remembered devices are
+    /// forgotten (a host calls this when the password changes, so that no
+    /// device token outlives the password). Factors stay enrolled. Audited
+    /// (`TOKENS_REVOKED`, and `DEVICE_REVOKED` for each device).
     /// - Throws: `invalidArgument`, `storageError`.
     public func revokeTokens(uid: String, tenant: String? = nil) throws(MFAError) {
         let call = CallBudget.begin()
@@ -64,11 +66,13 @@ extension MFAContext {
         if let tenant { try MFAUser.checkIdentifier(tenant, "tenant") }
         try MFAUser.checkIdentifier(uid, "uid")
         let now = clock.now()
-        let note = auditNote(try auditConfig()) { () in
+        let note = auditNote(try auditConfig()) { [self] (forgotten: [String]) in
             [AuditEvent(kind: .tokensRevoked, tenant: tenant ?? "", uid: uid, time: now)]
+                + forgottenEvents(forgotten, tenant: tenant ?? "", uid: uid, detail: "TOKENS_REVOKED", time: now)
         }
-        try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds(), audit: note)
-        report(note, ())
+        let forgotten = try store.revokeTokens(tenant: tenant ?? "", uid: uid, nowMs: clock.nowMilliseconds(),
+                                               audit: note)
+        report(note, forgotten)
     }
 
     /// Step-up: whether the user passed a second factor within the last `seconds`.
@@ -83,10 +87,11 @@ extension MFAContext {
     }
 
     /// Deletes what has expired: pending TOTP secrets past their deadline,
-    /// SMS codes, and records of used tokens that can no longer be presented
-    /// (kept until each token's own expiry plus the clock-skew allowance).
-    /// With the stored audit trail, also purges its events by the
-    /// configuration's retention and size (`purgeAuditTrail`).
+    /// SMS and email codes, remembered devices, and records of used tokens
+    /// that can no longer be presented (kept until each token's own expiry
+    /// plus the clock-skew allowance). With the stored audit trail, also
+    /// purges its events by the configuration's retention and size
+    /// (`purgeAuditTrail`).
     public func purgeExpired() throws(MFAError) {
         let now = clock.now()
         try store.purgeExpired(now: now)

@@ -21,6 +21,7 @@ public final class MFAContext: Sendable {
     /// The refusals each user had without counting (`UncountedRefusals`).
     let uncountedRefusals = UncountedRefusals()
     let smsSender: (any SMSSender)?
+    let emailSender: (any EmailSender)?
     let appVerifier: (any AppVerifier)?
     let attestationTrust: (any WebAuthnAttestationTrust)?
     /// The context's counters and latency histograms (see `MFAMetrics`).
@@ -73,6 +74,7 @@ public final class MFAContext: Sendable {
         auditSink = options.audit
         trail = AuditTrail(chain: options.auditChain, keyring: keyring)
         smsSender = options.smsSender
+        emailSender = options.emailSender
         appVerifier = options.appVerifier
         attestationTrust = options.attestationTrust
         try checkKeys()

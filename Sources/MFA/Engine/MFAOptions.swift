@@ -39,6 +39,8 @@ public struct MFAOptions: Sendable {
     public var auditChain: String
     /// Sends SMS codes; nil means none is configured (sending fails with `smsSendFailed`).
     public var smsSender: (any SMSSender)?
+    /// Sends email codes; nil means none is configured (sending fails with `emailSendFailed`).
+    public var emailSender: (any EmailSender)?
     /// Checks the app credential of SMS requests; required unless the
     /// configuration sets `phone.appVerification` to DISABLED.
     public var appVerifier: (any AppVerifier)?
@@ -62,6 +64,7 @@ public struct MFAOptions: Sendable {
         audit = nil
         auditChain = Self.defaultAuditChain
         smsSender = nil
+        emailSender = nil
         appVerifier = nil
         attestationTrust = nil
         metrics = .on

@@ -71,6 +71,12 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
     case userVerificationRequired = -33
     /// The store knows a master key by this id (its key check value) and the key given under that id is another one.
     case keyMismatch = -34
+    /// The email address is not one libmfa accepts (`local@domain`, ASCII, at most 254 bytes).
+    case invalidEmail = -35
+    /// The email sender failed (or none is configured); no attempt was used.
+    case emailSendFailed = -36
+    /// No remembered device of this user has this id.
+    case deviceNotFound = -37
     /// No unassigned hardware token of the tenant has this serial (or public id).
     case tokenNotFound = -38
     /// A PSKC file libmfa does not read: not a PSKC 1.0 key container, or
@@ -123,6 +129,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .attestationNotTrusted: "ATTESTATION_NOT_TRUSTED"
         case .userVerificationRequired: "USER_VERIFICATION_REQUIRED"
         case .keyMismatch: "KEY_MISMATCH"
+        case .invalidEmail: "INVALID_EMAIL"
+        case .emailSendFailed: "EMAIL_SEND_FAILED"
+        case .deviceNotFound: "DEVICE_NOT_FOUND"
         case .tokenNotFound: "TOKEN_NOT_FOUND"
         case .invalidPSKC: "INVALID_PSKC"
         case .pskcKeyMismatch: "PSKC_KEY_MISMATCH"
@@ -169,6 +178,9 @@ public enum MFAErrorCode: Int32, Sendable, CaseIterable {
         case .attestationNotTrusted: "this kind of security key is not accepted"
         case .userVerificationRequired: "the security key must verify the user (PIN or biometrics)"
         case .keyMismatch: "the master key is not the one the store knows by this key id"
+        case .invalidEmail: "the email address is not valid"
+        case .emailSendFailed: "the email could not be sent"
+        case .deviceNotFound: "no remembered device has this id"
         case .tokenNotFound: "no unassigned hardware token has this serial number"
         case .invalidPSKC: "the file is not a PSKC key container that can be read safely"
         case .pskcKeyMismatch: "the key or password does not open the file's encrypted values"

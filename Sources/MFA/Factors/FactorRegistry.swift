@@ -9,6 +9,7 @@ package enum FactorRegistry {
         PhoneFactor.self,
         RecoveryCodesFactor.self,
         WebAuthnFactor.self,
+        EmailFactor.self,
         HOTPFactor.self,
         YubicoOTPFactor.self,
     ]

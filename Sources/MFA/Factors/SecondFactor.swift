@@ -42,7 +42,7 @@ package protocol SecondFactor: Sendable {
     /// The kind's settings in the configuration.
     associatedtype Settings: FactorSettings
 
-    /// The factor id ("totp", "phone", "recovery").
+    /// The factor id ("totp", "phone", "recovery", "webauthn", "email").
     static var id: String { get }
     /// The kind's number in the C ABI (`MFA_FACTOR_*`).
     static var kind: Int32 { get }
@@ -50,7 +50,7 @@ package protocol SecondFactor: Sendable {
     static var countsTowardLimit: Bool { get }
     /// At most one factor of this kind per user: enrolling another replaces it.
     static var replacesPrevious: Bool { get }
-    /// The channel its codes are sent on ("sms"), for a kind that sends
+    /// The channel its codes are sent on ("sms", "email"), for a kind that sends
     /// codes: the `channel` label of `libmfa_code_sends_total`; nil for others.
     static var codeChannel: String? { get }
 
@@ -137,17 +137,21 @@ public protocol FactorSettings: Sendable, Equatable {}
 
 /// What identifies a factor to its user (shown in hints and lists).
 package struct FactorHint: Sendable, Equatable {
-    /// A short text every kind fills: a masked number, "authenticator app", "7 codes left".
+    /// A short text every kind fills: a masked number, "authenticator app", "7 codes left",
+    /// an email address (masked in sign-in hints).
     package var text: String
     /// The phone number of a phone factor (masked in sign-in hints).
     package var phoneNumber: String?
     /// The unused codes of a recovery-code set.
     package var remainingCodes: Int?
+    /// The address of an email factor (masked in sign-in hints).
+    package var email: String?
 
-    package init(text: String, phoneNumber: String? = nil, remainingCodes: Int? = nil) {
+    package init(text: String, phoneNumber: String? = nil, remainingCodes: Int? = nil, email: String? = nil) {
         self.text = text
         self.phoneNumber = phoneNumber
         self.remainingCodes = remainingCodes
+        self.email = email
     }
 }
 

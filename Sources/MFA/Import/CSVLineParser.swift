@@ -1,12 +1,15 @@
-/// Reads CSV records `uid,secret,issuer,digits,period,algorithm`: the secret
-/// in base32; issuer, digits, period and algorithm may be left blank (no
-/// display name, 6, 30, SHA1) or left off. Records are read by `CSVReader`
-/// (RFC 4180 quoting, any line break).
+/// Reads CSV records `uid,secret,issuer,digits,period,algorithm,email`: the
+/// secret in base32; issuer, digits, period and algorithm may be left blank
+/// (no display name, 6, 30, SHA1) or left off. An `email` field imports the
+/// address as an email factor of the user (as verified by the system the
+/// file comes from: no code is sent), beside the line's authenticator app
+/// if it has a secret too; a line whose secret is blank imports the address
+/// alone. Records are read by `CSVReader` (RFC 4180 quoting, any line break).
 ///
 /// The first record that is not blank or a comment may be a header: when
 /// every field names a column (case and surrounding blanks aside), each at
-/// most once, uid and secret among them, it is skipped and gives the order
-/// of the columns (`secret,uid` is read as such). A first record that starts
+/// most once, uid among them and secret or email, it is skipped and gives
+/// the order of the columns (`secret,uid` is read as such). A first record that starts
 /// with `uid` but is not such a header is reported as failed. Without a
 /// header, a uid that is itself a base32 secret (a digit among 16 or more
 /// base32 characters of one case, decoding to 10 to 128 bytes) is refused:
@@ -15,7 +18,7 @@
 enum CSVLineParser {
     /// The columns, in the order a file without a header gives them.
     enum Column: String, CaseIterable {
-        case uid, secret, issuer, digits, period, algorithm
+        case uid, secret, issuer, digits, period, algorithm, email
     }
 
     /// The default order.
@@ -28,7 +31,7 @@ enum CSVLineParser {
             guard let column = Column(rawValue: field.lowercased()), !named.contains(column) else { return nil }
             named.append(column)
         }
-        return named.contains(.uid) && named.contains(.secret) ? named : nil
+        return named.contains(.uid) && (named.contains(.secret) || named.contains(.email)) ? named : nil
     }
 
     /// What a record gives, its columns in `columns` order.
@@ -48,7 +51,23 @@ enum CSVLineParser {
         if !headed && isBase32Secret(uid) {
             return .failed(line, nil, "the uid is a base32 secret: are the columns swapped? (a first line uid,secret names them)")
         }
-        guard let secretField = value[.secret] else {
+        let displayName: String?
+        switch ImportChecks.displayName(value[.issuer]) {
+        case .failure(let problem): return .failed(line, uid, problem.reason)
+        case .success(let name): displayName = name
+        }
+        var email: ImportCandidate?
+        if let address = value[.email], !address.isEmpty {
+            guard EmailAddress.isValid(address) else {
+                return .failed(line, uid, "the email field is not an address (local@domain in ASCII, at most 254 bytes)")
+            }
+            var candidate = ImportCandidate(line: line, uid: uid, secret: [], parameters: .standard,
+                                            displayName: displayName)
+            candidate.email = EmailAddress.normalized(address)
+            email = candidate
+        }
+        guard let secretField = value[.secret], !(secretField.isEmpty && email != nil) else {
+            if let email { return .factor(email) }
             return .failed(line, uid, "the line has no secret field")
         }
         let secret: [UInt8]
@@ -77,13 +96,10 @@ enum CSVLineParser {
             }
             parameters.algorithm = algorithm
         }
-        let displayName: String?
-        switch ImportChecks.displayName(value[.issuer]) {
-        case .failure(let problem): return .failed(line, uid, problem.reason)
-        case .success(let name): displayName = name
-        }
-        return .factor(ImportCandidate(line: line, uid: uid, secret: secret, parameters: parameters,
-                                       displayName: displayName))
+        let app = ImportCandidate(line: line, uid: uid, secret: secret, parameters: parameters,
+                                  displayName: displayName)
+        guard let email else { return .factor(app) }
+        return .factors([app, email])
     }
 
     /// Whether `text`, spaces aside, is a base32 secret as apps and exports
@@ -135,7 +151,7 @@ struct CSVImportReader: ImportReader {
                 }
                 if fields[0].lowercased() == CSVLineParser.Column.uid.rawValue {
                     return ImportRecord(line: record.line, lastLine: record.lastLine, parsed: .failed(
-                        record.line, nil, "a header names each column once, uid and secret among them, from: "
+                        record.line, nil, "a header names each column once, uid and secret (or email) among them, from: "
                             + CSVLineParser.columns.map(\.rawValue).joined(separator: ",")))
                 }
             }

@@ -16,6 +16,8 @@ struct ImportCandidate {
     /// file, TOTP): the step it belongs to is looked for at the import's
     /// time and counted as used (`OathLastUse`).
     var lastUse: OathLastUse?
+    /// An email address to import as an email factor (then `secret` is empty), normalised.
+    var email: String?
 
     /// A candidate of any kind.
     init(line: Int, uid: String?, seed: HardwareTokenSeed, displayName: String?) {
@@ -86,6 +88,8 @@ struct LineImportReader: ImportReader {
 enum ParsedLine {
     /// A factor to import.
     case factor(ImportCandidate)
+    /// Factors to import from one line (a CSV line's app and email address), each reported.
+    case factors([ImportCandidate])
     /// A report with no factor (a blank line or comment is `skip`).
     case report(ImportLineReport)
     /// Nothing to say (blank line, comment, header).

@@ -59,6 +59,7 @@ extension MFAContext {
                 done = record.lastLine
                 switch record.parsed {
                 case .factor(let candidate): candidates.append(candidate)
+                case .factors(let list): candidates += list
                 case .report(let line): reports.append(line)
                 case .skip: continue
                 }
@@ -182,6 +183,21 @@ extension MFAContext {
                         : outcome == .alreadyImported ? .secondFactorExists : .invalidArgument)
                     reports.append(line)
                 }
+                if let address = candidate.email, let uid = candidate.uid {
+                    // An email address (a CSV line's email column): no seed to check or store.
+                    let existing = owned[uid] ?? []
+                    let enrollmentID = EnrollmentOrder.id(randomID, after: existing, at: now)
+                    let (line, record) = try importedEmail(address, candidate, uid: uid, existing: existing,
+                                                           tenant: tenant, enrollmentID: enrollmentID,
+                                                           config: config, now: now)
+                    reports.append(line)
+                    if let record {
+                        newFactors.append(record)
+                        owned[uid, default: []].append(record)
+                        stored.append(record)
+                    }
+                    continue
+                }
                 if let problem = seed.problem {
                     report(.failed, problem)
                     continue
@@ -302,6 +318,43 @@ extension MFAContext {
                              detail: "serial \(token.serial)", actor: options.actor), config: config)
         }
         return reports
+    }
+
+    /// What becomes of an email address a file gives `candidate`'s user: the
+    /// line's report, and the factor to store (nil when the user has the
+    /// address already, in any case, or is at the factor limit).
+    private func importedEmail(_ address: String, _ candidate: ImportCandidate, uid: String,
+                               existing: [FactorRecord], tenant: String, enrollmentID: String, config: MFAConfig,
+                               now: Int64) throws(MFAError) -> (ImportLineReport, FactorRecord?) {
+        func line(_ outcome: ImportLineReport.Outcome, _ reason: String, _ id: String? = nil,
+                  status: MFAErrorCode? = nil) -> ImportLineReport {
+            var line = ImportLineReport(line: candidate.line, uid: uid, outcome: outcome, reason: reason,
+                                        enrollmentID: id)
+            line.status = status
+            return line
+        }
+        let wanted = EmailAddress.comparable(address)
+        for factor in existing where factor.factorID == EmailMultiFactorID {
+            guard let held = try? emailAddress(of: factor) else {
+                return (line(.failed, "an email factor the user has does not open with the keys given",
+                             status: .crypto), nil)
+            }
+            if EmailAddress.comparable(held) == wanted {
+                return (line(.alreadyImported, "the user already has this email address as a factor",
+                             factor.enrollmentID, status: .secondFactorExists), nil)
+            }
+        }
+        let limited = FactorRegistry.limitedIDs
+        guard existing.filter({ limited.contains($0.factorID) }).count < config.limits.maxFactors else {
+            return (line(.failed, "the user already has \(config.limits.maxFactors) second factors, the most the configuration allows",
+                         status: .secondFactorLimitExceeded), nil)
+        }
+        let sealed = try RecordSealer.seal(Array(address.utf8), EmailFactor.binding(
+            tenant: tenant, uid: uid, enrollmentID: enrollmentID), keyring: keyring)
+        let record = FactorRecord(enrollmentID: enrollmentID, tenant: tenant, uid: uid,
+                                  factorID: EmailMultiFactorID, displayName: candidate.displayName, enrolledAt: now,
+                                  keyID: sealed.keyID, sealed: sealed.sealed)
+        return (line(.imported, "email address imported", enrollmentID), record)
     }
 
     /// Whether a factor or an unassigned token of `tenant` holds this YubiKey public id.

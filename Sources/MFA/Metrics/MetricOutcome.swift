@@ -133,7 +133,7 @@ package enum SendOutcome: Int, CaseIterable, Sendable {
     case refused
     /// A session or pending credential that is invalid, expired or revoked.
     case invalidSession
-    /// Malformed input (a phone number that is not strict E.164).
+    /// Malformed input (a phone number that is not strict E.164, an email address libmfa does not take).
     case invalidArgument
     /// The store failed.
     case storeError
@@ -160,13 +160,13 @@ package enum SendOutcome: Int, CaseIterable, Sendable {
     /// The outcome of a failure with this status.
     package init(_ code: MFAErrorCode) {
         switch code {
-        case .smsSendFailed: self = .sendFailed
+        case .smsSendFailed, .emailSendFailed: self = .sendFailed
         case .quotaExceeded: self = .quotaExceeded
         case .tooManyAttemptsTryLater: self = .throttled
         case .missingAppCredential, .invalidAppCredential: self = .appCheckFailed
         case .invalidSession, .codeExpired, .userTokenExpired, .tenantMismatch, .mfaEnrollmentNotFound:
             self = .invalidSession
-        case .invalidArgument, .invalidPhoneNumber: self = .invalidArgument
+        case .invalidArgument, .invalidPhoneNumber, .invalidEmail: self = .invalidArgument
         case .storageError: self = .storeError
         case .crypto, .internal, .outOfMemory: self = .error
         default: self = .refused

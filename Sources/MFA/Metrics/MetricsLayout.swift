@@ -8,7 +8,7 @@
 package struct MetricsLayout: Sendable {
     /// The factor ids, in registry order: the `kind` label's values.
     package let kinds: [String]
-    /// The code channels ("sms"), one per kind that sends codes (`SecondFactor.codeChannel`).
+    /// The code channels ("sms", "email"), one per kind that sends codes (`SecondFactor.codeChannel`).
     package let channels: [String]
     /// For each kind, its channel's index, or -1.
     let channelOfKind: [Int]

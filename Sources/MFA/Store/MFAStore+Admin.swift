@@ -103,47 +103,58 @@ extension MFAStore {
     }
 
     /// Removes every factor of a user (and their kinds' rows, the user's
-    /// pending TOTP secrets and SMS codes), clears the user's backoff and
-    /// revokes the user's tokens, in one transaction.
-    /// - Returns: the removed factors, or nil (and nothing written) if the
-    ///   user has neither a factor nor an enrollment or SMS code in flight
-    ///   (a uid never seen, a user deleted, or reset with nothing since).
+    /// pending TOTP secrets and sent codes, the user's remembered devices),
+    /// clears the user's backoff and revokes the user's tokens, in one
+    /// transaction (with `audit`'s events, built from what was removed).
+    /// - Returns: the removed factors and forgotten devices, or nil (and
+    ///   nothing written) if the user has neither a factor nor an enrollment,
+    ///   a sent code or a remembered device (a uid never seen, a user deleted,
+    ///   or reset with nothing since).
     package func resetUser(tenant: String, uid: String, nowMs: Int64,
-                           audit: AuditNote<[FactorRecord]>? = nil) throws(MFAError) -> [FactorRecord]? {
-        try database.transaction { (db) throws(MFAError) -> [FactorRecord]? in
+                           audit: AuditNote<UserRemoval>? = nil) throws(MFAError) -> UserRemoval? {
+        try database.transaction { (db) throws(MFAError) -> UserRemoval? in
             _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
             for factor in factors { try Self.delete(db, factor) }
-            // No factor and nothing in flight: nothing was deleted, and nothing is written.
-            guard try Self.deleteInFlight(db, tenant, uid) > 0 || !factors.isEmpty else { return nil }
+            let inFlight = try Self.deleteInFlight(db, tenant, uid)
+            let devices = try DeviceStore.deleteAll(db, tenant, uid)
+            // No factor, nothing in flight, no device: nothing was deleted, and nothing is written.
+            guard inFlight > 0 || !factors.isEmpty || !devices.isEmpty else { return nil }
             try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
             try db.execute("""
                 UPDATE mfa_users SET failures = 0, last_failure_at = 0, locked_until = 0 WHERE tenant = ? AND uid = ?
                 """, [.text(tenant), .text(uid)])
-            try audit?.record(db, factors, dialect)
-            return factors
+            try audit?.record(db, (factors, devices), dialect)
+            return (factors, devices)
         }
     }
 
     /// Deletes everything stored about a user: factors and their kinds'
-    /// rows, pending secrets, SMS codes and the user's SMS send records, and
+    /// rows, pending secrets, sent codes and the user's send records,
+    /// remembered devices, and
     /// the user's record, keeping only a revocation marker (tenant, uid,
     /// epoch, time) so that tokens issued before stay refused.
-    /// - Returns: the removed factors, and whether anything was stored
-    ///   beyond such a marker (if not, nothing was written: a second delete
-    ///   finds nothing).
-    package func deleteUser(tenant: String, uid: String, nowMs: Int64, audit: AuditNote<[FactorRecord]>? = nil)
-        throws(MFAError) -> (factors: [FactorRecord], found: Bool) {
+    /// - Returns: the removed factors, the forgotten devices, and whether
+    ///   anything was stored beyond such a marker (if not, nothing was
+    ///   written: a second delete finds nothing).
+    package func deleteUser(tenant: String, uid: String, nowMs: Int64, audit: AuditNote<UserRemoval>? = nil)
+        throws(MFAError) -> (factors: [FactorRecord], devices: [String], found: Bool) {
         try database.transaction { (db) throws(MFAError) in
             _ = try Self.lockStoredUser(db, tenant, uid, dialect)
             let factors = try Self.factors(db, tenant, uid)
-            for factor in factors {
-                try Self.delete(db, factor)
-                try db.execute("DELETE FROM mfa_sms_sends WHERE scope = ?", [.text("factor:" + factor.enrollmentID)])
+            var removed = 0
+            for channel in SentCodeChannel.all {
+                for factor in factors {
+                    try db.execute("DELETE FROM \(channel.sends) WHERE scope = ?",
+                                   [.text(SentCodeChannel.factorScope(factor.enrollmentID))])
+                }
+                removed += try db.execute("DELETE FROM \(channel.sends) WHERE scope = ?",
+                                          [.text(SentCodeChannel.userScope(tenant: tenant, uid: uid))])
             }
-            var removed = try Self.deleteInFlight(db, tenant, uid)
-            removed += try db.execute("DELETE FROM mfa_sms_sends WHERE scope = ?",
-                                      [.text("user:" + tenant + "\u{1f}" + uid)])
+            for factor in factors { try Self.delete(db, factor) }
+            removed += try Self.deleteInFlight(db, tenant, uid)
+            let devices = try DeviceStore.deleteAll(db, tenant, uid)
+            removed += devices.count
             let user = try Self.user(db, tenant, uid)
             // A row that holds a revocation and nothing more (what a delete or a
             // reset leaves) is no data of the user's: it is neither deleted nor counted.
@@ -154,9 +165,9 @@ extension MFAStore {
                 try db.execute("INSERT INTO mfa_users (tenant, uid, token_epoch, revoked_at_ms) VALUES (?, ?, ?, ?)",
                                [.text(tenant), .text(uid), .int(user.tokenEpoch + 1),
                                 .int(max(nowMs, user.revokedAtMs ?? nowMs))])
-                try audit?.record(db, factors, dialect)
+                try audit?.record(db, (factors, devices), dialect)
             }
-            return (factors, found)
+            return (factors, devices, found)
         }
     }
 
@@ -169,11 +180,15 @@ extension MFAStore {
     /// A user's key in a page's index.
     private static func pageKey(_ tenant: String, _ uid: String) -> String { tenant + "\u{1f}" + uid }
 
-    /// Deletes a user's pending TOTP secrets and SMS verifications.
+    /// Deletes a user's pending TOTP secrets and sent codes (SMS, email).
     @discardableResult
     static func deleteInFlight(_ db: SQLConnection, _ tenant: String, _ uid: String) throws(MFAError) -> Int {
-        try db.execute("DELETE FROM mfa_pending WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
-            + db.execute("DELETE FROM mfa_sms_verifications WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
+        var removed = try db.execute("DELETE FROM mfa_pending WHERE tenant = ? AND uid = ?", [.text(tenant), .text(uid)])
+        for channel in SentCodeChannel.all {
+            removed += try db.execute("DELETE FROM \(channel.verifications) WHERE tenant = ? AND uid = ?",
+                                      [.text(tenant), .text(uid)])
+        }
+        return removed
     }
 
     /// How many sealed values are not under `keyID`, over every sealed table.

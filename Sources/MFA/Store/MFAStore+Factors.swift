@@ -94,11 +94,14 @@ extension MFAStore {
     }
 
     /// Removes a factor and its kind's rows, and revokes the user's earlier
-    /// credentials and tokens.
-    /// - Returns: the removed factor, or nil if the user has no factor with this id.
+    /// credentials and tokens; the user's last factor takes the user's
+    /// remembered devices with it. `audit`'s events, built from what was
+    /// removed, are stored in the same transaction.
+    /// - Returns: the removed factor and the ids of the devices forgotten,
+    ///   or nil if the user has no factor with this id.
     package func deleteFactor(tenant: String, uid: String, enrollmentID: String, nowMs: Int64,
-                              audit: AuditNote<FactorRecord>? = nil) throws(MFAError) -> FactorRecord? {
-        try database.transaction { (db) throws(MFAError) -> FactorRecord? in
+                              audit: AuditNote<FactorRemoval>? = nil) throws(MFAError) -> FactorRemoval? {
+        try database.transaction { (db) throws(MFAError) -> FactorRemoval? in
             try Self.lockUser(db, tenant, uid, dialect)
             guard let row = try db.query("""
                 SELECT \(FactorRecord.selectList) FROM mfa_factors f \
@@ -107,8 +110,9 @@ extension MFAStore {
             let factor = try FactorRecord(row: row)
             try Self.delete(db, factor)
             try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
-            try audit?.record(db, factor, dialect)
-            return factor
+            let removal: FactorRemoval = (factor, try DeviceStore.deleteIfNoFactor(db, tenant, uid))
+            try audit?.record(db, removal, dialect)
+            return removal
         }
     }
 

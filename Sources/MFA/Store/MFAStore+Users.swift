@@ -22,28 +22,30 @@ extension MFAStore {
     }
 
     /// Revokes the user's credentials and libmfa tokens: moves the epoch on
-    /// and records the time (ms), in its own transaction.
+    /// and records the time (ms), and forgets the user's remembered devices,
+    /// in one transaction (with `audit`'s events, built from the devices forgotten).
+    /// - Returns: the ids of the devices forgotten.
+    @discardableResult
     package func revokeTokens(tenant: String, uid: String, nowMs: Int64,
-                              audit: AuditNote<Void>? = nil) throws(MFAError) {
-        if let audit, audit.stores {
-            return try database.transaction { (db) throws(MFAError) in
-                try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
-                try audit.record(db, dialect)
-            }
+                              audit: AuditNote<[String]>? = nil) throws(MFAError) -> [String] {
+        try database.transaction { (db) throws(MFAError) -> [String] in
+            // The upsert takes the user's row lock itself.
+            try Self.revokeTokens(db, tenant, uid, nowMs, dialect)
+            let forgotten = try DeviceStore.deleteAll(db, tenant, uid)
+            try audit?.record(db, forgotten, dialect)
+            return forgotten
         }
-        // One upsert: it takes the user's row lock itself.
-        try database.write { (db) throws(MFAError) in try Self.revokeTokens(db, tenant, uid, nowMs, dialect) }
     }
 
-    /// Deletes consumed-token records, pending secrets and SMS codes past
-    /// their deadline, and SMS send records older than a day.
+    /// Deletes consumed-token records, pending secrets and sent codes (SMS,
+    /// email) past their deadline, send records older than a day, and
+    /// remembered devices past their expiry.
     package func purgeExpired(now: Int64) throws(MFAError) {
         try database.transaction { (db) throws(MFAError) in
             try db.execute("DELETE FROM mfa_consumed WHERE expires < ?", [.int(now)])
             try db.execute("DELETE FROM mfa_pending WHERE deadline < ?", [.int(now)])
-            try db.execute("DELETE FROM mfa_sms_verifications WHERE expires < ?", [.int(now)])
-            try db.execute("DELETE FROM mfa_sms_sends WHERE sent_at < ?", [.int(now.minus(86_400))])
-            try db.execute("DELETE FROM mfa_sms_budgets WHERE touched_at < ?", [.int(now.minus(86_400))])
+            for channel in SentCodeChannel.all { try channel.purge(db, now: now) }
+            try db.execute("DELETE FROM \(DeviceStore.table) WHERE expires_at <= ?", [.int(now)])
         }
     }
 

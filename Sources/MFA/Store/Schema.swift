@@ -3,8 +3,10 @@
 /// The core track (`schema_version` in `mfa_meta`) holds what every factor
 /// shares: configuration, users, factors, single-use records. Each factor
 /// kind has a track of its own (`schema_version:<factor id>`) for its own
-/// tables, declared beside the factor (`SecondFactor.migrations`); so has
-/// the stored audit trail (`schema_version:audit`, `AuditSchema`). Opening a
+/// tables, declared beside the factor (`SecondFactor.migrations`), and so
+/// has each feature with tables of its own that is not a factor kind
+/// (`schema_version:devices`, remembered devices; `schema_version:audit`,
+/// the stored audit trail, `AuditSchema`). Opening a
 /// store applies, in one transaction, every migration after the stored
 /// versions: the core track first, then each factor's in registry order. A
 /// store with any track newer than this code knows is refused.
@@ -24,10 +26,12 @@ package enum Schema {
 
     /// Every track: the core, the wrapped data keys' (`DataKeysSchema`), then
     /// each registered factor's, then those of the features with tables of
-    /// their own (the audit trail, the hardware-token inventory).
+    /// their own (remembered devices, the audit trail, the hardware-token
+    /// inventory).
     static var tracks: [(name: String, migrations: [Migration])] {
         [("schema_version", CoreSchema.migrations), (DataKeysSchema.track, DataKeysSchema.migrations)]
             + FactorRegistry.all.map { ("schema_version:" + $0.id, $0.migrations) }
+            + [("schema_version:devices", DeviceStore.migrations)]
             + [(AuditSchema.track, AuditSchema.migrations), (TokenStore.track, TokenStore.migrations)]
     }
 

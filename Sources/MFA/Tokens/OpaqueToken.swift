@@ -12,6 +12,8 @@ package enum TokenPurpose: UInt8, Sendable {
     case webAuthnRegistration = 5
     /// A WebAuthn authentication challenge (of a pending credential).
     case webAuthnAuthentication = 6
+    /// An email verification id.
+    case emailVerification = 7
     /// A passkey sign-in challenge: of no user yet, bound to its tenant;
     /// its `epoch` is when it was made (ms), for the users' revocations.
     /// (7 is reserved for email verifications.)

@@ -30,11 +30,12 @@ struct TestVerifier: AppVerifier {
     func verify(credential: String, action: AppVerificationAction) -> Bool { credential == "good" }
 }
 
-/// A context with phone and TOTP enabled, a recording sender and a test verifier.
+/// A context with phone and TOTP enabled, a recording SMS sender and mailer, and a test verifier.
 struct PhoneFixture {
     let clock: TestClock
     let log = AuditLog()
     let sender = RecordingSender()
+    let mailer = RecordingMailer()
     let context: MFAContext
     static let phoneConfig = """
         {"state":"ENABLED","providers":{"totp":"ENABLED","phone":"ENABLED"},
@@ -52,6 +53,7 @@ struct PhoneFixture {
             current: MasterKey(id: "k1", bytes: EngineFixture.keyBytes)))
         options.clock = clock
         options.smsSender = sender
+        options.emailSender = mailer
         options.appVerifier = verifier
         let log = self.log
         options.audit = { log.record($0) }

@@ -42,9 +42,10 @@ struct StoreContractTests {
         let tracks = try again.database.read { (db) throws(MFAError) in
             try db.query("SELECT name FROM mfa_meta ORDER BY name", []).compactMap { $0.first?.text }
         }
-        #expect(tracks == ["schema_version", "schema_version:audit", "schema_version:hotp", "schema_version:keys",
-                           "schema_version:phone", "schema_version:recovery", "schema_version:tokens",
-                           "schema_version:totp", "schema_version:webauthn", "schema_version:yubico_otp"])
+        #expect(tracks == ["schema_version", "schema_version:audit", "schema_version:devices", "schema_version:email",
+                           "schema_version:hotp", "schema_version:keys", "schema_version:phone",
+                           "schema_version:recovery", "schema_version:tokens", "schema_version:totp",
+                           "schema_version:webauthn", "schema_version:yubico_otp"])
     }
 
     @Test("on SQLite a user's factors lie together, keyed by their owner; an enrollment id stays unique")
@@ -182,24 +183,24 @@ struct StoreContractTests {
                                   boundToken: [1], keyID: "k", sealed: [1], codeHash: [2], expires: 1000)
         }
         func reserve(_ id: String, _ now: Int64) throws {
-            try SMSStore.reserve(record(id), cooldownScopes: ["n"], cooldown: 30,
+            try SMSStore.channel.reserve(record(id), cooldownScopes: ["n"], cooldown: 30,
                                  quotas: [SMSQuota(scope: "n", perHour: 2, perDay: 3)], now: now, store)
         }
         func read(_ id: String) throws -> SMSVerificationRecord? {
-            try store.database.read { (db) throws(MFAError) in try SMSStore.verification(db, id) }
+            try store.database.read { (db) throws(MFAError) in try SMSStore.channel.verification(db, id) }
         }
         try reserve("v1", 100)
         #expect(errorCode { try reserve("v2", 110) } == .tooManyAttemptsTryLater)
-        try SMSStore.cancel(verificationID: "v1", store)
+        try SMSStore.channel.cancel(verificationID: "v1", store)
         #expect(try read("v1") == nil)
         try reserve("v3", 110)
         try reserve("v4", 150)
         #expect(errorCode { try reserve("v5", 200) } == .quotaExceeded)
         try reserve("v6", 3800)
         #expect(errorCode { try reserve("v7", 7500) } == .quotaExceeded, "three a day")
-        #expect(try SMSStore.judge(verificationID: "v3", maxAttempts: 5, store) { _ in false }.attempts == 1)
+        #expect(try SMSStore.channel.judge(verificationID: "v3", maxAttempts: 5, store) { _ in false }.attempts == 1)
         let claim: @Sendable (SQLConnection, FactorRecord) throws(MFAError) -> Void = { (db, _) throws(MFAError) in
-            try SMSStore.claim(db, "v3", maxAttempts: 5, now: 200)
+            try SMSStore.channel.claim(db, "v3", maxAttempts: 5, now: 200)
         }
         try store.finishEnrollment(commit(factor("f1", kind: "phone"), token: 7, write: claim))
         #expect(errorCode { try store.finishEnrollment(commit(factor("f2", kind: "phone"), token: 8, epoch: 1,
@@ -235,7 +236,7 @@ struct StoreContractTests {
         try store.reseal([(row: old[0], keyID: "newer", sealed: [8])])
         #expect(try store.factor(enrollmentID: "f1")?.keyID == "new")
         #expect(try store.sealedRecords(notUnder: "new", limit: 10).isEmpty)
-        #expect(try store.deleteFactor(tenant: "", uid: "u", enrollmentID: "f1", nowMs: 5)?.factorID == "totp")
+        #expect(try store.deleteFactor(tenant: "", uid: "u", enrollmentID: "f1", nowMs: 5)?.factor.factorID == "totp")
         #expect(try store.deleteFactor(tenant: "", uid: "u", enrollmentID: "f1", nowMs: 5) == nil)
         let left = try store.database.read { (db) throws(MFAError) in
             try db.query("SELECT COUNT(*) FROM mfa_factors", []).first?.first?.int

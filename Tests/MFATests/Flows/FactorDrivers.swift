@@ -10,7 +10,7 @@ struct FlowFixture {
     var log: AuditLog { phone.log }
     static let config = """
         {"state":"ENABLED","providers":{"totp":"ENABLED","phone":"ENABLED","recovery":"ENABLED","webauthn":"ENABLED",
-         "hotp":"ENABLED","yubico_otp":"ENABLED"},
+         "email":"ENABLED","hotp":"ENABLED","yubico_otp":"ENABLED"},
          "phone":{"appVerification":"DISABLED"},"webauthn":{"rpId":"example.com"}}
         """
 
@@ -27,6 +27,7 @@ struct EnrolledFactor {
     let info: MultiFactorInfo
     var secret: TOTPSecret?
     var number: String?
+    var address: String?
     var codes: [String] = []
     var authenticator: TestAuthenticator?
     /// An HOTP token's secret.
@@ -54,8 +55,8 @@ extension FactorDriver {
 }
 
 /// Every kind's driver: the suites run over all of them.
-let allDrivers: [any FactorDriver] = [TOTPDriver(), PhoneDriver(), RecoveryDriver(), WebAuthnDriver(), HOTPDriver(),
-                                      YubicoOTPDriver()]
+let allDrivers: [any FactorDriver] = [TOTPDriver(), PhoneDriver(), RecoveryDriver(), WebAuthnDriver(), EmailDriver(),
+                                      HOTPDriver(), YubicoOTPDriver()]
 
 struct TOTPDriver: FactorDriver {
     var factorID: String { TOTPMultiFactorID }
@@ -115,6 +116,37 @@ struct PhoneDriver: FactorDriver {
         let wrong = code == "000000" ? "000001" : "000000"
         return PhoneMultiFactorGenerator.assertion(with: provider.credential(withVerificationID: id,
                                                                              verificationCode: wrong))
+    }
+}
+
+struct EmailDriver: FactorDriver {
+    var factorID: String { EmailMultiFactorID }
+
+    func enroll(_ fixture: FlowFixture, _ user: MFAUser) throws -> EnrolledFactor {
+        let address = "\(user.uid).mfa@Example.COM"
+        let info = try fixture.phone.enrollEmail(user, address)
+        return EnrolledFactor(info: info, address: EmailAddress.normalized(address))
+    }
+
+    func right(_ fixture: FlowFixture, _ resolver: MultiFactorResolver, _ factor: EnrolledFactor,
+               use: Int) throws -> MultiFactorAssertion {
+        try assertion(fixture, resolver, factor) { $0 }
+    }
+
+    func wrong(_ fixture: FlowFixture, _ resolver: MultiFactorResolver,
+               _ factor: EnrolledFactor) throws -> MultiFactorAssertion {
+        try assertion(fixture, resolver, factor) { $0 == "000000" ? "000001" : "000000" }
+    }
+
+    /// Past the resend cooldown, a code mailed for the factor, changed by `typed`.
+    private func assertion(_ fixture: FlowFixture, _ resolver: MultiFactorResolver, _ factor: EnrolledFactor,
+                           typed: (String) -> String) throws -> MultiFactorAssertion {
+        fixture.clock.advance(31)
+        let provider = fixture.phone.emailProvider
+        let id = try provider.sendVerificationCode(with: factor.info, resolver: resolver)
+        let code = try #require(fixture.phone.mailer.lastCode(to: factor.address!))
+        return EmailMultiFactorGenerator.assertion(with: provider.credential(withVerificationID: id,
+                                                                             verificationCode: typed(code)))
     }
 }
 

@@ -243,7 +243,7 @@ struct MetricsFormatTests {
             $0.labelDictionary["kind"] != "unknown"
         } == true)
         // The registry's kinds in its order (the hardware tokens' among them), SMS the first channel.
-        let builtIn = ["totp", "phone", "recovery", "webauthn"]
+        let builtIn = ["totp", "phone", "recovery", "webauthn", "email"]
         #expect(MetricsLayout.current.kinds.filter(builtIn.contains) == builtIn
             && ["hotp", "yubico_otp"].allSatisfy(MetricsLayout.current.kinds.contains)
             && MetricsLayout.current.channels.first == "sms")

@@ -62,8 +62,8 @@ struct SeparateSchemaChangesTests {
     private static let current: [String: Int64] = [
         "schema_version": Schema.currentVersion, "schema_version:totp": 4, "schema_version:phone": 1,
         "schema_version:recovery": 1, "schema_version:webauthn": 2, "schema_version:hotp": 1,
-        "schema_version:yubico_otp": 1, "schema_version:audit": 1, "schema_version:tokens": 1,
-        "schema_version:keys": 1,
+        "schema_version:yubico_otp": 1, "schema_version:email": 1, "schema_version:devices": 1,
+        "schema_version:audit": 1, "schema_version:tokens": 1, "schema_version:keys": 1,
     ]
 
     /// The columns of `table` in the current schema, sorted.

@@ -2,16 +2,18 @@
 
 Accounts with email and password (Argon2id hashes), email verification,
 and second factors through libmfa's Python package, the way the guides use
-Firebase: TOTP authenticator apps (QR code), phones (SMS), recovery codes,
-security keys and passkeys (WebAuthn); sign-in with the hint chooser and
-the resolver; unenrolling behind step-up, with the revocation of earlier
+Firebase: TOTP authenticator apps (QR code), phones (SMS), email codes,
+recovery codes, security keys and passkeys (WebAuthn); sign-in with the hint
+chooser (the factor used last first) and the resolver, and "remember this
+browser"; unenrolling behind step-up, with the revocation of earlier
 sessions; libmfa's audit events kept and shown to their user.
 
     app = create_app()            # settings from the environment (see settings.py)
     app.run()                     # or any WSGI server: mfa_web:create_app()
 
 One module per concern: ``auth`` (first factor, step-up), ``second_factor``
-(hint chooser, resolver), ``account`` (factor list, unenroll), one module
+(hint chooser, resolver), ``account`` (factor list, unenroll), ``devices``
+(remembered browsers), one module
 per factor kind under ``factors/``, ``app_check`` (libmfa's app verifier),
 ``audit`` (libmfa's audit callback), ``metrics`` (``/metrics`` for
 Prometheus), ``csrf``, ``sessions`` (server-side), ``dev`` (``/dev/outbox``).
@@ -73,7 +75,8 @@ def create_app(settings: Optional[Settings] = None, gateways: Optional[Gateways]
     app.extensions["mfa_web.mailer"] = gateways.mailer
     app.extensions["mfa_web.database"] = database.Database(settings.database)
     app.extensions["mfa_web.libmfa"] = engine.open_context(settings, clock, gateways.sms_sender, app_check.verify,
-                                                           audit.recorder(app.extensions["mfa_web.database"]))
+                                                           audit.recorder(app.extensions["mfa_web.database"]),
+                                                           mailer=gateways.mailer)
     app.session_interface = sessions.ServerSessionInterface(secure=not settings.development, clock=clock)
     app.teardown_appcontext(database.close)
 
@@ -92,7 +95,8 @@ def create_app(settings: Optional[Settings] = None, gateways: Optional[Gateways]
 
     app.add_url_rule("/healthz", "healthz", _healthz)
     app.jinja_env.globals.update(csrf_field=csrf.field, csrf_token=csrf.token, development=settings.development,
-                                 signed_in=lambda: engine.account() is not None)
+                                 signed_in=lambda: engine.account() is not None,
+                                 signing_in_as=second_factor.signing_in_as, remember_days=second_factor.remember_days)
     _error_handlers(app)
     with app.app_context():
         sessions.purge_expired(int(clock()))

@@ -68,6 +68,14 @@ def recent(uid: str, limit: int = 6) -> List[Event]:
     return [Event(int(row[0]), str(row[1]), row[2], row[3], str(row[4])) for row in rows]
 
 
+def last_factor(uid: str) -> str:
+    """The enrollment id of the factor the user last signed in with ("" if none, or only a remembered browser)."""
+    row = database.get().one("SELECT enrollment_id FROM web_audit WHERE uid = ? AND kind = 'SIGN_IN_SUCCESS' "
+                             "AND factor_id IS NOT NULL AND factor_id <> 'remembered_device' "
+                             "ORDER BY time DESC, id DESC LIMIT 1", (uid,))
+    return str(row[0]) if row and row[0] else ""
+
+
 def purge(now: int) -> None:
     """Forget events older than :data:`RETENTION` days."""
     database.get().execute("DELETE FROM web_audit WHERE time < ?", (now - RETENTION * 86400,))
@@ -83,6 +91,10 @@ SENTENCES: Dict[str, str] = {
     "SMS_SENT": "Sent a code by text message",
     "TOKENS_REVOKED": "Signed out the other sessions",
     "INTEGRITY_FAILURE": "A stored second factor failed its integrity check",
+    "EMAIL_SENT": "Sent a code by email",
+    "DEVICE_REMEMBERED": "Remembered a browser",
+    "DEVICE_REVOKED": "Forgot a remembered browser",
+    "DEVICE_REFUSED": "Did not recognise a remembered browser",
 }
 
 
@@ -97,6 +109,10 @@ def describe(event: Event, names: Dict[str, str], labels: Dict[str, str],
     kind = labels.get(event.enrollment_id or "") or kinds.get(event.factor_id or "", "")
     if event.kind == "ENROLL" and event.factor_id == "recovery":
         return "Generated recovery codes", ""
+    if event.factor_id == "remembered_device":
+        if event.kind == "SIGN_IN_SUCCESS":
+            return "Signed in on a remembered browser", ""
+        return SENTENCES.get(event.kind, event.kind), ""
     name = names.get(event.enrollment_id or "") or "a second factor"
     return SENTENCES.get(event.kind, event.kind).format(factor=name), kind
 

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 import itsdangerous
 import libmfa
 
-from . import accounts, engine, messages, second_factor, sessions, signing
+from . import accounts, devices, engine, messages, second_factor, sessions, signing
 
 blueprint = flask.Blueprint("auth", __name__)
 
@@ -130,9 +130,18 @@ def sign_up() -> ResponseReturnValue:
 
 @blueprint.route("/signin", methods=["GET", "POST"])
 def sign_in() -> ResponseReturnValue:
-    """Check the password, then ask libmfa whether a second factor is needed."""
+    """Check the password, then ask libmfa whether a second factor is needed.
+
+    The browser's remembered-device token, if it holds one, goes with the
+    first factor: libmfa signs the user in without a second factor when it
+    still remembers the browser, and asks for one otherwise (then the
+    stale cookie is dropped). Someone already signed in who opens the page goes
+    to the account page (or ``next``).
+    """
     next_url = safe_next(flask.request.values.get("next"))
     if flask.request.method == "GET":
+        if engine.account() is not None:
+            return flask.redirect(next_url)
         return _sign_in_page(next_url)
     email = flask.request.form.get("email", "")
     who = accounts.authenticate(email, flask.request.form.get("password", ""))
@@ -140,15 +149,22 @@ def sign_in() -> ResponseReturnValue:
         flask.flash("Wrong email or password.", "error")
         return _sign_in_page(next_url, email), 401
     auth_time = engine.now()
+    token = devices.token()
     try:
-        engine.context().sign_in(engine.user_for(who, auth_time))
+        result = engine.context().sign_in(engine.user_for(who, auth_time), device_token=token)
     except libmfa.SecondFactorRequired as required:
         assert required.resolver is not None
-        return second_factor.begin(required.resolver, second_factor.SIGN_IN, auth_time, next_url)
+        response = second_factor.begin(required.resolver, second_factor.SIGN_IN, auth_time, next_url)
+        if token is not None:
+            devices.drop(response)  # libmfa no longer remembers this browser
+        return response
     except libmfa.MFAError as error:
         messages.flash(error)
         return _sign_in_page(next_url, email), 403
     engine.start_session(who, auth_time)
+    if result.used_remembered_device:
+        flask.flash("Signed in on a remembered browser: no second factor needed here until it is forgotten.",
+                    "info")
     return flask.redirect(next_url)
 
 

@@ -23,7 +23,7 @@ import libmfa
 
 from . import sessions
 from .accounts import Account
-from .gateways import SMSSender
+from .gateways import MailOutbox, Mailer, SMSSender
 from .settings import Settings
 
 #: The first-factor provider of every account here (libmfa's provider id for email + password).
@@ -36,13 +36,24 @@ class StepUpRequired(Exception):
 
 def open_context(settings: Settings, clock: Callable[[], float], sms_sender: Optional[SMSSender],
                  app_verifier: Callable[[str, str], bool],
-                 audit: Optional[Callable[[libmfa.AuditEvent], None]] = None) -> libmfa.Context:
+                 audit: Optional[Callable[[libmfa.AuditEvent], None]] = None,
+                 mailer: Optional[Mailer] = None) -> libmfa.Context:
     """The libmfa context of the application, with its configuration applied.
 
     The configuration is the settings' ``mfa_config`` with the relying party
     of WebAuthn taken from the application's own address
-    (:attr:`Settings.webauthn_config`), applied as one update.
+    (:attr:`Settings.webauthn_config`), applied as one update. Email codes go
+    through the application's ``mailer``; the development outbox is shared
+    (libmfa appends to the same file, one line per message).
     """
+    outbox = mailer.path if isinstance(mailer, MailOutbox) else None
+    email_sender = None
+    if mailer is not None and outbox is None:
+        send = mailer
+
+        def email_sender(message: libmfa.EmailMessage) -> None:
+            send(message.to, message.subject, message.body)
+
     context = libmfa.Context(
         settings.store,
         master_key=settings.master_key,
@@ -52,6 +63,8 @@ def open_context(settings: Settings, clock: Callable[[], float], sms_sender: Opt
         sms_outbox=settings.sms_outbox if sms_sender is None and settings.development else None,
         app_verifier=app_verifier,
         audit=audit,
+        email_sender=email_sender,
+        email_outbox=outbox,
     )
     context.update_config(merged(settings.mfa_config, settings.webauthn_config))
     context.purge_expired()  # pending secrets past their deadline, used-token records past their expiry
@@ -153,6 +166,31 @@ def check_credential() -> None:
     """Raise libmfa.UserTokenExpiredError if the session's credential was revoked."""
     session = sessions.current()
     context().check_token_ms(str(session["uid"]), int(session["issued_ms"]))
+
+
+def other_sessions() -> int:
+    """How many other sessions of the signed-in user are still signed in (before a change revokes them)."""
+    session = sessions.current()
+    uid = str(session.get("uid", ""))
+    count = 0
+    for data in sessions.of_user(uid):
+        issued = data.get("issued_ms")
+        if not isinstance(issued, int):
+            continue
+        try:
+            context().check_token_ms(uid, issued)
+        except libmfa.UserTokenExpiredError:
+            continue
+        count += 1
+    return count
+
+
+def changed(sentence: str, others: int) -> str:
+    """``sentence``, and that the user's other sessions were signed out when there were some."""
+    if others == 0:
+        return sentence
+    return "%s Your other session%s %s signed out." % (sentence, "" if others == 1 else "s",
+                                                       "was" if others == 1 else "were")
 
 
 def mark_stepped_up(auth_time: int) -> None:

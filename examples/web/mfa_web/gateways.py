@@ -11,7 +11,9 @@ pass real ones to :func:`mfa_web.create_app`::
 
 libmfa calls ``sms_sender`` with the strict E.164 number and the text
 "<code> is your verification code."; if it raises, the send counts for no
-quota and the user sees "the text message could not be sent".
+quota and the user sees "the text message could not be sent". Email codes
+(the email second factor) go through ``mailer`` too: libmfa writes the
+subject and body; in development it appends them to the same outbox.
 """
 
 from __future__ import annotations

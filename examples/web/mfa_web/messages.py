@@ -24,7 +24,10 @@ MESSAGES: Sentences = {
     libmfa.TooManyAttemptsError: "Too many attempts. Wait a little and try again.",
     libmfa.QuotaExceededError: "Too many text messages were sent. Try again later.",
     libmfa.InvalidPhoneNumberError: "Enter the number in international format: + then the country code and "
-                                    "the number, digits only (for example +15105551234).",
+                                    "the number (for example +1 510 555 1234).",
+    libmfa.InvalidEmailError: "Enter an email address such as name@example.com.",
+    libmfa.EmailSendFailedError: "The email could not be sent. Try again later.",
+    libmfa.DeviceNotFoundError: "That browser is not remembered (any more).",
     libmfa.SecondFactorExistsError: "This phone number is already one of your second factors.",
     libmfa.SecondFactorLimitExceededError: "You have the maximum number of second factors. Remove one first.",
     libmfa.UnverifiedEmailError: "Verify your email address before adding a second factor.",

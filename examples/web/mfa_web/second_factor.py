@@ -4,21 +4,24 @@ When the password is right and the user has second factors, libmfa answers
 ``SecondFactorRequired`` with a resolver: the hints and a pending credential
 (opaque, expiring, single use). The pending credential stays in the
 server-side session (:func:`begin`); the chooser shows the hints (display
-name, kind, masked number, codes left, security key or passkey); each kind's view builds its
-assertion and calls :func:`finish`, which resolves the sign-in and then
-either starts the session (sign-in) or records the step-up.
+name, kind, masked number or address, security key or passkey), the one the
+user signed in with last time first, and recovery codes as a way out below
+them; when that one is a security key or passkey, its prompt starts by
+itself. Each kind's view builds its assertion and calls :func:`finish`,
+which resolves the sign-in and then either starts the session (sign-in,
+remembering the browser if the user asked) or records the step-up.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional, Tuple
 
 import flask
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 import libmfa
 
-from . import accounts, engine, factors, messages, sessions
+from . import accounts, audit, devices, engine, factors, messages, sessions
 from .accounts import Account
 
 blueprint = flask.Blueprint("second_factor", __name__)
@@ -91,7 +94,8 @@ def finish(assertion: libmfa.MultiFactorAssertion) -> Response:
     state = pending()
     if state is None:
         return flask.redirect(flask.url_for("auth.sign_in"))
-    result = resolver().resolve_sign_in(assertion)
+    pending_resolver = resolver()
+    result = pending_resolver.resolve_sign_in(assertion)
     session = sessions.current()
     session.pop("pending", None)
     for key in [key for key in session if key.startswith("factor:")]:
@@ -101,16 +105,25 @@ def finish(assertion: libmfa.MultiFactorAssertion) -> Response:
         flask.abort(400)
     auth_time = int(str(state["auth_time"]))
     next_url = str(state.get("next") or flask.url_for("account.index"))
+    device: Optional[libmfa.DeviceToken] = None
     if state["purpose"] == STEP_UP:
         if session.get("uid") != result.uid:
             flask.abort(400)
         engine.mark_stepped_up(auth_time)
     else:
         engine.start_session(who, auth_time)
+        if flask.request.form.get("remember") == "yes" and devices.days() is not None:
+            try:
+                device = pending_resolver.remember_device(devices.label())
+            except libmfa.MFAError as error:  # the sign-in stands; only remembering failed
+                messages.flash(error)
     if result.used_recovery_code:
         flask.flash("You used a recovery code; %s left. Generate a new set if you are running low."
                     % result.claims.get("recovery_codes_remaining", "?"), "warning")
-    return flask.redirect(next_url)
+    response = flask.redirect(next_url)
+    if device is not None:
+        devices.keep(response, device)
+    return response
 
 
 def fail(error: libmfa.MFAError, retry: str, sentences: Optional[messages.Sentences] = None) -> Response:
@@ -124,9 +137,29 @@ def fail(error: libmfa.MFAError, retry: str, sentences: Optional[messages.Senten
     return flask.redirect(retry)
 
 
+def signing_in_as() -> str:
+    """The email address of the account the pending sign-in is for ("" when none is pending)."""
+    state = pending()
+    who = accounts.find(str(state["uid"])) if state else None
+    return who.email if who else ""
+
+
+def remember_days() -> Optional[int]:
+    """The days "Remember this browser" offers, or None (a step-up, or libmfa does not allow it)."""
+    state = pending()
+    if state is None or state.get("purpose") != SIGN_IN:
+        return None
+    return devices.days()
+
+
+def ordered(hints: List[libmfa.MultiFactorInfo], last: str) -> List[libmfa.MultiFactorInfo]:
+    """The hints with the factor signed in with last (enrollment id ``last``) first, the others in their order."""
+    return sorted(hints, key=lambda item: item.uid != last)
+
+
 @blueprint.get("/signin/second-factor")
 def choose() -> ResponseReturnValue:
-    """The hint chooser."""
+    """The hint chooser: the factor used last first, recovery codes as a way out below."""
     state = pending()
     if state is None:
         return flask.redirect(flask.url_for("auth.sign_in"))
@@ -134,9 +167,25 @@ def choose() -> ResponseReturnValue:
         hints = resolver().hints
     except libmfa.MFAError as error:
         return restart(error)
-    choices = [(item, factors.by_id(item.factor_id)) for item in hints]
-    return flask.render_template("second_factor/choose.html", choices=choices,
-                                 step_up=state["purpose"] == STEP_UP)
+    last = audit.last_factor(str(state["uid"]))
+    hints = ordered(hints, last)
+    main = [item for item in hints if item.factor_id != "recovery"] or hints
+    fallback = next((item for item in hints if item.factor_id == "recovery" and item not in main), None)
+    choices = [(item, factors.by_id(item.factor_id)) for item in main]
+    auto: Optional[Tuple[libmfa.MultiFactorInfo, str]] = None
+    first = main[0] if main else None
+    if first is not None and first.factor_id == "webauthn" and first.uid == last and not state.get("auto_started"):
+        # The security key signed in with last: its prompt starts by itself, once per sign-in.
+        try:
+            options = libmfa.WebAuthnMultiFactorGenerator.authentication_options(resolver(), first.uid)
+        except libmfa.MFAError:
+            options = None
+        if options is not None:
+            auto = (first, options)
+            state["auto_started"] = True
+            sessions.current()["pending"] = state
+    return flask.render_template("second_factor/choose.html", choices=choices, fallback=fallback, auto=auto,
+                                 last=last, step_up=state["purpose"] == STEP_UP)
 
 
 @blueprint.post("/signin/second-factor/cancel")

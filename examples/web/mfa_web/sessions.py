@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from typing import Any, Optional
+from typing import Any, Dict, List, Optional
 
 import flask
 from flask.sessions import SessionInterface, SessionMixin
@@ -108,6 +108,22 @@ def rotate() -> None:
     session.rotate = True
     session.pop("csrf", None)
     session.modified = True
+
+
+def of_user(uid: str) -> List[Dict[str, Any]]:
+    """The data of the other sessions that name ``uid`` (signed in or signing in), this one left out."""
+    this = current()
+    quoted = json.dumps(uid)
+    pattern = "%" + '"uid":' + "".join("\\" + c if c in "%_\\" else c for c in quoted) + "%"
+    found = []
+    for row in database.get().all("SELECT id_hash, data FROM web_sessions WHERE data LIKE ? ESCAPE '\\'",
+                                  (pattern,)):
+        if this.sid and row[0] == _hash(this.sid):
+            continue
+        data = json.loads(row[1])
+        if isinstance(data, dict) and data.get("uid") == uid:
+            found.append(data)
+    return found
 
 
 def purge_expired(now: int) -> None:

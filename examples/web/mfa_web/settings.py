@@ -45,10 +45,13 @@ EXAMPLE_DIR = pathlib.Path(__file__).resolve().parents[1]
 #: settings stay).
 DEFAULT_MFA_CONFIG: Dict[str, Any] = {
     "state": "ENABLED",
-    "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED", "webauthn": "ENABLED"},
+    "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED", "webauthn": "ENABLED",
+                  "email": "ENABLED"},
     # A key that can keep the credential (a passkey) is asked to; others still register.
     # A passkey registered as such (from the account page) signs its user in without a password.
     "webauthn": {"residentKey": "preferred", "passkeySignIn": True},
+    # "Remember this browser for 30 days" under the second factor's form.
+    "rememberedDevices": {"state": "ENABLED", "days": 30},
 }
 
 

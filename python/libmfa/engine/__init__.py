@@ -17,8 +17,10 @@ One module per part:
   assertion and its own C calls: :mod:`libmfa.engine.totp` (authenticator
   apps), :mod:`libmfa.engine.phone` (SMS codes) and
   :mod:`libmfa.engine.recovery_codes`, :mod:`libmfa.engine.webauthn`
-  (security keys and passkeys), :mod:`libmfa.engine.hotp` (HOTP tokens) and
-  :mod:`libmfa.engine.yubico_otp` (YubiKeys).
+  (security keys and passkeys), :mod:`libmfa.engine.email` (codes by
+  email), :mod:`libmfa.engine.hotp` (HOTP tokens) and
+  :mod:`libmfa.engine.yubico_otp` (YubiKeys);
+* :mod:`libmfa.engine.devices`: remembered devices ("remember this device").
 
 Quick start::
 
@@ -60,6 +62,14 @@ from .admin import (
 )
 from .audit_trail import AuditChainVerification, AuditRecord, AuditVerification
 from .context import Context
+from .devices import DeviceToken, RememberedDevice
+from .email import (
+    EmailAuthCredential,
+    EmailAuthProvider,
+    EmailMessage,
+    EmailMultiFactorAssertion,
+    EmailMultiFactorGenerator,
+)
 from .flow import MultiFactor, MultiFactorAssertion, MultiFactorResolver, MultiFactorSession
 from .hotp import HOTPMultiFactorAssertion, HOTPMultiFactorGenerator
 from .metrics import OTHER_TENANTS, PROMETHEUS_CONTENT_TYPE, MetricFamily, Metrics, MetricSample
@@ -87,6 +97,12 @@ __all__ = [
     "AuditRecord",
     "AuditVerification",
     "Context",
+    "DeviceToken",
+    "EmailAuthCredential",
+    "EmailAuthProvider",
+    "EmailMessage",
+    "EmailMultiFactorAssertion",
+    "EmailMultiFactorGenerator",
     "HOTPMultiFactorAssertion",
     "HOTPMultiFactorGenerator",
     "HardwareToken",
@@ -107,6 +123,7 @@ __all__ = [
     "PhoneAuthProvider",
     "PhoneMultiFactorAssertion",
     "PhoneMultiFactorGenerator",
+    "RememberedDevice",
     "RecoveryCodeMultiFactorAssertion",
     "RecoveryCodes",
     "RecoveryCodesMultiFactorGenerator",

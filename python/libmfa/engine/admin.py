@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from .._typing import OptionalText, Text
     from .context import Context
+    from .devices import RememberedDevice
 
     #: A progress callback: ``progress(done, total)``; returning False stops the call.
     Progress = Optional[Callable[[int, int], object]]
@@ -808,6 +809,34 @@ class Admin:
             return _factor_list(out.contents)
         finally:
             lib.mfa_factor_list_free(out)
+
+    def remembered_devices(self, uid: Text, tenant: OptionalText = None) -> List[RememberedDevice]:
+        """A user's remembered devices that have not expired, the most recently used first.
+
+        Raises:
+            InvalidArgumentError, TypeError, StorageError.
+        """
+        from . import devices
+
+        return devices.listed(self._context, uid, tenant)
+
+    def revoke_remembered_devices(self, uid: Text, device_id: OptionalText = None,
+                                  tenant: OptionalText = None) -> int:
+        """Forget one of a user's remembered devices (``device_id``), or all of them (None).
+
+        Their tokens no longer stand in for a second factor. Audited:
+        ``DEVICE_REVOKED`` per device (detail ``"ADMIN"``), with the actor.
+
+        Returns:
+            How many were forgotten.
+
+        Raises:
+            DeviceNotFoundError: the user has no device with this id.
+            InvalidArgumentError, TypeError, StorageError.
+        """
+        from . import devices
+
+        return devices.revoke(self._context, uid, device_id, tenant, actor=self._actor)
 
     def stats(self) -> AdminStats:
         """Users and factors, counted per tenant and kind.

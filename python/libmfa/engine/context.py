@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .._typing import Bytes, OptionalText, Text, UnixTime
     from ..models import MultiFactorInfo
     from .admin import Admin
+    from .devices import DeviceToken, RememberedDevice
     from .audit_trail import AuditRecord, AuditVerification
     from ..otp import TOTP
 
@@ -238,6 +239,16 @@ class Context:
         hsm_pin, hsm_pin_file, hsm_pin_env: the user PIN, given, in a file
             (its first line), or in an environment variable (read with
             ``secure_getenv``); exactly one.
+        email_sender: the mail gateway for email codes, a callable receiving a
+            :class:`libmfa.EmailMessage` (``to``, ``subject``, ``body``,
+            ``code``, ``purpose``). Its return value is ignored; raising makes
+            the send fail with :class:`libmfa.EmailSendFailedError`, and then
+            neither the send nor any quota or cooldown is counted. None: no
+            gateway (sends fail).
+        email_outbox: instead of ``email_sender``, a file path to append each
+            email to, as one JSON object per line ``{"time": ..., "to": "...",
+            "subject": "...", "body": "..."}``; a development and test aid
+            (see :func:`libmfa.read_outbox`).
 
     Callbacks must not call back into the context (doing so raises
     RuntimeError inside the callback, which then fails as described above).
@@ -252,7 +263,8 @@ class Context:
         TypeError: arguments of the wrong type (a str key, a missing key, a
             callback that is not callable).
         InvalidArgumentError: a key that is not 32 bytes, a bad key id,
-            duplicate key ids, both ``sms_sender`` and ``sms_outbox``, a
+            duplicate key ids, both ``sms_sender`` and ``sms_outbox`` (or
+            ``email_sender`` and ``email_outbox``), an empty outbox path, a
             ``metrics_tenants`` out of range or with ``metrics=False``.
         KeyMismatchError: the store knows a key id given (``key_id`` or one of
             ``previous_keys``) with another key under it; the message names the
@@ -289,6 +301,8 @@ class Context:
         hsm_pin: OptionalText = None,
         hsm_pin_file: Union[str, bytes, os.PathLike[str], None] = None,
         hsm_pin_env: OptionalText = None,
+        email_sender: Optional[Callable[[Any], object]] = None,
+        email_outbox: Union[str, bytes, os.PathLike[str], None] = None,
     ) -> None:
         import threading  # here, not at import: most programs that import libmfa open no context
 
@@ -304,7 +318,7 @@ class Context:
             raise _args.invalid("give master_key or hsm_module, not both")
         for name, function in (("clock", clock), ("random", random), ("audit", audit),
                                ("sms_sender", sms_sender), ("app_verifier", app_verifier),
-                               ("webauthn_trust", webauthn_trust)):
+                               ("webauthn_trust", webauthn_trust), ("email_sender", email_sender)):
             if function is not None and not callable(function):
                 raise TypeError("%s must be callable or None" % name)
         if isinstance(store, os.PathLike):
@@ -318,6 +332,13 @@ class Context:
             raise _args.invalid("give sms_sender or sms_outbox, not both")
         if outbox_raw == b"":
             raise _args.invalid("sms_outbox must not be empty")
+        if isinstance(email_outbox, os.PathLike):
+            email_outbox = os.fspath(email_outbox)
+        mail_outbox_raw = _args.optional_text(email_outbox, "email_outbox")
+        if mail_outbox_raw is not None and email_sender is not None:
+            raise _args.invalid("give email_sender or email_outbox, not both")
+        if mail_outbox_raw == b"":
+            raise _args.invalid("email_outbox must not be empty")
 
         metrics_mode, tenant_bound = _metrics.options(metrics, metrics_tenants)
         pairs = _key_pairs(previous_keys)
@@ -339,6 +360,11 @@ class Context:
         self._audit_fn = _callbacks.audit(audit, AuditEvent._from_fields) if audit is not None else None
         self._sms_sender_fn = _callbacks.sms_sender(sms_sender) if sms_sender is not None else None
         self._app_verifier_fn = _callbacks.app_verifier(app_verifier) if app_verifier is not None else None
+        self._email_sender_fn = None
+        if email_sender is not None:
+            from .email import EmailMessage
+
+            self._email_sender_fn = _callbacks.email_sender(email_sender, EmailMessage)
         self._webauthn_trust_fn = None
         if webauthn_trust is not None:
             from .webauthn import WebAuthnAttestation
@@ -375,6 +401,10 @@ class Context:
         options.metrics_tenants = tenant_bound
         if chain_raw is not None:
             options.audit_chain = chain_raw
+        if self._email_sender_fn is not None:
+            options.email_sender = self._email_sender_fn
+        if mail_outbox_raw is not None:
+            options.email_outbox = mail_outbox_raw
 
         handle = ctypes.POINTER(_ffi.mfa_ctx)()
         err = ctypes.c_void_p()
@@ -575,13 +605,26 @@ class Context:
         """The second factors of ``user``: a :class:`MultiFactor` (Firebase's ``user.multiFactor``)."""
         return flow.MultiFactor(self, user)
 
-    def sign_in(self, user: User) -> SignInResult:
+    def sign_in(self, user: User, device_token: OptionalText = None) -> SignInResult:
         """Report a successful first factor for ``user``.
 
+        Args:
+            user: the :class:`libmfa.User` who passed the first factor.
+            device_token: the token of a remembered device the user signs in
+                on (:meth:`remember_device`), or None. When it names one of
+                the user's remembered devices that has not expired (and
+                ``rememberedDevices`` is ENABLED), the user is signed in
+                without a second factor. Any other token (unknown, another
+                user's or tenant's, altered, expired, revoked) is ignored,
+                audited (``AUDIT_DEVICE_REFUSED``) and the sign-in goes on as
+                without it: nothing in the answer says why.
+
         Returns:
-            A :class:`SignInResult` (``factor_id`` None, no claims; ``time``
-            from the context's clock) when no second factor is needed: the
-            user has none and MFA is not MANDATORY.
+            A :class:`SignInResult` when no second factor is needed: the user
+            has none and MFA is not MANDATORY (``factor_id`` None, no claims;
+            ``time`` from the context's clock), or a remembered device stood in
+            for it (``factor_id`` ``"remembered_device"``, ``enrollment_id``
+            the device's id, with the claims).
 
         Raises:
             SecondFactorRequired: the user has second factors; its
@@ -594,6 +637,8 @@ class Context:
             InvalidArgumentError, StorageError.
         """
         c_user = flow.c_user(user)
+        if device_token is not None:
+            return self._sign_in_remembered(c_user, _args.text(device_token, "device_token"))
         out = ctypes.POINTER(_ffi.mfa_resolver)()
         err = ctypes.c_void_p()
         try:
@@ -611,6 +656,96 @@ class Context:
             raise AssertionError("unreachable")  # pragma: no cover
         finally:
             lib.mfa_resolver_free(out)
+
+    def _sign_in_remembered(self, c_user: _ffi.mfa_user, token: bytes) -> SignInResult:
+        """``mfa_sign_in_remembered``: :meth:`sign_in` with a device token."""
+        _lib.require(("mfa_sign_in_remembered",), "remembered devices")
+        result = ctypes.POINTER(_ffi.mfa_sign_in_result)()
+        out = ctypes.POINTER(_ffi.mfa_resolver)()
+        err = ctypes.c_void_p()
+        try:
+            with self._use() as handle:
+                status = lib.mfa_sign_in_remembered(handle, ctypes.byref(result), ctypes.byref(out),
+                                                    ctypes.byref(c_user), token, ctypes.byref(err))
+            if status == OK and result:
+                take_message(err)
+                return flow.sign_in_result(result.contents)
+            if status == _ffi.MFA_ERR_SECOND_FACTOR_REQUIRED and out:
+                error = SecondFactorRequired(status, take_message(err))
+                error.resolver = flow.resolver(self, out.contents)
+                raise error
+            check(status, err)
+            raise AssertionError("unreachable")  # pragma: no cover
+        finally:
+            lib.mfa_sign_in_result_free(result)
+            lib.mfa_resolver_free(out)
+
+    # --- remembered devices -----------------------------------------------------------
+
+    def remember_device(self, pending_credential: Union[flow.MultiFactorResolver, Text], label: OptionalText = None,
+                        tenant: OptionalText = None) -> DeviceToken:
+        """Remember the device a sign-in finished on, and return its token (``mfa_device_remember``).
+
+        Call it right after the sign-in's ``resolve_sign_in`` succeeded:
+        only a sign-in that passed a second factor can remember its device,
+        and each remembers one. libmfa keeps only a keyed hash of the token;
+        hand it to that device alone (an HttpOnly cookie). At the user's
+        limit (``rememberedDevices.maxPerUser``) the device used least
+        recently is forgotten. Audited (``AUDIT_DEVICE_REMEMBERED``).
+
+        Args:
+            pending_credential: the :class:`libmfa.MultiFactorResolver` of the
+                finished sign-in, or its pending credential (``resolver.session``).
+            label: the host's name for the device ("Firefox on Linux"), at
+                most 256 bytes, or None.
+            tenant: the tenant of the request (taken from the resolver when one is given).
+
+        Returns:
+            A :class:`libmfa.DeviceToken`: ``token`` and its ``device``.
+
+        Raises:
+            OperationNotAllowedError: ``rememberedDevices.state`` is not ENABLED for the tenant.
+            InvalidSessionError: the sign-in did not finish with a second
+                factor, already remembered a device, or is too old.
+            UserTokenExpiredError, TenantMismatchError, InvalidArgumentError, TypeError, StorageError.
+        """
+        from . import devices
+
+        if isinstance(pending_credential, flow.MultiFactorResolver):
+            return devices.remember(self, pending_credential.session, pending_credential.tenant, label)
+        return devices.remember(self, pending_credential, tenant, label)
+
+    def remembered_devices(self, uid: Text, tenant: OptionalText = None) -> List[RememberedDevice]:
+        """The user's remembered devices that have not expired, the most recently used first.
+
+        For the user's account page (the host decides who may see them).
+
+        Raises:
+            InvalidArgumentError, TypeError, StorageError.
+        """
+        from . import devices
+
+        return devices.listed(self, uid, tenant)
+
+    def revoke_remembered_devices(self, uid: Text, device_id: OptionalText = None,
+                                  tenant: OptionalText = None) -> int:
+        """Forget one of the user's remembered devices (``device_id``), or all of them (None).
+
+        Their tokens no longer stand in for a second factor. The user's
+        devices are also forgotten by :meth:`revoke_tokens` (call it when the
+        password changes), by the removal of the user's last factor, and by
+        an operator's reset or delete. Audited: ``AUDIT_DEVICE_REVOKED`` per device.
+
+        Returns:
+            How many were forgotten.
+
+        Raises:
+            DeviceNotFoundError: the user has no device with this id.
+            InvalidArgumentError, TypeError, StorageError.
+        """
+        from . import devices
+
+        return devices.revoke(self, uid, device_id, tenant)
 
     def resolver(self, pending_credential: Text, tenant: OptionalText = None) -> flow.MultiFactorResolver:
         """Rebuild a :class:`MultiFactorResolver` from a pending credential a client sent back.
@@ -693,8 +828,11 @@ class Context:
         As after a password reset or a compromised account: credentials issued
         before fail :meth:`check_token` with :class:`libmfa.UserTokenExpiredError`,
         and so do the user's enrollment sessions, TOTP secrets waiting for
-        enrollment, SMS verification ids and pending credentials. Factors stay
-        enrolled. Audited (``AUDIT_TOKENS_REVOKED``).
+        enrollment, SMS and email verification ids and pending credentials.
+        The user's remembered devices are forgotten: call it when the user's
+        password changes, so that no device token outlives the password.
+        Factors stay enrolled. Audited (``AUDIT_TOKENS_REVOKED``, and
+        ``AUDIT_DEVICE_REVOKED`` per device).
 
         Raises:
             TypeError, InvalidArgumentError, StorageError.

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from .._typing import OptionalText, Text
     from .context import Context
+    from .devices import DeviceToken
 
 
 def _require_context(context: object) -> Context:
@@ -343,6 +344,14 @@ class MultiFactorResolver:
             return sign_in_result(out.contents)
         finally:
             lib.mfa_sign_in_result_free(out)
+
+
+    def remember_device(self, label: OptionalText = None) -> DeviceToken:
+        """Remember the device of this sign-in, after :meth:`resolve_sign_in` succeeded.
+
+        See :meth:`libmfa.Context.remember_device`.
+        """
+        return self.context.remember_device(self, label)
 
 
 __all__ = ["MultiFactor", "MultiFactorAssertion", "MultiFactorResolver", "MultiFactorSession"]

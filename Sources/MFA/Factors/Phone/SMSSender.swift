@@ -1,5 +1,3 @@
-import Glibc
-
 /// Sends SMS messages for libmfa: the host's gateway (Twilio, SNS, an SMPP
 /// link...). Called without any lock held, once per code.
 public protocol SMSSender: Sendable {
@@ -28,12 +26,7 @@ public struct OutboxSMSSender: SMSSender {
     /// Appends the message to the outbox.
     /// - Throws: `smsSendFailed` if the file cannot be written.
     public func send(to number: String, message: String) throws(MFAError) {
-        let line = JSONValue.object([("time", .int(clock.now())), ("to", .string(number)),
-                                     ("message", .string(message))]).jsonText + "\n"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw MFAError(.smsSendFailed, "cannot open the SMS outbox") }
-        defer { close(descriptor) }
-        let written = line.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
-        guard written == line.utf8.count else { throw MFAError(.smsSendFailed, "cannot write the SMS outbox") }
+        try OutboxFile.append([("time", .int(clock.now())), ("to", .string(number)), ("message", .string(message))],
+                              to: path, failure: .smsSendFailed, what: "SMS outbox")
     }
 }

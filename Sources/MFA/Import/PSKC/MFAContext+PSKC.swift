@@ -74,6 +74,7 @@ extension MFAContext {
             for entry in batch {
                 switch entry {
                 case .factor(let candidate): candidates.append(candidate)
+                case .factors(let list): candidates += list
                 case .report(let line): reports.append(line)
                 case .skip: continue
                 }

@@ -15,7 +15,7 @@ enum ExitStatus {
     /// The status for a library error.
     static func of(_ error: MFAError) -> Int32 {
         switch error.code {
-        case .mfaEnrollmentNotFound, .tokenNotFound: notFound
+        case .mfaEnrollmentNotFound, .deviceNotFound, .tokenNotFound: notFound
         case .storageError: storeError
         case .crypto, .keyMismatch, .pskcKeyMismatch, .keyProviderLogin, .keyProviderKeyNotFound: keyError
         case .keyProviderUnavailable: unavailable

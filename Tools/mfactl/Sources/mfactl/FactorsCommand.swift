@@ -15,7 +15,7 @@ struct FactorsCommand: ParsableCommand {
         @OptionGroup var output: OutputOptions
         @OptionGroup var tenant: TenantOption
         @Argument(help: "The user's uid.") var uid: String
-        @Flag(help: "Show phone numbers in full (masked by default).") var showNumbers = false
+        @Flag(help: "Show phone numbers and email addresses in full (masked by default).") var showNumbers = false
 
         func run() throws {
             try running {

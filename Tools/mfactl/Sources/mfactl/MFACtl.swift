@@ -6,7 +6,8 @@ import MFA
 struct MFACtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfactl",
-        abstract: "Administer a libmfa store: configuration, users' factors, imports, hardware tokens, key rotation, the audit trail.",
+        abstract: "Administer a libmfa store: configuration, users' factors and remembered devices, imports, "
+            + "hardware tokens, key rotation, the audit trail.",
         discussion: """
             Every command opens the store given by --store (or MFA_STORE): an SQLite file or a \
             postgres:// URL, as the library takes it. The master key is read from a file \
@@ -34,7 +35,8 @@ struct MFACtl: ParsableCommand {
         version: "mfactl \(toolVersion)\nlibmfa \(MFAVersion.string)",
         subcommands: [
             ConfigCommand.self, UsersCommand.self, FactorsCommand.self, UserCommand.self, ImportCommand.self,
-            TokensCommand.self, KeysCommand.self, PurgeCommand.self, AuditCommand.self, StatsCommand.self,
+            DevicesCommand.self, TokensCommand.self, KeysCommand.self, PurgeCommand.self, AuditCommand.self,
+            StatsCommand.self,
         ])
 
     /// mfactl's own version, which `--version` prints with the library's.

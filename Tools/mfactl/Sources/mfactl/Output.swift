@@ -41,6 +41,7 @@ enum Output {
             ("hint", .string(info.hint)),
         ]
         if let number = info.phoneNumber { fields.append(("phoneNumber", .string(number))) }
+        if let address = info.email { fields.append(("email", .string(address))) }
         if let left = info.remainingCodes { fields.append(("remainingCodes", .int(Int64(left)))) }
         if let webAuthn { fields.append(("webauthn", credential(webAuthn))) }
         return .object(fields)

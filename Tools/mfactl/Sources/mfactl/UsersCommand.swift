@@ -14,7 +14,7 @@ struct UsersCommand: ParsableCommand {
         @OptionGroup var output: OutputOptions
         @Option(help: ArgumentHelp("Only this tenant's users.", valueName: "tenant")) var tenant: String?
         @Flag(help: "Only the project's users (no tenant).") var project = false
-        @Option(help: ArgumentHelp("Only users with a factor of this kind: totp, phone, recovery, webauthn, hotp, yubico_otp.", valueName: "kind"))
+        @Option(help: ArgumentHelp("Only users with a factor of this kind: totp, phone, recovery, webauthn, email, hotp, yubico_otp.", valueName: "kind"))
         var factor: String?
         @Option(help: "Users per page, 1 to 1000.") var limit = 100
         @Option(help: ArgumentHelp("Start after this cursor (from the previous page).", valueName: "cursor"))

@@ -134,6 +134,12 @@ pub const MFA_ERR_ATTESTATION_NOT_TRUSTED: mfa_status = -32;
 pub const MFA_ERR_USER_VERIFICATION_REQUIRED: mfa_status = -33;
 /// mfa_open: the store knows a key by this id (its key check value) and the key given under that id is another one; the message names the id. Nothing was written.
 pub const MFA_ERR_KEY_MISMATCH: mfa_status = -34;
+/// The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name.
+pub const MFA_ERR_INVALID_EMAIL: mfa_status = -35;
+/// The email sender failed, or none is configured; no attempt or quota was used.
+pub const MFA_ERR_EMAIL_SEND_FAILED: mfa_status = -36;
+/// No remembered device of this user has this id.
+pub const MFA_ERR_DEVICE_NOT_FOUND: mfa_status = -37;
 /// Hardware tokens: no unassigned token of this tenant has this serial (or public id).
 pub const MFA_ERR_TOKEN_NOT_FOUND: mfa_status = -38;
 /// PSKC: the file is not a PSKC 1.0 key container libmfa reads, or it holds a DTD, an entity or an external reference (refused unread).
@@ -308,6 +314,18 @@ pub const MFA_AUDIT_USER_DELETED: i32 = 12;
 /// Audit event: stored secrets were re-encrypted under the current master key (mfa_rotate_keys_batched()).
 pub const MFA_AUDIT_KEYS_ROTATED: i32 = 13;
 
+/// Audit event: a device was remembered (mfa_device_remember()); factor_id "remembered_device", enrollment_id the device's id.
+pub const MFA_AUDIT_DEVICE_REMEMBERED: i32 = 16;
+
+/// Audit event: a device token given at sign-in was ignored; detail says why: DISABLED, MALFORMED, UNKNOWN, FOREIGN, TAMPERED, EXPIRED or REVOKED.
+pub const MFA_AUDIT_DEVICE_REFUSED: i32 = 17;
+
+/// Audit event: a remembered device was forgotten; detail says by what: OK (the user's call), ADMIN, LIMIT, TOKENS_REVOKED, LAST_FACTOR_REMOVED, USER_RESET, USER_DELETED.
+pub const MFA_AUDIT_DEVICE_REVOKED: i32 = 18;
+
+/// Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
+pub const MFA_AUDIT_EMAIL_SENT: i32 = 19;
+
 /// Audit event: a hardware token was imported unassigned (mfa_import_pskc(), MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial.
 pub const MFA_AUDIT_TOKEN_IMPORTED: i32 = 20;
 
@@ -336,15 +354,15 @@ pub const MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE: i32 = 25;
 pub struct mfa_audit_event {
     /// MFA_AUDIT_*.
     pub kind: i32,
-    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
+    /// The kind's name: "ENROLL", "UNENROLL", "SIGN_IN_SUCCESS", "SIGN_IN_FAILURE", "BACKOFF", "CONFIG_CHANGE", "SMS_SENT", "INTEGRITY_FAILURE", "TOKENS_REVOKED", "FACTOR_RENAMED", "USER_RESET", "USER_DELETED", "KEYS_ROTATED", "DEVICE_REMEMBERED", "DEVICE_REFUSED", "DEVICE_REVOKED", "EMAIL_SENT", "TOKEN_IMPORTED", "TOKEN_ASSIGNED", "TOKEN_RESYNCED", "TOKEN_REMOVED", "PASSKEY_SIGN_IN_SUCCESS", "PASSKEY_SIGN_IN_FAILURE".
     pub kind_name: *const c_char,
     /// The tenant, "" for the project.
     pub tenant: *const c_char,
     /// The user, or "".
     pub uid: *const c_char,
-    /// The factor id ("totp", "phone", "recovery"), or "".
+    /// The factor id ("totp", "phone", "recovery", "webauthn", "email"), "remembered_device" for a device's events, or "".
     pub factor_id: *const c_char,
-    /// The factor's enrollment id, or "".
+    /// The factor's enrollment id (a remembered device's id), or "".
     pub enrollment_id: *const c_char,
     /// Unix time of the event.
     pub time: i64,
@@ -373,6 +391,35 @@ pub type mfa_audit_fn = Option<unsafe extern "C" fn(context: *mut c_void, event:
 ///
 /// `int (*mfa_sms_sender_fn)(void *context, const char *phone_number, const char *message)`
 pub type mfa_sms_sender_fn = Option<unsafe extern "C" fn(context: *mut c_void, phone_number: *const c_char, message: *const c_char) -> c_int>;
+
+/// mfa_email_message purpose: proving an address being enrolled.
+pub const MFA_EMAIL_ENROLLMENT: i32 = 1;
+
+/// mfa_email_message purpose: signing in with an enrolled address.
+pub const MFA_EMAIL_SIGN_IN: i32 = 2;
+
+/// An email libmfa asks the host to send (mfa_email_sender_fn). Every string
+/// is borrowed for the duration of the call only. libmfa fills it: fields
+/// are only ever added at its end.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_email_message {
+    /// The address (as enrolled: the domain in lower case).
+    pub to: *const c_char,
+    /// A subject line.
+    pub subject: *const c_char,
+    /// A plain-text body that holds the code.
+    pub body: *const c_char,
+    /// The code alone (six digits), for a host that writes its own message.
+    pub code: *const c_char,
+    /// MFA_EMAIL_ENROLLMENT or MFA_EMAIL_SIGN_IN.
+    pub purpose: i32,
+}
+
+/// Sends an email code; returns 0 when sent, non-zero on failure (no attempt or quota is used).
+///
+/// `int (*mfa_email_sender_fn)(void *context, const mfa_email_message *message)`
+pub type mfa_email_sender_fn = Option<unsafe extern "C" fn(context: *mut c_void, message: *const mfa_email_message) -> c_int>;
 
 /// App verification action: enrolling a phone number (reCAPTCHA action mfaSmsEnrollment).
 pub const MFA_APP_ACTION_ENROLLMENT: i32 = 1;
@@ -467,7 +514,7 @@ pub const MFA_METRICS_TENANTS_DEFAULT: i32 = 100;
 /// Most tenants mfa_options.metrics_tenants may name.
 pub const MFA_METRICS_TENANTS_MAX: i32 = 10000;
 
-/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain and the key provider).
+/// Version of mfa_options understood by this header (2 added webauthn_trust, 3 the metrics, audit_chain, the key provider and the email sender).
 pub const MFA_OPTIONS_VERSION: u32 = 3;
 
 /// How to open a context. Fill with mfa_options_init() or MFA_OPTIONS_INIT,
@@ -568,6 +615,12 @@ pub struct mfa_options {
     pub key_unwrap: mfa_key_unwrap_fn,
     /// Version 3. Passed to key_wrap and key_unwrap.
     pub key_provider_context: *mut c_void,
+    /// Version 3. The mail gateway for email codes, or NULL.
+    pub email_sender: mfa_email_sender_fn,
+    /// Version 3. Passed to email_sender.
+    pub email_sender_context: *mut c_void,
+    /// Version 3. Instead of email_sender, a file to append each email to as a JSON line (development and tests), or NULL.
+    pub email_outbox: *const c_char,
 }
 
 /// Version of mfa_user understood by this header.
@@ -608,6 +661,9 @@ pub const MFA_FACTOR_RECOVERY_CODES: i32 = 3;
 /// Factor kind: a WebAuthn credential, a security key or a passkey (factor id "webauthn").
 pub const MFA_FACTOR_WEBAUTHN: i32 = 4;
 
+/// Factor kind: codes sent by email to an address (factor id "email").
+pub const MFA_FACTOR_EMAIL: i32 = 5;
+
 /// Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to 8-digit code.
 pub const MFA_FACTOR_HOTP: i32 = 6;
 
@@ -627,7 +683,7 @@ pub const MFA_YUBICO_OTP_LENGTH: i32 = 44;
 pub struct mfa_factor_info {
     /// The enrollment id (28 URL-safe characters).
     pub uid: *const c_char,
-    /// The factor id: "totp", "phone" or "recovery".
+    /// The factor id: "totp", "phone", "recovery", "webauthn", "email", "hotp" or "yubico_otp".
     pub factor_id: *const c_char,
     /// The user's name for the factor, or NULL.
     pub display_name: *const c_char,
@@ -637,7 +693,7 @@ pub struct mfa_factor_info {
     pub phone_number: *const c_char,
     /// The kind: MFA_FACTOR_*.
     pub kind: i32,
-    /// What identifies the factor to its user, filled for every kind and never secret: "authenticator app", a masked number, "7 codes left".
+    /// What identifies the factor to its user, filled for every kind and never secret: "authenticator app", a masked number, "7 codes left", an email factor's address (masked in hints: `j***@e******.com`).
     pub hint: *const c_char,
     /// For a recovery-code set, how many codes are left; -1 for other kinds.
     pub remaining_codes: i64,
@@ -710,13 +766,13 @@ pub struct mfa_sign_in_result {
     pub uid: *const c_char,
     /// The tenant, or NULL.
     pub tenant: *const c_char,
-    /// The factor used: "totp", "phone" or "recovery".
+    /// The factor used: "totp", "phone", "recovery", "webauthn", "email", or "remembered_device" when a remembered device stood in for it (mfa_sign_in_remembered()); NULL when no second factor was needed.
     pub factor_id: *const c_char,
-    /// The enrollment id of the factor used.
+    /// The enrollment id of the factor used (the device's id for "remembered_device"), or NULL.
     pub enrollment_id: *const c_char,
     /// Unix time of the sign-in.
     pub time: i64,
-    /// The kind of the factor used: MFA_FACTOR_*.
+    /// The kind of the factor used: MFA_FACTOR_* (0 for "remembered_device" and when none was needed).
     pub kind: i32,
     /// Number of claims.
     pub claim_count: usize,
@@ -737,8 +793,15 @@ pub const MFA_ASSERTION_VERSION: u32 = 3;
 ///   MFA_FACTOR_PHONE             verification_id, code         verification_id, code
 ///   MFA_FACTOR_RECOVERY_CODES    (generated: mfa_recovery_codes_generate)   code, enrollment_id or NULL
 ///   MFA_FACTOR_WEBAUTHN          credential                    credential, enrollment_id or NULL
+///   MFA_FACTOR_EMAIL             verification_id, code         verification_id, code
 ///   MFA_FACTOR_HOTP              session_info, serial, code    enrollment_id, code
 ///   MFA_FACTOR_YUBICO_OTP        session_info, code            code, enrollment_id or NULL
+///
+/// An email factor may also be enrolled without a code, from the user's
+/// sign-in address that the host says is verified (mfa_user.email and
+/// email_verified), when the configuration sets
+/// email.enrollVerifiedSignInEmail: kind MFA_FACTOR_EMAIL, session_info an
+/// enrollment session (mfa_session_new()), verification_id NULL.
 ///
 /// Hardware tokens an operator imported unassigned are claimed by their user
 /// with a code: `session_info` is then the enrollment session itself
@@ -756,11 +819,11 @@ pub struct mfa_assertion {
     pub kind: i32,
     /// The factor signed in with (TOTP, HOTP; a recovery set or a YubiKey, optional).
     pub enrollment_id: *const c_char,
-    /// The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); to claim a hardware token, the enrollment session.
+    /// The session_info of a TOTP secret being enrolled (mfa_totp_generate_secret()); to claim a hardware token or to enroll an email factor from the verified sign-in address, the enrollment session.
     pub session_info: *const c_char,
-    /// The verification id of an SMS code (mfa_phone_start_enrollment() or mfa_phone_start_sign_in()).
+    /// The verification id of an SMS or email code (mfa_phone_start_enrollment(), mfa_phone_start_sign_in(), mfa_email_start_enrollment(), mfa_email_start_sign_in()).
     pub verification_id: *const c_char,
-    /// The code: from the authenticator app, the SMS, a hardware token, the OTP a YubiKey typed, or a recovery code as the user typed it.
+    /// The code: from the authenticator app, the SMS, the email, a hardware token, the OTP a YubiKey typed, or a recovery code as the user typed it.
     pub code: *const c_char,
     /// Version 2. WebAuthn: the browser's PublicKeyCredential as JSON
     /// (credential.toJSON()), from navigator.credentials.create() to enroll
@@ -829,6 +892,52 @@ pub struct mfa_webauthn_credential {
     pub certificates: *const *const u8,
     /// The length of each certificate.
     pub certificate_lengths: *const usize,
+}
+
+/// The factor id of a sign-in that a remembered device finished (mfa_sign_in_result.factor_id, claim sign_in_second_factor).
+pub const MFA_REMEMBERED_DEVICE_FACTOR_ID: &str = "remembered_device";
+
+/// A remembered device: a device where its user passed a second factor and
+/// asked to be remembered (mfa_device_remember()). Strings are owned by the
+/// object that holds this struct.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_remembered_device {
+    /// The device's id (22 URL-safe characters; not secret: the token is).
+    pub device_id: *const c_char,
+    /// The tenant, or NULL for the project.
+    pub tenant: *const c_char,
+    /// The user.
+    pub uid: *const c_char,
+    /// The host's name for the device ("Firefox on Linux"), or NULL.
+    pub label: *const c_char,
+    /// Unix time it was remembered.
+    pub created_at: i64,
+    /// Unix time its token last stood in for a second factor (created_at until then).
+    pub last_used_at: i64,
+    /// Unix time it stops being remembered, unless used before (sliding) or revoked.
+    pub expires_at: i64,
+}
+
+/// A user's remembered devices, in one allocation: free with mfa_remembered_device_list_free().
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_remembered_device_list {
+    /// Number of devices.
+    pub count: usize,
+    /// The devices, the most recently used first.
+    pub items: *const mfa_remembered_device,
+}
+
+/// A device token and the device it names (mfa_device_remember()), in one
+/// allocation: free with mfa_device_token_free(), which wipes the token.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct mfa_device_token {
+    /// The token: opaque, secret, long-lived. Hand it to the device alone (an HttpOnly cookie, a keychain).
+    pub token: *const c_char,
+    /// The device.
+    pub device: mfa_remembered_device,
 }
 
 /// COSE algorithm: ECDSA P-256 with SHA-256, what nearly every authenticator makes.
@@ -957,7 +1066,7 @@ pub const MFA_ACTOR_MAX_BYTES: i32 = 256;
 /// Most users on one page of mfa_admin_list_users().
 pub const MFA_ADMIN_PAGE_MAX: i32 = 1000;
 
-/// mfa_admin_user_factors() and mfa_admin_factor_get() flag: show phone numbers in full (masked by default, as in hints).
+/// mfa_admin_user_factors() and mfa_admin_factor_get() flag: show phone numbers and email addresses in full (masked by default, as in hints).
 pub const MFA_ADMIN_SHOW_PHONE_NUMBERS: i32 = 1;
 
 /// How many factors of one kind a user, or a tenant, has.
@@ -1062,7 +1171,7 @@ pub const MFA_IMPORT_OTPAUTH: i32 = 1;
 /// mfa_import() format: a pam_oath / liboath users file (`HOTP/T30/6 alice - <hex secret>`).
 pub const MFA_IMPORT_USERS_FILE: i32 = 2;
 
-/// mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm` (base32 secret; a header line, blank fields and quoted fields allowed).
+/// mfa_import() format: CSV `uid,secret,issuer,digits,period,algorithm,email` (base32 secret; a header line, blank fields and quoted fields allowed; an email field imports the address as an email factor, beside the secret or alone).
 pub const MFA_IMPORT_CSV: i32 = 3;
 
 /// mfa_import() format: the CSV lines YubiKeys are programmed with, stored
@@ -1630,7 +1739,8 @@ extern "C" {
     /// valid until mfa_close(). Options of an older struct version are read up
     /// to that version's fields. Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT (NULL
     /// pointers, a version 0 or newer than the library's, more than 64 previous
-    /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, a
+    /// keys, a key that is not MFA_MASTER_KEY_BYTES long, duplicate key ids, both
+    /// a sender and an outbox for SMS or for email, an empty email outbox, a
     /// store location meant for another database: see mfa_options.store; a
     /// metrics value that is not MFA_METRICS_*, or with MFA_METRICS_BY_TENANT
     /// a metrics_tenants outside 1 to MFA_METRICS_TENANTS_MAX; a bad
@@ -1658,10 +1768,13 @@ extern "C" {
     /// tenant, replacing the previous one (a field it does not name takes its
     /// default: a document without "state" turns MFA off), as JSON:
     /// {"state": "DISABLED|ENABLED|MANDATORY", "providers": {"totp": "ENABLED|DISABLED",
-    /// "phone": ..., "recovery": ...}, "totp": {"adjacentIntervals": 0..10},
-    /// "phone": {"appVerification": "REQUIRED|DISABLED"}, "testPhoneNumbers":
-    /// {"+15555550100": "123456"}, "recoveryCodes": {"count": 8..16}, "limits":
-    /// {...}}. The shapes the guides write are accepted too: the Admin SDK's
+    /// "phone": ..., "recovery": ..., "webauthn": ..., "email": ...}, "totp":
+    /// {"adjacentIntervals": 0..10}, "phone": {"appVerification":
+    /// "REQUIRED|DISABLED"}, "testPhoneNumbers": {"+15555550100": "123456"},
+    /// "recoveryCodes": {"count": 8..16}, "email": {"codeLifetime": 60..3600,
+    /// ..., "enrollVerifiedSignInEmail": false}, "limits": {...},
+    /// "rememberedDevices": {"state": "DISABLED|ENABLED", "days": 1..90,
+    /// "sliding": false, "maxPerUser": 1..100}}. The shapes the guides write are accepted too: the Admin SDK's
     /// {"multiFactorConfig": {"state", "factorIds", "providerConfigs"}} and the
     /// REST API's {"mfa": {...}} / {"mfaConfig": {...}} with "enabledProviders",
     /// integers also as strings. Every field is optional; a tenant's fields
@@ -2065,6 +2178,105 @@ extern "C" {
     /// MFA_ERR_USER_VERIFICATION_REQUIRED or MFA_ERR_INVALID_VERIFICATION_CODE
     /// (the signature is wrong, or the user was not present).
     pub fn mfa_webauthn_verify_assertion(out_sign_count: *mut u32, out_flags: *mut u32, credential_json: *const c_char, challenge: *const c_char, rp_id: *const c_char, origin: *const c_char, require_user_verification: i32, public_key: *const u8, public_key_len: usize, err: *mut *mut c_char) -> i32;
+
+    // Email codes
+
+    /// Sends an email code to an address being enrolled
+    /// (EmailAuthProvider.sendVerificationCode with a MultiFactorSession).
+    /// `address` is `local@domain` in ASCII, at most 254 bytes, without a
+    /// display name (an internationalised domain in its xn- form). On MFA_OK,
+    /// `*out` is the opaque verification id (free with mfa_free()); finish with
+    /// mfa_enroll() and an assertion of kind MFA_FACTOR_EMAIL. Returns MFA_OK,
+    /// MFA_ERR_INVALID_EMAIL, MFA_ERR_SECOND_FACTOR_EXISTS,
+    /// MFA_ERR_SECOND_FACTOR_LIMIT_EXCEEDED, MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER
+    /// (resend cooldown), MFA_ERR_QUOTA_EXCEEDED, MFA_ERR_EMAIL_SEND_FAILED
+    /// (nothing counted), MFA_ERR_INVALID_SESSION, MFA_ERR_USER_TOKEN_EXPIRED,
+    /// MFA_ERR_OPERATION_NOT_ALLOWED (email disabled), MFA_ERR_INVALID_ARGUMENT
+    /// or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_email_start_enrollment(ctx: *mut mfa_ctx, out: *mut *mut c_char, session: *const c_char, address: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Sends an email code for signing in with the enrolled email factor
+    /// `enrollment_id` (a hint of the resolver); the full address never leaves
+    /// libmfa. `tenant` is the tenant of the request (NULL for the project).
+    /// On MFA_OK, `*out` is the verification id (free with mfa_free()); finish
+    /// with mfa_resolve() and an assertion of kind MFA_FACTOR_EMAIL. Returns
+    /// MFA_OK, MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER (resend cooldown, or backoff
+    /// after failed sign-ins), MFA_ERR_QUOTA_EXCEEDED (the factor's own budget),
+    /// MFA_ERR_EMAIL_SEND_FAILED (nothing counted), MFA_ERR_INVALID_SESSION,
+    /// MFA_ERR_USER_TOKEN_EXPIRED, MFA_ERR_TENANT_MISMATCH,
+    /// MFA_ERR_MFA_ENROLLMENT_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT (a factor of
+    /// another kind) or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_email_start_sign_in(ctx: *mut mfa_ctx, out: *mut *mut c_char, pending_credential: *const c_char, tenant: *const c_char, enrollment_id: *const c_char, err: *mut *mut c_char) -> i32;
+
+    // Remembered devices
+
+    /// Remembers the device a sign-in finished on, and gives its token
+    /// ("remember this device"): call it right after mfa_resolve() (or
+    /// mfa_resolve_totp(), mfa_resolve_phone()) succeeded, with that sign-in's
+    /// pending credential. Only a sign-in that passed a second factor can
+    /// remember its device, and each remembers one. `label` is the host's name
+    /// for the device ("Firefox on Linux", at most 256 bytes) or NULL. libmfa
+    /// keeps only a keyed hash of the token. At the user's limit
+    /// (rememberedDevices.maxPerUser) the device used least recently is
+    /// forgotten. Audited (MFA_AUDIT_DEVICE_REMEMBERED).
+    /// On MFA_OK, `*out` is the token and its device (free with
+    /// mfa_device_token_free()). Returns MFA_OK, MFA_ERR_OPERATION_NOT_ALLOWED
+    /// (rememberedDevices.state is not ENABLED for the tenant),
+    /// MFA_ERR_INVALID_SESSION (the sign-in did not finish with a second factor,
+    /// already remembered a device, or is too old), MFA_ERR_USER_TOKEN_EXPIRED,
+    /// MFA_ERR_TENANT_MISMATCH, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_device_remember(ctx: *mut mfa_ctx, out: *mut *mut mfa_device_token, pending_credential: *const c_char, tenant: *const c_char, label: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Frees a device token, wiping the token first. NULL is a no-op.
+    pub fn mfa_device_token_free(token: *mut mfa_device_token);
+
+    /// Reports a successful first factor for `user`, with the device token the
+    /// user's device sent (NULL or "" for none): mfa_sign_in() for a device that
+    /// may be remembered.
+    /// Returns MFA_OK with `*out_result` set when the user is signed in: its
+    /// factor_id is "remembered_device" (MFA_REMEMBERED_DEVICE_FACTOR_ID) and
+    /// its enrollment_id the device's id when the token named one of the user's
+    /// remembered devices that has not expired (audited as
+    /// MFA_AUDIT_SIGN_IN_SUCCESS of that factor id), or NULL when the user
+    /// needed no second factor. Returns MFA_ERR_SECOND_FACTOR_REQUIRED with
+    /// `*out_resolver` a resolver (free with mfa_resolver_free()) otherwise: a
+    /// token that is malformed, unknown, another user's or tenant's, altered,
+    /// expired or revoked, or given while rememberedDevices is off, is ignored
+    /// (audited MFA_AUDIT_DEVICE_REFUSED, with the reason); nothing in the
+    /// answer says why. Free `*out_result` with mfa_sign_in_result_free(). Other
+    /// results as mfa_sign_in(): MFA_ERR_ENROLLMENT_REQUIRED,
+    /// MFA_ERR_UNSUPPORTED_FIRST_FACTOR, MFA_ERR_INVALID_ARGUMENT,
+    /// MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_sign_in_remembered(ctx: *mut mfa_ctx, out_result: *mut *mut mfa_sign_in_result, out_resolver: *mut *mut mfa_resolver, user: *const mfa_user, device_token: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// A user's remembered devices that have not expired, the most recently
+    /// used first, for the user's account page (through the host) or an
+    /// operator. `tenant` is NULL for the project.
+    /// On MFA_OK, `*out` is the list (free with mfa_remembered_device_list_free()).
+    /// Returns MFA_OK, MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_devices_list(ctx: *mut mfa_ctx, out: *mut *mut mfa_remembered_device_list, tenant: *const c_char, uid: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// Frees a list of remembered devices. NULL is a no-op.
+    pub fn mfa_remembered_device_list_free(list: *mut mfa_remembered_device_list);
+
+    /// Forgets one of a user's remembered devices (`device_id`), or every one
+    /// (NULL): their tokens no longer stand in for a second factor. The user's
+    /// own call, through the host (an account page's "forget this device").
+    /// A user's devices are also forgotten by mfa_revoke_tokens() (call it when
+    /// the password changes), by the removal of the user's last factor, and by
+    /// an operator's reset or delete. Audited (MFA_AUDIT_DEVICE_REVOKED, one
+    /// event per device). `*out_count` (if not NULL) receives how many were
+    /// forgotten.
+    /// Returns MFA_OK, MFA_ERR_DEVICE_NOT_FOUND (the user has no device with
+    /// this id), MFA_ERR_INVALID_ARGUMENT or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_devices_revoke(ctx: *mut mfa_ctx, out_count: *mut usize, tenant: *const c_char, uid: *const c_char, device_id: *const c_char, err: *mut *mut c_char) -> i32;
+
+    /// An operator forgets one of a user's remembered devices (`device_id`) or
+    /// every one (NULL), as mfa_devices_revoke() does; audited with `actor`
+    /// (1 to MFA_ACTOR_MAX_BYTES bytes; detail ADMIN).
+    /// Returns MFA_OK, MFA_ERR_DEVICE_NOT_FOUND, MFA_ERR_INVALID_ARGUMENT (a bad
+    /// actor, uid or tenant) or MFA_ERR_STORAGE_ERROR.
+    pub fn mfa_admin_devices_revoke(ctx: *mut mfa_ctx, out_count: *mut usize, tenant: *const c_char, uid: *const c_char, device_id: *const c_char, actor: *const c_char, err: *mut *mut c_char) -> i32;
 
     // Passkeys: signing in without a password
 

@@ -57,6 +57,12 @@ int main(void) {
     printf("field mfa_audit_event.time %zu %zu\n", offsetof(mfa_audit_event, time), sizeof(((mfa_audit_event *)0)->time));
     printf("field mfa_audit_event.detail %zu %zu\n", offsetof(mfa_audit_event, detail), sizeof(((mfa_audit_event *)0)->detail));
     printf("field mfa_audit_event.actor %zu %zu\n", offsetof(mfa_audit_event, actor), sizeof(((mfa_audit_event *)0)->actor));
+    printf("struct mfa_email_message %zu %zu\n", sizeof(mfa_email_message), ALIGN(mfa_email_message));
+    printf("field mfa_email_message.to %zu %zu\n", offsetof(mfa_email_message, to), sizeof(((mfa_email_message *)0)->to));
+    printf("field mfa_email_message.subject %zu %zu\n", offsetof(mfa_email_message, subject), sizeof(((mfa_email_message *)0)->subject));
+    printf("field mfa_email_message.body %zu %zu\n", offsetof(mfa_email_message, body), sizeof(((mfa_email_message *)0)->body));
+    printf("field mfa_email_message.code %zu %zu\n", offsetof(mfa_email_message, code), sizeof(((mfa_email_message *)0)->code));
+    printf("field mfa_email_message.purpose %zu %zu\n", offsetof(mfa_email_message, purpose), sizeof(((mfa_email_message *)0)->purpose));
     printf("struct mfa_master_key %zu %zu\n", sizeof(mfa_master_key), ALIGN(mfa_master_key));
     printf("field mfa_master_key.id %zu %zu\n", offsetof(mfa_master_key, id), sizeof(((mfa_master_key *)0)->id));
     printf("field mfa_master_key.key %zu %zu\n", offsetof(mfa_master_key, key), sizeof(((mfa_master_key *)0)->key));
@@ -102,6 +108,9 @@ int main(void) {
     printf("field mfa_options.key_wrap %zu %zu\n", offsetof(mfa_options, key_wrap), sizeof(((mfa_options *)0)->key_wrap));
     printf("field mfa_options.key_unwrap %zu %zu\n", offsetof(mfa_options, key_unwrap), sizeof(((mfa_options *)0)->key_unwrap));
     printf("field mfa_options.key_provider_context %zu %zu\n", offsetof(mfa_options, key_provider_context), sizeof(((mfa_options *)0)->key_provider_context));
+    printf("field mfa_options.email_sender %zu %zu\n", offsetof(mfa_options, email_sender), sizeof(((mfa_options *)0)->email_sender));
+    printf("field mfa_options.email_sender_context %zu %zu\n", offsetof(mfa_options, email_sender_context), sizeof(((mfa_options *)0)->email_sender_context));
+    printf("field mfa_options.email_outbox %zu %zu\n", offsetof(mfa_options, email_outbox), sizeof(((mfa_options *)0)->email_outbox));
     printf("struct mfa_user %zu %zu\n", sizeof(mfa_user), ALIGN(mfa_user));
     printf("field mfa_user.version %zu %zu\n", offsetof(mfa_user, version), sizeof(((mfa_user *)0)->version));
     printf("field mfa_user.uid %zu %zu\n", offsetof(mfa_user, uid), sizeof(((mfa_user *)0)->uid));
@@ -175,6 +184,20 @@ int main(void) {
     printf("field mfa_webauthn_credential.certificate_count %zu %zu\n", offsetof(mfa_webauthn_credential, certificate_count), sizeof(((mfa_webauthn_credential *)0)->certificate_count));
     printf("field mfa_webauthn_credential.certificates %zu %zu\n", offsetof(mfa_webauthn_credential, certificates), sizeof(((mfa_webauthn_credential *)0)->certificates));
     printf("field mfa_webauthn_credential.certificate_lengths %zu %zu\n", offsetof(mfa_webauthn_credential, certificate_lengths), sizeof(((mfa_webauthn_credential *)0)->certificate_lengths));
+    printf("struct mfa_remembered_device %zu %zu\n", sizeof(mfa_remembered_device), ALIGN(mfa_remembered_device));
+    printf("field mfa_remembered_device.device_id %zu %zu\n", offsetof(mfa_remembered_device, device_id), sizeof(((mfa_remembered_device *)0)->device_id));
+    printf("field mfa_remembered_device.tenant %zu %zu\n", offsetof(mfa_remembered_device, tenant), sizeof(((mfa_remembered_device *)0)->tenant));
+    printf("field mfa_remembered_device.uid %zu %zu\n", offsetof(mfa_remembered_device, uid), sizeof(((mfa_remembered_device *)0)->uid));
+    printf("field mfa_remembered_device.label %zu %zu\n", offsetof(mfa_remembered_device, label), sizeof(((mfa_remembered_device *)0)->label));
+    printf("field mfa_remembered_device.created_at %zu %zu\n", offsetof(mfa_remembered_device, created_at), sizeof(((mfa_remembered_device *)0)->created_at));
+    printf("field mfa_remembered_device.last_used_at %zu %zu\n", offsetof(mfa_remembered_device, last_used_at), sizeof(((mfa_remembered_device *)0)->last_used_at));
+    printf("field mfa_remembered_device.expires_at %zu %zu\n", offsetof(mfa_remembered_device, expires_at), sizeof(((mfa_remembered_device *)0)->expires_at));
+    printf("struct mfa_remembered_device_list %zu %zu\n", sizeof(mfa_remembered_device_list), ALIGN(mfa_remembered_device_list));
+    printf("field mfa_remembered_device_list.count %zu %zu\n", offsetof(mfa_remembered_device_list, count), sizeof(((mfa_remembered_device_list *)0)->count));
+    printf("field mfa_remembered_device_list.items %zu %zu\n", offsetof(mfa_remembered_device_list, items), sizeof(((mfa_remembered_device_list *)0)->items));
+    printf("struct mfa_device_token %zu %zu\n", sizeof(mfa_device_token), ALIGN(mfa_device_token));
+    printf("field mfa_device_token.token %zu %zu\n", offsetof(mfa_device_token, token), sizeof(((mfa_device_token *)0)->token));
+    printf("field mfa_device_token.device %zu %zu\n", offsetof(mfa_device_token, device), sizeof(((mfa_device_token *)0)->device));
     printf("struct mfa_webauthn_options %zu %zu\n", sizeof(mfa_webauthn_options), ALIGN(mfa_webauthn_options));
     printf("field mfa_webauthn_options.version %zu %zu\n", offsetof(mfa_webauthn_options, version), sizeof(((mfa_webauthn_options *)0)->version));
     printf("field mfa_webauthn_options.authenticator_attachment %zu %zu\n", offsetof(mfa_webauthn_options, authenticator_attachment), sizeof(((mfa_webauthn_options *)0)->authenticator_attachment));
@@ -486,6 +509,30 @@ fn rust_layout() -> Vec<String> {
         lines.push(format!("field mfa_audit_event.actor {} {}", offset!(T, actor), size));
     }
     {
+        type T = mfa_sys::mfa_email_message;
+        lines.push(format!("struct mfa_email_message {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).to) });
+        lines.push(format!("field mfa_email_message.to {} {}", offset!(T, to), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).subject) });
+        lines.push(format!("field mfa_email_message.subject {} {}", offset!(T, subject), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).body) });
+        lines.push(format!("field mfa_email_message.body {} {}", offset!(T, body), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).code) });
+        lines.push(format!("field mfa_email_message.code {} {}", offset!(T, code), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).purpose) });
+        lines.push(format!("field mfa_email_message.purpose {} {}", offset!(T, purpose), size));
+    }
+    {
         type T = mfa_sys::mfa_master_key;
         lines.push(format!("struct mfa_master_key {} {}", size_of::<T>(), align_of::<T>()));
         let value = MaybeUninit::<T>::uninit();
@@ -664,6 +711,18 @@ fn rust_layout() -> Vec<String> {
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).key_provider_context) });
         lines.push(format!("field mfa_options.key_provider_context {} {}", offset!(T, key_provider_context), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).email_sender) });
+        lines.push(format!("field mfa_options.email_sender {} {}", offset!(T, email_sender), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).email_sender_context) });
+        lines.push(format!("field mfa_options.email_sender_context {} {}", offset!(T, email_sender_context), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).email_outbox) });
+        lines.push(format!("field mfa_options.email_outbox {} {}", offset!(T, email_outbox), size));
     }
     {
         type T = mfa_sys::mfa_user;
@@ -956,6 +1015,62 @@ fn rust_layout() -> Vec<String> {
         #[allow(unused_unsafe)]
         let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).certificate_lengths) });
         lines.push(format!("field mfa_webauthn_credential.certificate_lengths {} {}", offset!(T, certificate_lengths), size));
+    }
+    {
+        type T = mfa_sys::mfa_remembered_device;
+        lines.push(format!("struct mfa_remembered_device {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).device_id) });
+        lines.push(format!("field mfa_remembered_device.device_id {} {}", offset!(T, device_id), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).tenant) });
+        lines.push(format!("field mfa_remembered_device.tenant {} {}", offset!(T, tenant), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).uid) });
+        lines.push(format!("field mfa_remembered_device.uid {} {}", offset!(T, uid), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).label) });
+        lines.push(format!("field mfa_remembered_device.label {} {}", offset!(T, label), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).created_at) });
+        lines.push(format!("field mfa_remembered_device.created_at {} {}", offset!(T, created_at), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).last_used_at) });
+        lines.push(format!("field mfa_remembered_device.last_used_at {} {}", offset!(T, last_used_at), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).expires_at) });
+        lines.push(format!("field mfa_remembered_device.expires_at {} {}", offset!(T, expires_at), size));
+    }
+    {
+        type T = mfa_sys::mfa_remembered_device_list;
+        lines.push(format!("struct mfa_remembered_device_list {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).count) });
+        lines.push(format!("field mfa_remembered_device_list.count {} {}", offset!(T, count), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).items) });
+        lines.push(format!("field mfa_remembered_device_list.items {} {}", offset!(T, items), size));
+    }
+    {
+        type T = mfa_sys::mfa_device_token;
+        lines.push(format!("struct mfa_device_token {} {}", size_of::<T>(), align_of::<T>()));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).token) });
+        lines.push(format!("field mfa_device_token.token {} {}", offset!(T, token), size));
+        let value = MaybeUninit::<T>::uninit();
+        #[allow(unused_unsafe)]
+        let size = size_of_pointee(unsafe { std::ptr::addr_of!((*value.as_ptr()).device) });
+        lines.push(format!("field mfa_device_token.device {} {}", offset!(T, device), size));
     }
     {
         type T = mfa_sys::mfa_webauthn_options;
@@ -1744,7 +1859,7 @@ fn every_struct_has_the_c_layout() {
 
 #[test]
 fn every_function_is_in_the_library() {
-    let addresses: [usize; 102] = [
+    let addresses: [usize; 111] = [
         mfa_sys::mfa_version as *const () as usize,
         mfa_sys::mfa_version_string as *const () as usize,
         mfa_sys::mfa_errstr as *const () as usize,
@@ -1807,6 +1922,15 @@ fn every_function_is_in_the_library() {
         mfa_sys::mfa_webauthn_authentication_options as *const () as usize,
         mfa_sys::mfa_webauthn_verify_registration as *const () as usize,
         mfa_sys::mfa_webauthn_verify_assertion as *const () as usize,
+        mfa_sys::mfa_email_start_enrollment as *const () as usize,
+        mfa_sys::mfa_email_start_sign_in as *const () as usize,
+        mfa_sys::mfa_device_remember as *const () as usize,
+        mfa_sys::mfa_device_token_free as *const () as usize,
+        mfa_sys::mfa_sign_in_remembered as *const () as usize,
+        mfa_sys::mfa_devices_list as *const () as usize,
+        mfa_sys::mfa_remembered_device_list_free as *const () as usize,
+        mfa_sys::mfa_devices_revoke as *const () as usize,
+        mfa_sys::mfa_admin_devices_revoke as *const () as usize,
         mfa_sys::mfa_passkey_sign_in_options as *const () as usize,
         mfa_sys::mfa_passkey_sign_in as *const () as usize,
         mfa_sys::mfa_webauthn_credentials_list as *const () as usize,

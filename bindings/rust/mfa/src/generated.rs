@@ -150,6 +150,18 @@ pub enum Error {
     ///
     /// Status `MFA_ERR_KEY_MISMATCH` (-34).
     KeyMismatch(String),
+    /// The email address is not one libmfa takes: `local@domain` in ASCII, at most 254 bytes, no display name.
+    ///
+    /// Status `MFA_ERR_INVALID_EMAIL` (-35).
+    InvalidEmail(String),
+    /// The email sender failed, or none is configured; no attempt or quota was used.
+    ///
+    /// Status `MFA_ERR_EMAIL_SEND_FAILED` (-36).
+    EmailSendFailed(String),
+    /// No remembered device of this user has this id.
+    ///
+    /// Status `MFA_ERR_DEVICE_NOT_FOUND` (-37).
+    DeviceNotFound(String),
     /// Hardware tokens: no unassigned token of this tenant has this serial (or public id).
     ///
     /// Status `MFA_ERR_TOKEN_NOT_FOUND` (-38).
@@ -221,6 +233,9 @@ impl Error {
             -32 => Error::AttestationNotTrusted(message),
             -33 => Error::UserVerificationRequired(message),
             -34 => Error::KeyMismatch(message),
+            -35 => Error::InvalidEmail(message),
+            -36 => Error::EmailSendFailed(message),
+            -37 => Error::DeviceNotFound(message),
             -38 => Error::TokenNotFound(message),
             -39 => Error::InvalidPskc(message),
             -40 => Error::PskcKeyMismatch(message),
@@ -268,6 +283,9 @@ impl Error {
             Error::AttestationNotTrusted(_) => -32,
             Error::UserVerificationRequired(_) => -33,
             Error::KeyMismatch(_) => -34,
+            Error::InvalidEmail(_) => -35,
+            Error::EmailSendFailed(_) => -36,
+            Error::DeviceNotFound(_) => -37,
             Error::TokenNotFound(_) => -38,
             Error::InvalidPskc(_) => -39,
             Error::PskcKeyMismatch(_) => -40,
@@ -315,6 +333,9 @@ impl Error {
             Error::AttestationNotTrusted(_) => "ATTESTATION_NOT_TRUSTED",
             Error::UserVerificationRequired(_) => "USER_VERIFICATION_REQUIRED",
             Error::KeyMismatch(_) => "KEY_MISMATCH",
+            Error::InvalidEmail(_) => "INVALID_EMAIL",
+            Error::EmailSendFailed(_) => "EMAIL_SEND_FAILED",
+            Error::DeviceNotFound(_) => "DEVICE_NOT_FOUND",
             Error::TokenNotFound(_) => "TOKEN_NOT_FOUND",
             Error::InvalidPskc(_) => "INVALID_PSKC",
             Error::PskcKeyMismatch(_) => "PSKC_KEY_MISMATCH",
@@ -362,6 +383,9 @@ impl Error {
             Error::AttestationNotTrusted(message) => message,
             Error::UserVerificationRequired(message) => message,
             Error::KeyMismatch(message) => message,
+            Error::InvalidEmail(message) => message,
+            Error::EmailSendFailed(message) => message,
+            Error::DeviceNotFound(message) => message,
             Error::TokenNotFound(message) => message,
             Error::InvalidPskc(message) => message,
             Error::PskcKeyMismatch(message) => message,
@@ -393,6 +417,10 @@ pub enum FactorKind {
     ///
     /// `MFA_FACTOR_WEBAUTHN` (4).
     Webauthn,
+    /// Factor kind: codes sent by email to an address (factor id "email").
+    ///
+    /// `MFA_FACTOR_EMAIL` (5).
+    Email,
     /// Factor kind: an event-based OATH token, RFC 4226 HOTP (factor id "hotp"): a button and a 6- to 8-digit code.
     ///
     /// `MFA_FACTOR_HOTP` (6).
@@ -413,6 +441,7 @@ impl FactorKind {
             2 => FactorKind::Phone,
             3 => FactorKind::RecoveryCodes,
             4 => FactorKind::Webauthn,
+            5 => FactorKind::Email,
             6 => FactorKind::Hotp,
             7 => FactorKind::YubicoOtp,
             other => FactorKind::Other(other),
@@ -426,6 +455,7 @@ impl FactorKind {
             FactorKind::Phone => 2,
             FactorKind::RecoveryCodes => 3,
             FactorKind::Webauthn => 4,
+            FactorKind::Email => 5,
             FactorKind::Hotp => 6,
             FactorKind::YubicoOtp => 7,
             FactorKind::Other(raw) => raw,
@@ -489,6 +519,22 @@ pub enum AuditKind {
     ///
     /// `MFA_AUDIT_KEYS_ROTATED` (13).
     KeysRotated,
+    /// Audit event: a device was remembered (mfa_device_remember()); factor_id "remembered_device", enrollment_id the device's id.
+    ///
+    /// `MFA_AUDIT_DEVICE_REMEMBERED` (16).
+    DeviceRemembered,
+    /// Audit event: a device token given at sign-in was ignored; detail says why: DISABLED, MALFORMED, UNKNOWN, FOREIGN, TAMPERED, EXPIRED or REVOKED.
+    ///
+    /// `MFA_AUDIT_DEVICE_REFUSED` (17).
+    DeviceRefused,
+    /// Audit event: a remembered device was forgotten; detail says by what: OK (the user's call), ADMIN, LIMIT, TOKENS_REVOKED, LAST_FACTOR_REMOVED, USER_RESET, USER_DELETED.
+    ///
+    /// `MFA_AUDIT_DEVICE_REVOKED` (18).
+    DeviceRevoked,
+    /// Audit event: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
+    ///
+    /// `MFA_AUDIT_EMAIL_SENT` (19).
+    EmailSent,
     /// Audit event: a hardware token was imported unassigned (mfa_import_pskc(), MFA_IMPORT_YUBIKEY_CSV); `detail` names its serial.
     ///
     /// `MFA_AUDIT_TOKEN_IMPORTED` (20).
@@ -534,6 +580,10 @@ impl AuditKind {
             11 => AuditKind::UserReset,
             12 => AuditKind::UserDeleted,
             13 => AuditKind::KeysRotated,
+            16 => AuditKind::DeviceRemembered,
+            17 => AuditKind::DeviceRefused,
+            18 => AuditKind::DeviceRevoked,
+            19 => AuditKind::EmailSent,
             20 => AuditKind::TokenImported,
             21 => AuditKind::TokenAssigned,
             22 => AuditKind::TokenResynced,
@@ -560,6 +610,10 @@ impl AuditKind {
             AuditKind::UserReset => 11,
             AuditKind::UserDeleted => 12,
             AuditKind::KeysRotated => 13,
+            AuditKind::DeviceRemembered => 16,
+            AuditKind::DeviceRefused => 17,
+            AuditKind::DeviceRevoked => 18,
+            AuditKind::EmailSent => 19,
             AuditKind::TokenImported => 20,
             AuditKind::TokenAssigned => 21,
             AuditKind::TokenResynced => 22,

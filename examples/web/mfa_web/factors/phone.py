@@ -2,13 +2,17 @@
 
 Every SMS request carries the page's app-check token (``app_credential``,
 see :mod:`mfa_web.app_check`); libmfa hands it to the verifier before it
-sends anything. The verification id libmfa returns waits in the server-side
+sends anything. libmfa takes strict E.164 only; people type numbers with
+spaces, dashes, dots and brackets, so the application takes those out
+(:func:`normalized`) and shows the number back in E.164 before the code is
+sent. The verification id libmfa returns waits in the server-side
 session until the user types the code. In development the SMS goes to the
 outbox that ``/dev/outbox`` shows.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import flask
@@ -17,7 +21,7 @@ import libmfa
 
 from .. import engine, messages, second_factor, sessions
 from ..auth import login_required
-from . import FactorKind, display_name
+from . import FactorKind, display_name, sent_codes
 
 blueprint = flask.Blueprint("phone", __name__, url_prefix="/factors/phone")
 ENROLL = "factor:phone:enroll"
@@ -25,6 +29,16 @@ SIGN_IN = "factor:phone:sign_in"
 
 KIND = FactorKind(factor_id="phone", label="Phone (SMS)", provider="phone", blueprint=blueprint,
                   sign_in_endpoint="phone.sign_in")
+
+
+#: What people put between the digits of a phone number.
+_PUNCTUATION = re.compile(r"[\s\-.()\u00a0\u2010-\u2015]")
+
+
+def normalized(typed: str) -> Optional[str]:
+    """The number in E.164 when ``typed`` is one with spaces, dashes, dots or brackets ("+1 (510) 555-1234"), else None."""
+    number = _PUNCTUATION.sub("", typed)
+    return number if re.fullmatch(r"\+[1-9][0-9]{6,14}", number) else None
 
 
 def _provider() -> libmfa.PhoneAuthProvider:
@@ -42,8 +56,13 @@ def enroll() -> ResponseReturnValue:
     state = sessions.current().get(ENROLL)
     if flask.request.method == "GET":
         return flask.render_template("factors/phone/enroll.html", state=state if isinstance(state, dict) else {})
-    number = "".join(flask.request.form.get("phone_number", "").split())
+    typed = flask.request.form.get("phone_number", "")
     name = display_name(flask.request.form.get("display_name", ""), "Phone")
+    number = normalized(typed) or "".join(typed.split())
+    if number != typed.strip() and normalized(typed) and flask.request.form.get("confirmed") != number:
+        # Shown back as libmfa takes it, before anything is sent.
+        sessions.current()[ENROLL] = {"number": number, "name": name}
+        return flask.render_template("factors/phone/confirm.html", number=number, typed=typed.strip(), name=name)
     try:
         verification_id = _provider().verify_phone_number(number, app_credential=_app_credential(),
                                                           session=engine.enrollment_session())
@@ -66,6 +85,7 @@ def verify() -> ResponseReturnValue:
         return flask.render_template("factors/phone/verify.html", number=state["number"])
     code = flask.request.form.get("code", "").strip().replace(" ", "")
     credential = libmfa.PhoneAuthProvider.credential(state["verification_id"], code)
+    others = engine.other_sessions()
     try:
         info = engine.multi_factor().enroll(libmfa.PhoneMultiFactorGenerator.assertion(credential), state["name"])
     except libmfa.MFAError as error:
@@ -77,8 +97,7 @@ def verify() -> ResponseReturnValue:
         return flask.redirect(flask.url_for("phone.enroll"))
     sessions.current().pop(ENROLL, None)
     engine.reissue_credential()
-    flask.flash("%s (%s) is enrolled. Your other sessions were signed out." % (info.display_name, info.hint),
-                "success")
+    flask.flash(engine.changed("%s (%s) is enrolled." % (info.display_name, info.hint), others), "success")
     return flask.redirect(flask.url_for("account.index"))
 
 
@@ -93,33 +112,9 @@ def cancel() -> ResponseReturnValue:
 @blueprint.route("/sign-in/<enrollment_id>", methods=["GET", "POST"])
 def sign_in(enrollment_id: str) -> ResponseReturnValue:
     """Send a code to the chosen number, then check it, for the pending sign-in or step-up."""
-    here = flask.url_for("phone.sign_in", enrollment_id=enrollment_id)
-    try:
-        hint = second_factor.hint(enrollment_id, KIND.factor_id)
-    except libmfa.MFAError as error:
-        return second_factor.restart(error)
-    state = sessions.current().get(SIGN_IN)
-    sent = isinstance(state, dict) and state.get("enrollment_id") == enrollment_id
-    if flask.request.method == "GET":
-        return flask.render_template("factors/phone/sign_in.html", hint=hint, sent=sent)
-    if flask.request.form.get("action") == "send":
-        try:
-            verification_id = _provider().verify_phone_number_for_sign_in(hint, second_factor.resolver(),
-                                                                          app_credential=_app_credential())
-        except libmfa.MFAError as error:
-            return second_factor.fail(error, here)
-        sessions.current()[SIGN_IN] = {"enrollment_id": enrollment_id, "verification_id": verification_id}
-        flask.flash("We sent a code to %s." % hint.hint, "info")
-        return flask.redirect(here)
-    if not sent or not isinstance(state, dict):
-        return flask.redirect(here)
-    code = flask.request.form.get("code", "").strip().replace(" ", "")
-    credential = libmfa.PhoneAuthProvider.credential(state["verification_id"], code)
-    try:
-        return second_factor.finish(libmfa.PhoneMultiFactorGenerator.assertion(credential))
-    except libmfa.MFAError as error:
-        if isinstance(error, (libmfa.CodeExpiredError, libmfa.InvalidSessionError)) and second_factor.alive():
-            sessions.current().pop(SIGN_IN, None)  # the code is dead, the sign-in is not: send another
-            messages.flash(error)
-            return flask.redirect(here)
-        return second_factor.fail(error, here)
+    return sent_codes.sign_in(
+        KIND, enrollment_id, SIGN_IN,
+        send=lambda hint: _provider().verify_phone_number_for_sign_in(hint, second_factor.resolver(),
+                                                                      app_credential=_app_credential()),
+        assertion=lambda verification_id, code: libmfa.PhoneMultiFactorGenerator.assertion(
+            libmfa.PhoneAuthProvider.credential(verification_id, code)))

@@ -63,6 +63,7 @@ def enroll() -> ResponseReturnValue:
     if flask.request.method == "POST":
         code = flask.request.form.get("code", "").strip().replace(" ", "")
         name = display_name(flask.request.form.get("display_name", ""), "Authenticator app")
+        others = engine.other_sessions()
         try:
             info = engine.multi_factor().enroll(GENERATOR.assertion_for_enrollment(secret, code), name)
         except libmfa.MFAError as error:
@@ -74,7 +75,7 @@ def enroll() -> ResponseReturnValue:
             return flask.redirect(flask.url_for("totp.enroll"))
         sessions.current().pop(STATE, None)
         engine.reissue_credential()
-        flask.flash("%s is enrolled. Your other sessions were signed out." % info.display_name, "success")
+        flask.flash(engine.changed("%s is enrolled." % info.display_name, others), "success")
         return flask.redirect(flask.url_for("account.index"))
     account = engine.require_account()
     issuer = flask.current_app.config["MFA_WEB_ISSUER"]

@@ -98,6 +98,7 @@ def enroll() -> ResponseReturnValue:
         flask.flash("Your browser sent no credential. Try again, and use your security key or passkey when the "
                     "browser asks.", "error")
         return flask.redirect(flask.url_for("webauthn.enroll", name=name, **again))
+    others = engine.other_sessions()
     try:
         info = engine.multi_factor().enroll(GENERATOR.assertion_for_enrollment(credential), name)
     except libmfa.MFAError as error:
@@ -105,8 +106,7 @@ def enroll() -> ResponseReturnValue:
         return flask.redirect(flask.url_for("webauthn.enroll", name=name, **again))  # a new challenge: try again
     engine.reissue_credential()
     signs_in = " You can sign in with it alone, without your password." if info.hint.endswith(" passkey") else ""
-    flask.flash("%s (%s) is enrolled.%s Your other sessions were signed out." % (info.display_name, info.hint,
-                                                                                 signs_in), "success")
+    flask.flash(engine.changed("%s (%s) is enrolled.%s" % (info.display_name, info.hint, signs_in), others), "success")
     return flask.redirect(flask.url_for("account.index"))
 
 

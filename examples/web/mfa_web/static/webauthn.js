@@ -178,33 +178,46 @@
     });
   }
 
-  function wire(form) {
+  // Runs the ceremony of `form` and sends the form with the credential; shows why when the browser says no.
+  async function run(form) {
     const kind = form.dataset.webauthn;
     const field = form.querySelector("input[name=credential]");
     const message = form.querySelector(".webauthn-error");
     const button = form.querySelector("button[type=submit]");
-    form.addEventListener("submit", async (event) => {
+    message.hidden = true;
+    let options = {};
+    try {
+      options = JSON.parse(form.dataset.webauthnOptions);
+      if (!window.PublicKeyCredential || !navigator.credentials) {
+        throw new DOMException("This browser does not support security keys or passkeys.", "NotSupportedError");
+      }
+      button.disabled = true;
+      const credential = kind === "create"
+        ? await navigator.credentials.create({publicKey: creationOptions(options)})
+        : await navigator.credentials.get({publicKey: requestOptions(options)});
+      field.value = JSON.stringify(credentialJSON(credential));
+      form.submit();
+      return true;
+    } catch (error) {
+      message.textContent = explain(error, kind, options);
+      message.hidden = false;
+      button.disabled = false;
+      return false;
+    }
+  }
+
+  function wire(form) {
+    const field = form.querySelector("input[name=credential]");
+    form.addEventListener("submit", (event) => {
       if (field.value) return;  // the credential is in: let the form go
       event.preventDefault();
-      message.hidden = true;
-      let options = {};
-      try {
-        options = JSON.parse(form.dataset.webauthnOptions);
-        if (!window.PublicKeyCredential || !navigator.credentials) {
-          throw new DOMException("This browser does not support security keys or passkeys.", "NotSupportedError");
-        }
-        button.disabled = true;
-        const credential = kind === "create"
-          ? await navigator.credentials.create({publicKey: creationOptions(options)})
-          : await navigator.credentials.get({publicKey: requestOptions(options)});
-        field.value = JSON.stringify(credentialJSON(credential));
-        form.submit();
-      } catch (error) {
-        message.textContent = explain(error, kind, options);
-        message.hidden = false;
-        button.disabled = false;
-      }
+      run(form);
     });
+    // The key signed in with last time: its prompt starts by itself (the hint chooser marks it).
+    if (form.dataset.webauthnAuto === "yes") {
+      document.body.dataset.webauthnAuto = "started";
+      run(form).then((sent) => { if (!sent) document.body.dataset.webauthnAuto = "failed"; });
+    }
   }
 
   document.addEventListener("DOMContentLoaded", () => {
