@@ -23,6 +23,12 @@ const (
 	FactorRecoveryCodes FactorKind = C.MFA_FACTOR_RECOVERY_CODES
 	// FactorWebAuthn is a security key or a passkey (factor id "webauthn").
 	FactorWebAuthn FactorKind = C.MFA_FACTOR_WEBAUTHN
+	// FactorEmail is codes sent to an email address (factor id "email").
+	FactorEmail FactorKind = C.MFA_FACTOR_EMAIL
+	// FactorHOTP is an HOTP hardware token (factor id "hotp").
+	FactorHOTP FactorKind = C.MFA_FACTOR_HOTP
+	// FactorYubicoOTP is a YubiKey typing Yubico OTPs (factor id "yubico_otp").
+	FactorYubicoOTP FactorKind = C.MFA_FACTOR_YUBICO_OTP
 )
 
 // The factor ids of the kinds, as in MultiFactorInfo.factorId.
@@ -31,6 +37,9 @@ const (
 	PhoneFactorID         = "phone"
 	RecoveryCodesFactorID = "recovery"
 	WebAuthnFactorID      = "webauthn"
+	EmailFactorID         = "email"
+	HOTPFactorID          = "hotp"
+	YubicoOTPFactorID     = "yubico_otp"
 )
 
 // String returns the kind's factor id ("totp"), or "FactorKind(n)".
@@ -44,6 +53,12 @@ func (k FactorKind) String() string {
 		return RecoveryCodesFactorID
 	case FactorWebAuthn:
 		return WebAuthnFactorID
+	case FactorEmail:
+		return EmailFactorID
+	case FactorHOTP:
+		return HOTPFactorID
+	case FactorYubicoOTP:
+		return YubicoOTPFactorID
 	}
 	return fmt.Sprintf("FactorKind(%d)", int32(k))
 }
@@ -201,6 +216,11 @@ const (
 	AuditDeviceRevoked    AuditKind = C.MFA_AUDIT_DEVICE_REVOKED
 	// AuditEmailSent: an email code was sent (detail EMAIL_SEND_FAILED when the sender failed).
 	AuditEmailSent AuditKind = C.MFA_AUDIT_EMAIL_SENT
+	// AuditTokenImported, AuditTokenAssigned, AuditTokenResynced and AuditTokenRemoved: hardware tokens.
+	AuditTokenImported AuditKind = C.MFA_AUDIT_TOKEN_IMPORTED
+	AuditTokenAssigned AuditKind = C.MFA_AUDIT_TOKEN_ASSIGNED
+	AuditTokenResynced AuditKind = C.MFA_AUDIT_TOKEN_RESYNCED
+	AuditTokenRemoved  AuditKind = C.MFA_AUDIT_TOKEN_REMOVED
 	// AuditPasskeySignInSuccess and AuditPasskeySignInFailure: a sign-in with a passkey alone.
 	AuditPasskeySignInSuccess AuditKind = C.MFA_AUDIT_PASSKEY_SIGN_IN_SUCCESS
 	AuditPasskeySignInFailure AuditKind = C.MFA_AUDIT_PASSKEY_SIGN_IN_FAILURE
