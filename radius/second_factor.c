@@ -52,7 +52,7 @@ int mfa_radius_choice(const char *typed, size_t count) {
     return (int)(n - 1);
 }
 
-/* One mfa_resolve against one factor; a TOTP code is passed as its digits alone. */
+/* One mfa_resolve against one factor; a TOTP or HOTP code is passed as its digits alone. */
 static int32_t resolve_one(mfa_ctx *ctx, mfa_sign_in_result **out, const char *pending, const char *tenant,
                            const char *enrollment_id, int32_t kind, const char *typed) {
     char digits[MFA_CODE_BUFFER_SIZE];
@@ -60,22 +60,25 @@ static int32_t resolve_one(mfa_ctx *ctx, mfa_sign_in_result **out, const char *p
     assertion.kind = kind;
     assertion.enrollment_id = enrollment_id;
     assertion.code = typed;
-    if (kind == MFA_FACTOR_TOTP && mfa_pam_totp_code(digits, sizeof digits, typed)) assertion.code = digits;
+    if ((kind == MFA_FACTOR_TOTP || kind == MFA_FACTOR_HOTP) && mfa_pam_totp_code(digits, sizeof digits, typed))
+        assertion.code = digits;
     int32_t status = mfa_resolve(ctx, out, pending, tenant, &assertion, NULL);
     explicit_bzero(digits, sizeof digits);
     return status;
 }
 
-/* Whether `typed` can be a code of `hint`'s kind. */
+/* Whether `typed` can be a code of `hint`'s kind: digits for TOTP and HOTP, a touch's modhex for a YubiKey. */
 static int may_be(const mfa_factor_info *hint, const char *typed) {
     char digits[MFA_CODE_BUFFER_SIZE];
     int shaped;
     switch (hint->kind) {
     case MFA_FACTOR_TOTP:
+    case MFA_FACTOR_HOTP:
         shaped = mfa_pam_totp_code(digits, sizeof digits, typed);
         explicit_bzero(digits, sizeof digits);
         return shaped;
     case MFA_FACTOR_RECOVERY_CODES: return mfa_pam_recovery_shape(typed);
+    case MFA_FACTOR_YUBICO_OTP: return mfa_pam_yubikey_shape(typed);
     default: return 1;
     }
 }

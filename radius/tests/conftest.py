@@ -9,10 +9,11 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from radius_harness import Run  # noqa: E402
 
-#: The store's configuration: every typed factor and SMS; the widest TOTP window, since a test signs
+#: The store's configuration: every typed factor (hardware tokens too) and SMS; the widest TOTP window, since a test signs
 #: a user in several times within a few time steps; backoff from the fourth failure in a row,
 #: for 10 minutes (a success forgets earlier failures).
-CONFIG = {"state": "ENABLED", "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED"},
+CONFIG = {"state": "ENABLED", "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED",
+                                                 "hotp": "ENABLED", "yubico_otp": "ENABLED"},
           "totp": {"adjacentIntervals": 10}, "limits": {"freeAttempts": 3, "backoffBase": 600}}
 
 

@@ -46,7 +46,7 @@ EXAMPLE_DIR = pathlib.Path(__file__).resolve().parents[1]
 DEFAULT_MFA_CONFIG: Dict[str, Any] = {
     "state": "ENABLED",
     "providers": {"totp": "ENABLED", "phone": "ENABLED", "recovery": "ENABLED", "webauthn": "ENABLED",
-                  "email": "ENABLED"},
+                  "email": "ENABLED", "hotp": "ENABLED", "yubico_otp": "ENABLED"},
     # A key that can keep the credential (a passkey) is asked to; others still register.
     # A passkey registered as such (from the account page) signs its user in without a password.
     "webauthn": {"residentKey": "preferred", "passkeySignIn": True},

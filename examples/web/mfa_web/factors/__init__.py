@@ -30,7 +30,7 @@ import libmfa
 class FactorKind:
     """One kind of second factor."""
 
-    #: libmfa's factor id ("totp", "phone", "email", "recovery", "webauthn"), as in MultiFactorInfo.factor_id.
+    #: libmfa's factor id ("totp", "phone", "email", "webauthn", "hotp", "yubico_otp", "recovery"), as in MultiFactorInfo.factor_id.
     factor_id: str
     #: What people call it ("Authenticator app").
     label: str
@@ -66,9 +66,9 @@ def display_name(form_value: str, default: str) -> str:
 
 
 def _kinds() -> List[FactorKind]:
-    from . import email, phone, recovery_codes, totp, webauthn
+    from . import email, hotp, phone, recovery_codes, totp, webauthn, yubico_otp
 
-    return [totp.KIND, phone.KIND, email.KIND, webauthn.KIND, recovery_codes.KIND]
+    return [totp.KIND, phone.KIND, email.KIND, webauthn.KIND, hotp.KIND, yubico_otp.KIND, recovery_codes.KIND]
 
 
 #: Every kind, in the order the account page shows them.
