@@ -13,6 +13,7 @@ void mfa_pam_options_init(mfa_pam_options *options) {
     options->key_file = MFA_PAM_DEFAULT_KEY_FILE;
     options->key_id = MFA_PAM_DEFAULT_KEY_ID;
     options->digits = MFA_PAM_FORWARD_DIGITS;
+    options->hsm_slot = -1;
 }
 
 /* The value of `word` if it is `name=value`, else NULL. */
@@ -23,6 +24,29 @@ static const char *value_of(const char *word, const char *name) {
 
 int mfa_pam_store_is_postgres(const char *store) {
     return strncmp(store, "postgres://", 11) == 0 || strncmp(store, "postgresql://", 13) == 0;
+}
+
+int mfa_pam_options_check(const mfa_pam_options *options, char *why, size_t why_size) {
+    if (!options->hsm_module) {
+        if (options->hsm_token || options->hsm_slot >= 0 || options->hsm_key || options->hsm_pin_file) {
+            snprintf(why, why_size, "hsm_token=, hsm_slot=, hsm_key= and hsm_pin_file= need hsm_module=");
+            return -1;
+        }
+        return 0;
+    }
+    if (options->key_file_given) {
+        snprintf(why, why_size, "key_file= and hsm_module= exclude each other: the HSM holds the key");
+        return -1;
+    }
+    if (!options->hsm_token == (options->hsm_slot < 0)) {
+        snprintf(why, why_size, "hsm_module= needs one of hsm_token= or hsm_slot=");
+        return -1;
+    }
+    if (!options->hsm_key || !options->hsm_pin_file) {
+        snprintf(why, why_size, "hsm_module= needs hsm_key= and hsm_pin_file=");
+        return -1;
+    }
+    return 0;
 }
 
 int mfa_pam_option(mfa_pam_options *options, const char *word, int store_only, char *why, size_t why_size) {
@@ -47,6 +71,37 @@ int mfa_pam_option(mfa_pam_options *options, const char *word, int store_only, c
             return -1;
         }
         options->key_file = value;
+        options->key_file_given = 1;
+        return 0;
+    }
+    if ((value = value_of(word, "hsm_module")) || (value = value_of(word, "hsm_pin_file"))) {
+        int module = word[4] == 'm';
+        if (value[0] != '/') {
+            snprintf(why, why_size, "%s= is an absolute file path", module ? "hsm_module" : "hsm_pin_file");
+            return -1;
+        }
+        *(module ? &options->hsm_module : &options->hsm_pin_file) = value;
+        return 0;
+    }
+    if ((value = value_of(word, "hsm_token")) || (value = value_of(word, "hsm_key"))) {
+        if (!*value) goto empty;
+        if (strlen(value) > 255) {
+            snprintf(why, why_size, "%.9s= is at most 255 bytes", word);
+            return -1;
+        }
+        *(word[4] == 't' ? &options->hsm_token : &options->hsm_key) = value;
+        return 0;
+    }
+    if ((value = value_of(word, "hsm_slot"))) {
+        /* A decimal slot id: "", "-1", "0x1" or "1 " are mistakes. */
+        long long slot = 0;
+        size_t n = strlen(value);
+        if (n == 0 || n > 18 || strspn(value, "0123456789") != n) {
+            snprintf(why, why_size, "hsm_slot= is a decimal slot id");
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++) slot = slot * 10 + (value[i] - '0');
+        options->hsm_slot = slot;
         return 0;
     }
     if ((value = value_of(word, "key_id"))) {

@@ -89,33 +89,79 @@ void mfa_pam_redact(char *text, size_t size, const char *store) {
     }
 }
 
+/* The PIN file: a regular file owned by root that nobody else can read or write. */
+static int check_pin_file(const char *path, char *why, size_t why_size) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(why, why_size, "PIN file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, why_size, "PIN file %s is not a regular file", path);
+        return -1;
+    }
+    if (st.st_uid != 0 || (st.st_mode & 077)) {
+        snprintf(why, why_size, "PIN file %s must be root's alone (owner uid %lu, mode %04o; want root, 0600 or 0400)",
+                 path, (unsigned long)st.st_uid, (unsigned)(st.st_mode & 07777));
+        return -1;
+    }
+    return 0;
+}
+
+/* 1 for the statuses of a key provider (the HSM) that cannot give the key. */
+static int key_provider_failed(int32_t rc) {
+    return rc == MFA_ERR_KEY_PROVIDER_UNAVAILABLE || rc == MFA_ERR_KEY_PROVIDER_LOGIN ||
+           rc == MFA_ERR_KEY_PROVIDER_KEY_NOT_FOUND;
+}
+
 int mfa_pam_open_store(mfa_ctx **out, const mfa_pam_options *options, char *why, size_t why_size, int32_t *status) {
     *out = NULL;
     if (status) *status = MFA_OK;
     int postgres = mfa_pam_store_is_postgres(options->store);
     if (!postgres && check_sqlite_store(options->store, why, why_size) != 0) return MFA_PAM_MISCONFIGURED;
 
+    if (mfa_pam_options_check(options, why, why_size) != 0) return MFA_PAM_MISCONFIGURED;
+
     mfa_pam_keys keys;
-    if (mfa_pam_keys_load(&keys, options->key_file, options->key_id, why, why_size) != 0)
-        return MFA_PAM_MISCONFIGURED;
+    memset(&keys, 0, sizeof keys);
     mfa_options o = MFA_OPTIONS_INIT;
     o.store = options->store;
-    o.master_key = keys.keys[0];
-    o.previous_keys = keys.count > 1 ? &keys.keys[1] : NULL;
-    o.previous_key_count = keys.count - 1;
+    if (options->hsm_module) {
+        if (check_pin_file(options->hsm_pin_file, why, why_size) != 0) return MFA_PAM_MISCONFIGURED;
+        o.hsm_module = options->hsm_module;
+        o.hsm_token = options->hsm_token;
+        o.hsm_slot = options->hsm_slot;
+        o.hsm_key = options->hsm_key;
+        o.hsm_pin_file = options->hsm_pin_file;
+    } else {
+        if (mfa_pam_keys_load(&keys, options->key_file, options->key_id, why, why_size) != 0)
+            return MFA_PAM_MISCONFIGURED;
+        o.master_key = keys.keys[0];
+        o.previous_keys = keys.count > 1 ? &keys.keys[1] : NULL;
+        o.previous_key_count = keys.count - 1;
+    }
     char *err = NULL;
     /* A new SQLite file (and its -wal and -shm files, which take its mode) is root's alone. */
     mode_t saved = umask(077);
     int32_t rc = mfa_open(out, &o, &err);
     umask(saved);
-    mfa_pam_keys_wipe(&keys);
+    if (!options->hsm_module) mfa_pam_keys_wipe(&keys);
     if (status) *status = rc;
     if (rc == MFA_OK) {
         mfa_free(err);
         return MFA_PAM_OPENED;
     }
     *out = NULL;
-    if (rc == MFA_ERR_KEY_MISMATCH) {
+    if (key_provider_failed(rc)) {
+        /* libmfa's message names the module, token or key label, never the PIN. */
+        snprintf(why, why_size, "the HSM cannot give the store's key: %s: %s", mfa_status_name(rc),
+                 err ? err : mfa_errstr(rc));
+    } else if (rc == MFA_ERR_KEY_MISMATCH && options->hsm_module) {
+        snprintf(why, why_size,
+                 "the HSM key %s does not unwrap this store's data keys (KEY_MISMATCH: %s); nothing was read "
+                 "or written",
+                 options->hsm_key, err ? err : mfa_errstr(rc));
+    } else if (rc == MFA_ERR_KEY_MISMATCH) {
         /* Plain words first: the operator's fix is the key file, not the store. */
         snprintf(why, why_size,
                  "the key file %s is not the master key this store was written with (KEY_MISMATCH: %s); "
@@ -127,5 +173,6 @@ int mfa_pam_open_store(mfa_ctx **out, const mfa_pam_options *options, char *why,
     }
     mfa_pam_redact(why, why_size, options->store);
     mfa_free(err);
-    return rc == MFA_ERR_STORAGE_ERROR || rc == MFA_ERR_CRYPTO ? MFA_PAM_UNAVAILABLE : MFA_PAM_MISCONFIGURED;
+    return rc == MFA_ERR_STORAGE_ERROR || rc == MFA_ERR_CRYPTO || key_provider_failed(rc) ? MFA_PAM_UNAVAILABLE
+                                                                                         : MFA_PAM_MISCONFIGURED;
 }

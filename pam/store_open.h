@@ -1,6 +1,7 @@
 /*
  * store_open.h: opens the libmfa context that pam_mfa.so and mfa-enroll work
- * on, from the module's options: the key file is read and checked, an
+ * on, from the module's options: the key file is read and checked (or, with
+ * hsm_module=, the HSM options passed on and the PIN file checked), an
  * SQLite store must be safe from other users (its folder and file owned by
  * root and writable by nobody else), and a new SQLite file is created
  * readable by root only.
@@ -17,7 +18,7 @@
 #define MFA_PAM_OPENED 0
 /** The set-up is wrong or unsafe (key file, store permissions): an operator must fix it. */
 #define MFA_PAM_MISCONFIGURED 1
-/** The store cannot be reached or read (MFA_ERR_STORAGE_ERROR, MFA_ERR_CRYPTO): try later. */
+/** The store cannot be reached or read (MFA_ERR_STORAGE_ERROR, MFA_ERR_CRYPTO), or the HSM cannot give its key (MFA_ERR_KEY_PROVIDER_*). */
 #define MFA_PAM_UNAVAILABLE 2
 
 /**

@@ -24,7 +24,12 @@
 
 static const CONF_PARSER module_config[] = {
     {"store", FR_CONF_OFFSET(PW_TYPE_STRING | PW_TYPE_REQUIRED | PW_TYPE_NOT_EMPTY | PW_TYPE_SECRET, rlm_mfa_t, store), NULL},
-    {"key_file", FR_CONF_OFFSET(PW_TYPE_STRING | PW_TYPE_REQUIRED | PW_TYPE_NOT_EMPTY, rlm_mfa_t, key_file), NULL},
+    {"key_file", FR_CONF_OFFSET(PW_TYPE_STRING, rlm_mfa_t, key_file), NULL},
+    {"hsm_module", FR_CONF_OFFSET(PW_TYPE_STRING, rlm_mfa_t, hsm_module), NULL},
+    {"hsm_token", FR_CONF_OFFSET(PW_TYPE_STRING, rlm_mfa_t, hsm_token), NULL},
+    {"hsm_slot", FR_CONF_OFFSET(PW_TYPE_STRING, rlm_mfa_t, hsm_slot), NULL},
+    {"hsm_key", FR_CONF_OFFSET(PW_TYPE_STRING, rlm_mfa_t, hsm_key), NULL},
+    {"hsm_pin_file", FR_CONF_OFFSET(PW_TYPE_STRING, rlm_mfa_t, hsm_pin_file), NULL},
     {"key_id", FR_CONF_OFFSET(PW_TYPE_STRING | PW_TYPE_NOT_EMPTY, rlm_mfa_t, key_id), "radius"},
     {"tenant", FR_CONF_OFFSET(PW_TYPE_STRING, rlm_mfa_t, tenant), NULL},
     {"sms_outbox", FR_CONF_OFFSET(PW_TYPE_STRING, rlm_mfa_t, sms_outbox), NULL},
@@ -97,9 +102,17 @@ static int sms_send(void *context, const char *phone_number, const char *message
 int rlm_mfa_open(rlm_mfa_t *inst, char *why, size_t why_size, bool *unreachable) {
     mfa_options o = MFA_OPTIONS_INIT;
     o.store = inst->store_location;
-    o.master_key = inst->keys.keys[0];
-    o.previous_keys = inst->keys.count > 1 ? &inst->keys.keys[1] : NULL;
-    o.previous_key_count = inst->keys.count - 1;
+    if (inst->hsm_module) {
+        o.hsm_module = inst->hsm_module;
+        o.hsm_token = inst->hsm_token;
+        o.hsm_slot = inst->hsm_slot_id;
+        o.hsm_key = inst->hsm_key;
+        o.hsm_pin_file = inst->hsm_pin_file;
+    } else {
+        o.master_key = inst->keys.keys[0];
+        o.previous_keys = inst->keys.count > 1 ? &inst->keys.keys[1] : NULL;
+        o.previous_key_count = inst->keys.count - 1;
+    }
     o.audit = rlm_mfa_audit;
     o.audit_context = inst;
     o.sms_outbox = inst->sms_outbox;
@@ -159,6 +172,71 @@ static int check_range(CONF_SECTION *conf, char const *name, uint32_t value, uin
     return -1;
 }
 
+/* Empty strings of the optional options are "not given". */
+static char const *given(char const *value) { return value && *value ? value : NULL; }
+
+/*
+ * The key: key_file, or hsm_module with hsm_key, hsm_pin_file and one of
+ * hsm_token or hsm_slot (a decimal slot id). The PIN file is read by
+ * libmfa with the server user's rights: others may not read or write it.
+ */
+static int check_key_options(CONF_SECTION *conf, rlm_mfa_t *inst) {
+    inst->key_file = given(inst->key_file);
+    inst->hsm_module = given(inst->hsm_module);
+    inst->hsm_token = given(inst->hsm_token);
+    inst->hsm_slot = given(inst->hsm_slot);
+    inst->hsm_key = given(inst->hsm_key);
+    inst->hsm_pin_file = given(inst->hsm_pin_file);
+    inst->hsm_slot_id = -1;
+    if (!inst->hsm_module) {
+        if (inst->hsm_token || inst->hsm_slot || inst->hsm_key || inst->hsm_pin_file) {
+            cf_log_err_cs(conf, "hsm_token, hsm_slot, hsm_key and hsm_pin_file need hsm_module");
+            return -1;
+        }
+        if (!inst->key_file) {
+            cf_log_err_cs(conf, "key_file (or hsm_module) is required");
+            return -1;
+        }
+        return 0;
+    }
+    if (inst->key_file) {
+        cf_log_err_cs(conf, "key_file and hsm_module exclude each other: the HSM holds the key");
+        return -1;
+    }
+    if (inst->hsm_module[0] != '/' || (inst->hsm_pin_file && inst->hsm_pin_file[0] != '/')) {
+        cf_log_err_cs(conf, "hsm_module and hsm_pin_file are absolute paths");
+        return -1;
+    }
+    if (!inst->hsm_token == !inst->hsm_slot) {
+        cf_log_err_cs(conf, "hsm_module needs one of hsm_token or hsm_slot");
+        return -1;
+    }
+    if (!inst->hsm_key || !inst->hsm_pin_file) {
+        cf_log_err_cs(conf, "hsm_module needs hsm_key and hsm_pin_file");
+        return -1;
+    }
+    if (inst->hsm_slot) {
+        size_t n = strlen(inst->hsm_slot);
+        if (n > 18 || strspn(inst->hsm_slot, "0123456789") != n) {
+            cf_log_err_cs(conf, "hsm_slot is a decimal slot id");
+            return -1;
+        }
+        inst->hsm_slot_id = 0;
+        for (size_t i = 0; i < n; i++) inst->hsm_slot_id = inst->hsm_slot_id * 10 + (inst->hsm_slot[i] - '0');
+    }
+    struct stat st;
+    if (stat(inst->hsm_pin_file, &st) != 0 || !S_ISREG(st.st_mode)) {
+        cf_log_err_cs(conf, "hsm_pin_file %s is not a readable regular file", inst->hsm_pin_file);
+        return -1;
+    }
+    if (st.st_mode & 007) {
+        cf_log_err_cs(conf, "hsm_pin_file %s must not be readable or writable by others (mode %04o)",
+                      inst->hsm_pin_file, (unsigned)(st.st_mode & 07777));
+        return -1;
+    }
+    return 0;
+}
+
 static int mod_instantiate(CONF_SECTION *conf, void *instance) {
     rlm_mfa_t *inst = instance;
     inst->name = cf_section_name2(conf);
@@ -200,12 +278,15 @@ static int mod_instantiate(CONF_SECTION *conf, void *instance) {
     /* The key file follows pam_mfa's rules (root's, mode 0600): read it with root's rights, which the server keeps
      * for such work, then drop them again. */
     char why[512];
-    rad_suid_up();
-    int loaded = mfa_pam_keys_load(&inst->keys, inst->key_file, inst->key_id, why, sizeof why);
-    rad_suid_down();
-    if (loaded != 0) {
-        cf_log_err_cs(conf, "%s", why);
-        return -1;
+    if (check_key_options(conf, inst) != 0) return -1;
+    if (!inst->hsm_module) {
+        rad_suid_up();
+        int loaded = mfa_pam_keys_load(&inst->keys, inst->key_file, inst->key_id, why, sizeof why);
+        rad_suid_down();
+        if (loaded != 0) {
+            cf_log_err_cs(conf, "%s", why);
+            return -1;
+        }
     }
     inst->store_location = store_location(inst);
     inst->challenges = mfa_radius_challenges_new(inst->max_challenges);

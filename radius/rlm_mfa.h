@@ -31,6 +31,11 @@ typedef struct rlm_mfa_t {
     char const *store;
     char const *key_file;
     char const *key_id;
+    char const *hsm_module;
+    char const *hsm_token;
+    char const *hsm_slot;
+    char const *hsm_key;
+    char const *hsm_pin_file;
     char const *tenant;
     char const *sms_outbox;
     char const *sms_program;
@@ -56,6 +61,8 @@ typedef struct rlm_mfa_t {
     DICT_ATTR const *code_da;
     char *store_location;
     mfa_pam_keys keys;
+    /** hsm_slot as a number; -1 when hsm_slot is not given. */
+    int64_t hsm_slot_id;
     mfa_ctx *ctx;
     pthread_mutex_t open_lock;
     mfa_radius_challenges *challenges;

@@ -132,11 +132,13 @@ class Run:
             subprocess.run(["chpasswd"], input=f"{name}:{password}\n", text=True, check=True)
         return name
 
-    def enroll(self, user, *words, store=None, key_file=None):
-        """Runs mfa-enroll for `user` as an operator would, typing the code oathtool computes.
+    def enroll(self, user, *words, store=None, key_file=None, key_words=None):
+        """Runs mfa-enroll for `user` as an operator would, typing the code oathtool computes;
+        `key_words` (the hsm_* words) stand in for key_file= when given.
 
         Returns the App, with the recovery codes mfa-enroll printed."""
-        args = [str(ENROLL), f"store={store or self.store}", f"key_file={key_file or self.key_file}", *words, user]
+        keys = list(key_words) if key_words else [f"key_file={key_file or self.key_file}"]
+        args = [str(ENROLL), f"store={store or self.store}", *keys, *words, user]
         process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True)
         out, secret, step = [], None, None

@@ -56,8 +56,7 @@ def open_context(settings: Settings, clock: Callable[[], float], sms_sender: Opt
 
     context = libmfa.Context(
         settings.store,
-        master_key=settings.master_key,
-        key_id=settings.master_key_id,
+        **settings.key_options,
         clock=None if clock is time.time else (lambda: int(clock())),
         sms_sender=sms_sender,
         sms_outbox=settings.sms_outbox if sms_sender is None and settings.development else None,

@@ -10,8 +10,15 @@
                            ``<instance>/mfa.sqlite3``) or a ``postgres://`` URL; with a
                            URL, the application's own tables live in that database too
 ``MFA_WEB_SECRET_KEY``     signs app-check tokens and email links (production: required)
-``MFA_WEB_MASTER_KEY``     libmfa's 32-byte master key, base64 (production: required)
+``MFA_WEB_MASTER_KEY``     libmfa's 32-byte master key, base64 (production: required without an HSM)
 ``MFA_WEB_MASTER_KEY_ID``  its id (default ``web-1``)
+``MFA_WEB_HSM_MODULE``     instead of a master key, the PKCS#11 module of the HSM whose
+                           AES key wraps the store's data keys (docs/guides/hsm.md)
+``MFA_WEB_HSM_TOKEN``      with it: the token's label (or ``MFA_WEB_HSM_SLOT``, its
+``MFA_WEB_HSM_SLOT``       slot id)
+``MFA_WEB_HSM_KEY``        with it: the label of the token's AES key
+``MFA_WEB_HSM_PIN_FILE``   with it: a file (the server's user's alone) whose first line
+                           is the token's PIN; the PIN itself is never a setting
 ``MFA_WEB_ISSUER``         the name authenticator apps and security keys show (default
                            ``libmfa example``)
 ``MFA_WEB_URL``            the address people open the application at: its host is
@@ -67,8 +74,19 @@ class Settings:
     instance: pathlib.Path
     store: str
     secret_key: bytes
-    master_key: bytes
+    #: libmfa's master key, or None with an HSM (:attr:`hsm_module`).
+    master_key: Optional[bytes]
     master_key_id: str = "web-1"
+    #: The HSM's PKCS#11 module (``MFA_WEB_HSM_MODULE``), or None for :attr:`master_key`.
+    hsm_module: Optional[str] = None
+    #: The HSM token's label (``MFA_WEB_HSM_TOKEN``), or None for :attr:`hsm_slot`.
+    hsm_token: Optional[str] = None
+    #: The HSM token's slot id (``MFA_WEB_HSM_SLOT``), or None.
+    hsm_slot: Optional[int] = None
+    #: The label of the token's AES key (``MFA_WEB_HSM_KEY``).
+    hsm_key: Optional[str] = None
+    #: The file holding the token's PIN (``MFA_WEB_HSM_PIN_FILE``).
+    hsm_pin_file: Optional[str] = None
     issuer: str = "libmfa example"
     #: The application's own address (``MFA_WEB_URL``); None leaves WebAuthn off.
     url: Optional[str] = None
@@ -77,12 +95,34 @@ class Settings:
     mfa_config: Dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_MFA_CONFIG))
 
     def __post_init__(self) -> None:
+        if self.hsm_module is None:
+            if self.master_key is None:
+                raise SettingsError("a master key (MFA_WEB_MASTER_KEY) or an HSM (MFA_WEB_HSM_MODULE) is needed")
+            if self.hsm_token or self.hsm_slot is not None or self.hsm_key or self.hsm_pin_file:
+                raise SettingsError("MFA_WEB_HSM_TOKEN, MFA_WEB_HSM_SLOT, MFA_WEB_HSM_KEY and MFA_WEB_HSM_PIN_FILE "
+                                    "need MFA_WEB_HSM_MODULE")
+        else:
+            if self.master_key is not None:
+                raise SettingsError("MFA_WEB_MASTER_KEY and MFA_WEB_HSM_MODULE exclude each other: the HSM holds "
+                                    "the key")
+            if (self.hsm_token is None) == (self.hsm_slot is None):
+                raise SettingsError("MFA_WEB_HSM_MODULE needs one of MFA_WEB_HSM_TOKEN or MFA_WEB_HSM_SLOT")
+            if not self.hsm_key or not self.hsm_pin_file:
+                raise SettingsError("MFA_WEB_HSM_MODULE needs MFA_WEB_HSM_KEY and MFA_WEB_HSM_PIN_FILE")
         if self.url is not None:
             self.url = public_url(self.url, self.development)
         if self.metrics_token is not None and (len(self.metrics_token) < 16 or not self.metrics_token.isprintable()
                                                or self.metrics_token != self.metrics_token.strip()):
             raise SettingsError("MFA_WEB_METRICS_TOKEN must be at least 16 printable characters, without spaces "
                                 "around it")
+
+    @property
+    def key_options(self) -> Dict[str, Any]:
+        """libmfa.Context's keyword arguments for the key: the master key and its id, or the HSM's."""
+        if self.hsm_module is None:
+            return {"master_key": self.master_key, "key_id": self.master_key_id}
+        return {"hsm_module": self.hsm_module, "hsm_token": self.hsm_token, "hsm_slot": self.hsm_slot,
+                "hsm_key": self.hsm_key, "hsm_pin_file": self.hsm_pin_file}
 
     @property
     def origin(self) -> Optional[str]:
@@ -134,7 +174,12 @@ class Settings:
         instance.mkdir(parents=True, exist_ok=True)
         store = env.get("MFA_WEB_STORE") or str(instance / "mfa.sqlite3")
         secret_key = _key(env, "MFA_WEB_SECRET_KEY", instance, development, 32)
-        master_key = _key(env, "MFA_WEB_MASTER_KEY", instance, development, 32, exact=True)
+        hsm_module = env.get("MFA_WEB_HSM_MODULE") or None
+        # With an HSM no master key is made: the HSM's key wraps libmfa's data keys (one given too is refused).
+        master_key = None if hsm_module and not env.get("MFA_WEB_MASTER_KEY") else _key(env, "MFA_WEB_MASTER_KEY", instance, development, 32, exact=True)
+        slot_text = env.get("MFA_WEB_HSM_SLOT") or None
+        if slot_text is not None and not (slot_text.isascii() and slot_text.isdigit() and len(slot_text) <= 18):
+            raise SettingsError("MFA_WEB_HSM_SLOT is a decimal slot id")
         url = env.get("MFA_WEB_URL")
         if not url:
             if not development:
@@ -148,6 +193,11 @@ class Settings:
             secret_key=secret_key,
             master_key=master_key,
             master_key_id=env.get("MFA_WEB_MASTER_KEY_ID", "web-1"),
+            hsm_module=hsm_module,
+            hsm_token=env.get("MFA_WEB_HSM_TOKEN") or None,
+            hsm_slot=int(slot_text) if slot_text is not None else None,
+            hsm_key=env.get("MFA_WEB_HSM_KEY") or None,
+            hsm_pin_file=env.get("MFA_WEB_HSM_PIN_FILE") or None,
             issuer=env.get("MFA_WEB_ISSUER", "libmfa example"),
             url=url,
             metrics_token=env.get("MFA_WEB_METRICS_TOKEN") or None,
