@@ -84,6 +84,8 @@ static void test_enroll_and_sign_in(void) {
     mfa_resolver_free(resolver);
     CHECK_ERR(mfa_email_start_sign_in(ctx, &vid, cred, NULL, eid, &err), MFA_OK, err);
     CHECK(g_mail.ring[(g_mail.sent - 1) % MAIL_RING].purpose == MFA_EMAIL_SIGN_IN);
+    mfa_free(vid);
+    vid = NULL;
     CHECK_STATUS(mfa_email_start_sign_in(ctx, &vid, cred, NULL, eid, NULL), MFA_ERR_TOO_MANY_ATTEMPTS_TRY_LATER);
     CHECK(vid == NULL);
     g_now += 31;
